@@ -1,0 +1,1 @@
+"""Strategies shipped inside the package (used when no --strategy is given)."""

@@ -1,0 +1,208 @@
+"""The `tui` command. Importing this module must stay cheap: `tui --help` is a start-up path,
+so the engine, litellm and textual are imported only inside the commands that need them."""
+
+from __future__ import annotations
+
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from openhands_tui import __version__
+
+if TYPE_CHECKING:
+    from openhands_tui.launch import LaunchOptions
+
+
+class ConfirmChoice(StrEnum):
+    always = "always"
+    risky = "risky"
+    never = "never"
+
+
+app = typer.Typer(
+    add_completion=False,
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    help=(
+        "A terminal coding assistant. Loads a strategy (a Python file that builds the agent), "
+        "runs it on your task, and asks you before risky actions. Exit codes: 0 finished, "
+        "1 error, 2 bad usage or input, 3 limit reached or stuck, 130 interrupted."
+    ),
+)
+
+
+def _fail(message: str, code: int = 2) -> typer.Exit:
+    print(f"tui: {message}", file=sys.stderr)
+    return typer.Exit(code)
+
+
+def _version(value: bool) -> None:
+    if value:
+        print(f"openhands-tui {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback(invoke_without_command=True)
+def main_command(
+    ctx: typer.Context,
+    strategy: Annotated[
+        str | None,
+        typer.Option(
+            metavar="FILE",
+            help="Strategy file (FILE.py or FILE.py:ClassName). Default: the built-in solo agent.",
+        ),
+    ] = None,
+    param: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--param", "-p", metavar="NAME=VALUE", help="Strategy parameter as name=value (repeatable)."
+        ),
+    ] = None,
+    task: Annotated[
+        str | None, typer.Option("--task", "-t", metavar="TEXT", help="The task to start with.")
+    ] = None,
+    model: Annotated[
+        str | None,
+        typer.Option(
+            metavar="MODEL", help="litellm model name, e.g. anthropic/claude-sonnet-4-5 (env LLM_MODEL)."
+        ),
+    ] = None,
+    base_url: Annotated[
+        str | None,
+        typer.Option(metavar="URL", help="Base URL of an OpenAI-compatible endpoint (env LLM_BASE_URL)."),
+    ] = None,
+    api_key: Annotated[
+        str | None, typer.Option(metavar="KEY", help="API key for the model (env LLM_API_KEY; never stored).")
+    ] = None,
+    workspace: Annotated[
+        Path | None,
+        typer.Option(metavar="DIR", help="Directory the agents work in. Default: the current directory."),
+    ] = None,
+    headless: Annotated[bool, typer.Option("--headless", help="Run without the interactive app.")] = False,
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Headless: print one JSON event per line instead of a transcript.")
+    ] = False,
+    confirm: Annotated[
+        ConfirmChoice,
+        typer.Option(
+            help="When to ask before an action: always (anything that changes state), "
+            "risky (HIGH risk), never."
+        ),
+    ] = ConfirmChoice.risky,
+    resume: Annotated[
+        str | None,
+        typer.Option(
+            metavar="ID|last", help="Continue a stored session: its id (or a unique prefix), or 'last'."
+        ),
+    ] = None,
+    max_iterations: Annotated[
+        int | None,
+        typer.Option(min=1, metavar="N", help="Most model calls for the whole run, all agents together."),
+    ] = None,
+    demo: Annotated[
+        bool,
+        typer.Option(
+            "--demo", help="Run against a built-in scripted model in a temporary workspace (no key)."
+        ),
+    ] = False,
+    describe: Annotated[
+        bool, typer.Option("--describe", help="Print the strategy's name, description and params, then exit.")
+    ] = False,
+    version: Annotated[
+        bool | None,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit."),
+    ] = None,
+) -> None:
+    if ctx.invoked_subcommand is not None:
+        return
+    from openhands_tui.sdk.errors import OpenHandsTUIError
+
+    try:
+        if describe:
+            _describe(strategy, json_output)
+            return
+        from openhands_tui.launch import LaunchOptions
+        from openhands_tui.sdk.confirmation import ConfirmationMode
+
+        options = LaunchOptions(
+            strategy=strategy,
+            params=param or [],
+            task=task,
+            model=model,
+            base_url=base_url,
+            api_key=api_key,
+            workspace=workspace,
+            confirm=ConfirmationMode(confirm.value),
+            resume=resume,
+            max_iterations=max_iterations,
+        )
+        if not headless:
+            raise _fail("the interactive app is not available yet; run with --headless")
+        from openhands_tui.headless import run_headless
+
+        if demo:
+            code = _run_demo(options, json_output)
+        elif not task and not resume:
+            raise _fail("--headless needs --task (or --resume to continue a session)")
+        else:
+            code = run_headless(options, json_output=json_output)
+    except OpenHandsTUIError as exc:
+        raise _fail(str(exc), exc.exit_code) from None
+    raise typer.Exit(code)
+
+
+def _run_demo(options: LaunchOptions, json_output: bool) -> int:
+    from openhands_tui.demo import DEMO_MODEL, DEMO_TASK, demo_workspace, start_demo_server
+    from openhands_tui.headless import run_headless
+
+    server = start_demo_server()
+    try:
+        options.model, options.base_url, options.api_key = DEMO_MODEL, server.base_url, "demo-key"
+        options.workspace = options.workspace or demo_workspace()
+        options.task = options.task or DEMO_TASK
+        print(f"DEMO · scripted model, no API key used · workspace {options.workspace}", file=sys.stderr)
+        return run_headless(options, json_output=json_output)
+    finally:
+        server.stop()
+
+
+def _describe(strategy_spec: str | None, json_output: bool) -> None:
+    import json
+
+    from openhands_tui.launch import load_strategy_spec
+
+    loaded = load_strategy_spec(strategy_spec)
+    params = [p.model_dump() for p in loaded.strategy.params]
+    if json_output:
+        print(
+            json.dumps({"name": loaded.name, "description": loaded.description, "params": params}, indent=2)
+        )
+        return
+    print(f"{loaded.name}: {loaded.description}")
+    print(f"source: {loaded.source}")
+    if not params:
+        print("params: none")
+    for p in params:
+        print(f"  --param {p['name']}=<{p['type']}>  default: {p['default']!r}  {p['description']}")
+
+
+@app.command("sessions")
+def sessions_command(
+    limit: Annotated[int, typer.Option(help="How many to list, newest first.")] = 20,
+) -> None:
+    """List stored sessions (newest first) with the ids --resume accepts."""
+    from openhands_tui.sdk.store import SessionStore
+
+    metas = SessionStore().list_sessions()[:limit]
+    if not metas:
+        print("no sessions stored yet")
+    for meta in metas:
+        print(f"{meta.id}  {meta.status:<9} {meta.model or '-':<28} {meta.title}")
+
+
+def main() -> None:
+    app()

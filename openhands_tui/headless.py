@@ -1,0 +1,179 @@
+"""Headless runs: a readable transcript (or JSON lines) on stdout, confirmations on the terminal.
+
+Without a terminal to ask, a confirmation is rejected with the reason, and the model is
+told: a risky action never runs silently just because nobody is watching.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+from typing import TextIO
+
+from openhands_tui.launch import Launched, LaunchOptions, launch
+from openhands_tui.sdk.confirmation import ConfirmationMode, ConfirmationRequest, Decision
+from openhands_tui.sdk.event import (
+    ActionEvent,
+    AgentErrorEvent,
+    Event,
+    MessageEvent,
+    ObservationEvent,
+    StatusEvent,
+    SystemPromptEvent,
+)
+from openhands_tui.sdk.outcome import RunOutcome
+
+PREVIEW_LINES = 8
+
+
+class JsonPrinter:
+    """One JSON object per persisted event per line: the events.jsonl schema."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+
+    def __call__(self, event: Event) -> None:
+        if not event.transient:
+            self.out.write(event.model_dump_json() + "\n")
+            self.out.flush()
+
+
+class TranscriptPrinter:
+    """A plain-text transcript a person can follow (and grep)."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.names: dict[str, str] = {}
+
+    def __call__(self, event: Event) -> None:
+        line = self._format(event)
+        if line is not None:
+            self.out.write(line + "\n")
+            self.out.flush()
+
+    def _who(self, event: Event) -> str:
+        name = self.names.get(event.agent_id, event.agent_id)
+        return "" if event.parent_agent_id is None else f"[{name}] "
+
+    def _format(self, event: Event) -> str | None:
+        who = self._who(event)
+        if isinstance(event, SystemPromptEvent):
+            self.names[event.agent_id] = event.agent_name
+            return f"── {self._who(event)}agent {event.agent_name} · {event.model}"
+        if isinstance(event, MessageEvent):
+            if event.role == "user":
+                return f"{who}› {event.content}"
+            return f"{who}{event.content}" if event.content.strip() else None
+        if isinstance(event, ActionEvent):
+            risk = f"  [{event.risk}]" if event.risk and event.risk != "LOW" else ""
+            return f"{who}  ▸ {event.summary}{risk}"
+        if isinstance(event, ObservationEvent):
+            if event.tool_name == "finish":
+                return None
+            return _indent(_preview(event.content), f"{who}    ")
+        if isinstance(event, AgentErrorEvent):
+            return f"{who}  ! {event.error}"
+        if isinstance(event, StatusEvent) and event.status in ("finished", "error", "stuck", "paused"):
+            detail = f": {event.detail}" if event.detail else ""
+            return f"{who}● {event.status}{detail}"
+        return None
+
+
+def _preview(text: str) -> str:
+    lines = text.rstrip("\n").split("\n")
+    if len(lines) <= PREVIEW_LINES:
+        return "\n".join(lines)
+    hidden = len(lines) - PREVIEW_LINES
+    return "\n".join([*lines[: PREVIEW_LINES - 1], f"… ({hidden} more lines)", lines[-1]])
+
+
+def _indent(text: str, prefix: str) -> str:
+    return "\n".join(prefix + line for line in text.split("\n"))
+
+
+class TerminalConfirmer:
+    """Asks y/n on the controlling terminal when there is one; otherwise rejects, saying why."""
+
+    def __init__(self, mode: ConfirmationMode, interactive: bool | None = None) -> None:
+        self.mode = mode
+        self.interactive = sys.stdin.isatty() if interactive is None else interactive
+
+    async def confirm(self, request: ConfirmationRequest) -> Decision:
+        if not self.interactive:
+            return Decision(
+                approved=False,
+                decided_by="policy",
+                reason=(
+                    f"this headless run has no terminal to ask for approval of {request.risk} actions "
+                    f"(--confirm {self.mode})"
+                ),
+            )
+        chain = " → ".join(request.chain)
+        reasons = "; ".join(request.reasons)
+        prompt = (
+            f"\n[{chain}] wants to run ({request.risk}: {reasons}):\n"
+            f"  {request.summary}\nApprove? [y/N/reason] "
+        )
+        answer = (await asyncio.to_thread(_ask, prompt)).strip()
+        if answer.lower() in ("y", "yes"):
+            return Decision(approved=True)
+        reason = "" if answer.lower() in ("", "n", "no") else answer
+        return Decision(approved=False, reason=reason)
+
+
+def _ask(prompt: str) -> str:
+    sys.stderr.write(prompt)
+    sys.stderr.flush()
+    return sys.stdin.readline()
+
+
+async def _run(launched: Launched, task: str | None) -> RunOutcome:
+    conversation = launched.conversation
+    loop = asyncio.get_running_loop()
+    current = asyncio.current_task()
+    assert current is not None
+
+    def interrupt() -> None:
+        current.cancel()
+        for sig in (signal.SIGINT, signal.SIGTERM):  # a second signal ends the process at once
+            loop.remove_signal_handler(sig)
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, interrupt)
+    try:
+        return await conversation.run(task)
+    finally:
+        await conversation.close()
+
+
+def run_headless(options: LaunchOptions, *, json_output: bool) -> int:
+    """Run to the end and return the exit code (0 finished, 1 error, 3 limit/stuck, 130 interrupted)."""
+    out = sys.stdout
+    printer = JsonPrinter(out) if json_output else TranscriptPrinter(out)
+    launched = launch(options, confirmer=TerminalConfirmer(options.confirm), subscribers=[printer])
+    _log_to_session(launched)
+    for warning in launched.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    verb = "resuming" if launched.resumed else "session"
+    print(
+        f"{verb} {launched.log.id} · {launched.strategy.name} · {launched.agent.llm.model}", file=sys.stderr
+    )
+    outcome = asyncio.run(_run(launched, options.task))
+    if not json_output and outcome.result:
+        out.write(f"\n{outcome.result}\n")
+    print(
+        f"{outcome.status.value} · session {launched.log.id} (resume with: tui --resume {launched.log.id})",
+        file=sys.stderr,
+    )
+    return outcome.exit_code
+
+
+def _log_to_session(launched: Launched) -> None:
+    """Engine warnings and tracebacks go to the session's tui.log, never to the transcript."""
+    handler = logging.FileHandler(launched.log.directory / "tui.log")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.setLevel(logging.WARNING)

@@ -1,0 +1,119 @@
+"""From command-line choices to a ready Conversation: strategy, params, model, session, history.
+
+Shared by the headless runner and the TUI so both start (and resume) sessions the same way.
+Every problem a user can cause here raises an OpenHandsTUIError with a one-line message.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from openhands_tui.sdk.agent import Agent
+from openhands_tui.sdk.confirmation import ConfirmationMode, ConfirmationPolicy, Confirmer
+from openhands_tui.sdk.conversation import Conversation
+from openhands_tui.sdk.errors import SettingsError
+from openhands_tui.sdk.event import Event
+from openhands_tui.sdk.llm import LLM
+from openhands_tui.sdk.runtime import Limits
+from openhands_tui.sdk.settings import LLMSettings, resolve_llm_settings
+from openhands_tui.sdk.store import SessionLog, SessionMeta, SessionStore, new_session_id
+from openhands_tui.sdk.strategy import LoadedStrategy, load_strategy_source, parse_param_flags
+
+BUILTIN_SOLO = "builtin:solo"
+
+
+@dataclass
+class LaunchOptions:
+    strategy: str | None = None
+    params: list[str] = field(default_factory=list)
+    task: str | None = None
+    model: str | None = None
+    base_url: str | None = None
+    api_key: str | None = None
+    workspace: Path | None = None
+    confirm: ConfirmationMode = ConfirmationMode.RISKY
+    resume: str | None = None
+    max_iterations: int | None = None
+    state_dir: Path | None = None
+
+
+@dataclass
+class Launched:
+    conversation: Conversation
+    log: SessionLog
+    strategy: LoadedStrategy
+    agent: Agent
+    settings: LLMSettings
+    warnings: list[str] = field(default_factory=list)
+    resumed: bool = False
+
+
+def load_strategy_spec(spec: str | None) -> LoadedStrategy:
+    """`None` or `builtin:solo` is the built-in solo strategy; anything else is a file."""
+    if spec in (None, BUILTIN_SOLO):
+        import openhands_tui.builtin.solo as solo_module
+
+        return load_strategy_source(f"{solo_module.__file__}:Solo")
+    return load_strategy_source(spec)
+
+
+def _workspace(options: LaunchOptions, meta: SessionMeta | None) -> Path:
+    raw = options.workspace or (Path(meta.workspace) if meta else Path.cwd())
+    if not raw.is_dir():
+        raise SettingsError(f"--workspace {raw}: not a directory")
+    return raw.resolve()
+
+
+def launch(options: LaunchOptions, *, confirmer: Confirmer, subscribers: list[Any] | None = None) -> Launched:
+    store = SessionStore(options.state_dir)
+    log: SessionLog | None = None
+    history: list[Event] = []
+    warnings: list[str] = []
+    if options.resume:
+        log = store.open(options.resume)
+        loaded = log.load()
+        history, warnings = loaded.events, loaded.warnings
+    meta = log.meta if log else None
+
+    strategy_spec = options.strategy or (meta.strategy if meta else None)
+    strategy = load_strategy_spec(strategy_spec)
+    given = dict(meta.params) if meta else {}
+    given.update(parse_param_flags(options.params))
+    params = strategy.resolve_params(given)
+
+    stored = {"model": meta.model, "base_url": meta.base_url} if meta else None
+    settings = resolve_llm_settings(
+        model=options.model, api_key=options.api_key, base_url=options.base_url, stored=stored
+    )
+    llm = LLM(model=settings.require_model(), api_key=settings.api_key, base_url=settings.base_url)
+    agent = strategy.build_agent(llm, params)
+    workspace = _workspace(options, meta)
+
+    if log is None:
+        stored_strategy = (
+            BUILTIN_SOLO if strategy_spec in (None, BUILTIN_SOLO) else str(Path(strategy.source).resolve())
+        )
+        log = store.create(
+            SessionMeta(
+                id=new_session_id(),
+                strategy=stored_strategy,
+                params=params,
+                model=llm.model,
+                base_url=llm.base_url,
+                workspace=str(workspace),
+                title=(options.task or "").strip().splitlines()[0][:100] if options.task else "",
+            )
+        )
+    conversation = Conversation(
+        agent,
+        workspace=workspace,
+        log=log,
+        confirmer=confirmer,
+        policy=ConfirmationPolicy(mode=options.confirm),
+        limits=Limits(max_iterations=options.max_iterations or Limits.max_iterations),
+        history=history,
+        subscribers=subscribers or [],
+    )
+    return Launched(conversation, log, strategy, agent, settings, warnings, resumed=bool(options.resume))

@@ -1,0 +1,438 @@
+"""One agent's side of a run: its history, its live tools, and one step at a time.
+
+A step asks the model once and carries out the tool calls it made: parse and validate each
+call, rate its risk, record it (durably) as an action, ask for confirmation when the policy
+says so, run it, and record the observation. Mistakes the model can fix (bad JSON, unknown
+tool, wrong arguments, a tool that raised) become results it sees; they never end the run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from openhands_tui.sdk.agent import Agent
+from openhands_tui.sdk.confirmation import ConfirmationRequest
+from openhands_tui.sdk.context.agent_context import extra_info_block
+from openhands_tui.sdk.event import (
+    ActionEvent,
+    AgentErrorEvent,
+    ConfirmationRequestEvent,
+    ConfirmationResolvedEvent,
+    Event,
+    EventBase,
+    LLMUsageEvent,
+    MessageEvent,
+    ObservationEvent,
+    Risk,
+    Status,
+    StatusEvent,
+    SystemPromptEvent,
+    TextDeltaEvent,
+    new_id,
+)
+from openhands_tui.sdk.llm import LLMResponse, ToolCall
+from openhands_tui.sdk.messages import MessageBuilder
+from openhands_tui.sdk.outcome import Finished, LimitReached, RunFailed
+from openhands_tui.sdk.runtime import Runtime
+from openhands_tui.sdk.tool import (
+    Action,
+    Observation,
+    RiskyAction,
+    ToolContext,
+    ToolDefinition,
+    resolve_tools,
+)
+
+INTERRUPTED_TEXT = (
+    "This action was interrupted before it finished (the session stopped) and was not run "
+    "again. Check its effects before retrying it."
+)
+EMPTY_ANSWER_NUDGE = (
+    "Your last reply was empty. Continue the task with a tool call, or call `finish` if it is done."
+)
+
+
+@dataclass
+class PreparedCall:
+    event: ActionEvent
+    tool: ToolDefinition[Any] | None
+    action: Action | None
+    error: str | None = None
+
+
+class AgentRun:
+    def __init__(
+        self,
+        agent: Agent,
+        runtime: Runtime,
+        *,
+        agent_id: str = "root",
+        parent_id: str | None = None,
+        chain: list[str] | None = None,
+    ) -> None:
+        self.agent = agent
+        self.runtime = runtime
+        self.agent_id = agent_id
+        self.parent_id = parent_id
+        self.chain = chain or [agent.name]
+        self.builder = MessageBuilder(agent_id)
+        self.tools: dict[str, ToolDefinition[Any]] = {}
+        self.schemas: list[dict[str, Any]] = []
+        self.status = Status.IDLE
+        self.iterations = 0
+        self.user_messages = 0
+        self.injected_skills: set[str] = set()
+        self._nudged = False
+        self._awaiting_decision: list[ActionEvent] = []
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    async def open(self, history: list[Event] | None = None) -> None:
+        """Create live tools; start a fresh history or fold in a stored one."""
+        own = [e for e in history or () if e.agent_id == self.agent_id]
+        ctx = ToolContext(self.runtime.workspace, self.agent_id, own, self.runtime.services)
+        tools = resolve_tools(self.agent.tools, ctx)
+        self.tools = {tool.name: tool for tool in tools}
+        self.schemas = [tool.schema for tool in tools]
+        if own:
+            self._replay(own)
+        else:
+            self.emit(
+                SystemPromptEvent(
+                    agent_id=self.agent_id,
+                    parent_agent_id=self.parent_id,
+                    agent_name=self.agent.name,
+                    model=self.agent.llm.model,
+                    content=self.agent.build_system_prompt(),
+                    tools=self.schemas,
+                )
+            )
+
+    async def close(self) -> None:
+        for tool in self.tools.values():
+            await tool.close()
+
+    def emit(self, event: EventBase) -> Any:
+        self.runtime.bus.publish(event)  # type: ignore[arg-type]
+        self.builder.add(event)  # type: ignore[arg-type]
+        return event
+
+    def _event(self, cls: type[Any], **fields: Any) -> Any:
+        return self.emit(cls(agent_id=self.agent_id, parent_agent_id=self.parent_id, **fields))
+
+    def set_status(self, status: Status, detail: str = "") -> None:
+        if status != self.status or detail:
+            self.status = status
+            self._event(StatusEvent, status=status, detail=detail)
+
+    @property
+    def has_work(self) -> bool:
+        """Whether a resumed agent has something to do without a new message."""
+        return self.user_messages > 0 and self.status is not Status.FINISHED
+
+    def _replay(self, own: list[Event]) -> None:
+        answered: set[str] = set()
+        asked: set[str] = set()
+        decided: set[str] = set()
+        actions: list[ActionEvent] = []
+        for event in own:
+            self.builder.add(event)
+            if isinstance(event, MessageEvent) and event.role == "user":
+                self.user_messages += 1
+            elif isinstance(event, StatusEvent):
+                self.status = event.status
+            elif isinstance(event, ActionEvent):
+                actions.append(event)
+            elif isinstance(event, ObservationEvent | AgentErrorEvent) and event.tool_call_id:
+                answered.add(event.tool_call_id)
+            elif isinstance(event, ConfirmationRequestEvent):
+                asked.add(event.action_id)
+            elif isinstance(event, ConfirmationResolvedEvent):
+                decided.add(event.action_id)
+        for action in actions:
+            if action.tool_call_id in answered:
+                continue
+            if action.id in asked and action.id not in decided and action.valid:
+                self._awaiting_decision.append(action)  # never answered: ask again, never assume
+            else:
+                self._observe(action, Observation(text=INTERRUPTED_TEXT, is_error=True), "interrupted")
+
+    # -- messages --------------------------------------------------------------------------
+
+    def add_user_message(self, text: str) -> None:
+        context = []
+        agent_context = self.agent.context
+        if self.user_messages == 0:
+            context.append(agent_context.workspace_block(self.runtime.workspace))
+        for skill, keyword in agent_context.knowledge_blocks(text, self.injected_skills):
+            context.append(extra_info_block(skill, keyword))
+            self.injected_skills.add(skill.name)
+        if agent_context.user_message_suffix:
+            context.append(agent_context.user_message_suffix.strip())
+        self.user_messages += 1
+        self._event(MessageEvent, role="user", content=text, context=context)
+
+    # -- the step --------------------------------------------------------------------------
+
+    async def step(self) -> None:
+        if self._awaiting_decision:
+            pending, self._awaiting_decision = self._awaiting_decision, []
+            await self._run_calls([self._reprepare(action) for action in pending])
+            return
+        self._charge_iteration()
+        response_id = new_id()
+        response = await self.agent.llm.complete(
+            self.builder.messages,
+            self.schemas,
+            on_text=lambda delta: self.runtime.bus.publish(
+                TextDeltaEvent(
+                    agent_id=self.agent_id,
+                    parent_agent_id=self.parent_id,
+                    delta=delta,
+                    response_id=response_id,
+                )
+            ),
+            on_retry=lambda attempt, delay, error: self._event(
+                AgentErrorEvent, error=f"model call failed ({error}); retry {attempt} in {delay:.1f}s"
+            ),
+        )
+        self._record_usage(response, response_id)
+        if response.text or not response.tool_calls:
+            self._event(MessageEvent, role="assistant", content=response.text, response_id=response_id)
+        if not response.tool_calls:
+            self._answer_without_tools(response.text)
+            return
+        prepared = [self._prepare(call, response_id) for call in response.tool_calls]
+        self.runtime.bus.sync()  # the actions are durable before any of them runs
+        finish_message = await self._run_calls(prepared)
+        if finish_message is not None:
+            raise Finished(finish_message)
+
+    def _charge_iteration(self) -> None:
+        limit = self.agent.max_iterations
+        if limit is not None and self.iterations >= limit:
+            raise LimitReached(f"{self.agent.name} reached its iteration limit ({limit} model calls)")
+        self.runtime.limits.charge_iteration()
+        self.iterations += 1
+
+    def _record_usage(self, response: LLMResponse, response_id: str) -> None:
+        usage = response.usage
+        if usage.cost:
+            self.runtime.limits.cost += usage.cost
+        self._event(
+            LLMUsageEvent,
+            model=self.agent.llm.model,
+            response_id=response_id,
+            prompt_tokens=usage.prompt_tokens,
+            completion_tokens=usage.completion_tokens,
+            cache_read_tokens=usage.cache_read_tokens,
+            cache_write_tokens=usage.cache_write_tokens,
+            cost=usage.cost,
+            latency_ms=round(response.latency_ms, 2),
+            retries=response.retries,
+        )
+
+    def _answer_without_tools(self, text: str) -> None:
+        if text.strip():
+            raise Finished(text)  # a plain answer ends the run, like `finish`
+        if self._nudged:
+            raise RunFailed("the model returned an empty answer twice")
+        self._nudged = True
+        self.add_user_message(EMPTY_ANSWER_NUDGE)
+
+    # -- tool calls ------------------------------------------------------------------------
+
+    def _prepare(self, call: ToolCall, response_id: str) -> PreparedCall:
+        tool = self.tools.get(call.name)
+        arguments, error = _parse_arguments(call)
+        action: Action | None = None
+        if error is None and tool is None:
+            error = f"There is no tool named {call.name!r}. Available tools: {', '.join(self.tools)}."
+        if error is None and tool is not None:
+            try:
+                action = tool.action_type.model_validate(arguments)
+            except ValidationError as exc:
+                error = _explain_validation(tool, exc)
+        model_risk = action.security_risk if isinstance(action, RiskyAction) else None
+        risk, reasons = self._assess(tool, action, arguments, model_risk)
+        event = self._event(
+            ActionEvent,
+            tool_call_id=call.id,
+            tool_name=call.name,
+            arguments=arguments,
+            raw_arguments=call.arguments,
+            valid=error is None,
+            summary=tool.summarize(action)
+            if tool is not None and action is not None
+            else f"{call.name} (invalid)",
+            security_risk=model_risk,
+            risk=risk,
+            risk_reasons=reasons,
+            response_id=response_id,
+        )
+        return PreparedCall(event, tool, action, error)
+
+    def _reprepare(self, event: ActionEvent) -> PreparedCall:
+        tool = self.tools.get(event.tool_name)
+        if tool is None:
+            return PreparedCall(event, None, None, f"There is no tool named {event.tool_name!r}.")
+        try:
+            return PreparedCall(event, tool, tool.action_type.model_validate(event.arguments))
+        except ValidationError as exc:
+            return PreparedCall(event, tool, None, _explain_validation(tool, exc))
+
+    def _assess(
+        self,
+        tool: ToolDefinition[Any] | None,
+        action: Action | None,
+        arguments: dict[str, Any],
+        model_risk: Risk | None,
+    ) -> tuple[Risk | None, list[str]]:
+        if tool is None or action is None:
+            return None, []
+        assessment = self.runtime.analyzer.assess(
+            tool.name, arguments, tool.changes_state(action), self.runtime.workspace
+        )
+        reasons = list(assessment.reasons)
+        if model_risk is not None and model_risk.severity > assessment.risk.severity:
+            reasons.append(f"the model rated this action {model_risk}")
+        return Risk.max(assessment.risk, model_risk), reasons
+
+    async def _run_calls(self, prepared: list[PreparedCall]) -> str | None:
+        """Run calls in order; consecutive calls of concurrent tools run together."""
+        finish_message = None
+        for group in _concurrent_groups(prepared):
+            if len(group) == 1:
+                results = [await self._run_one(group[0])]
+            else:
+                results = list(await asyncio.gather(*(self._run_one(call) for call in group)))
+            finish_message = next((r for r in results if r is not None), finish_message)
+        return finish_message
+
+    async def _run_one(self, call: PreparedCall) -> str | None:
+        if call.error is not None or call.tool is None or call.action is None:
+            self._event(
+                AgentErrorEvent,
+                error=call.error or "invalid call",
+                tool_call_id=call.event.tool_call_id,
+                tool_name=call.event.tool_name,
+            )
+            return None
+        if not await self._confirmed(call):
+            return None
+        try:
+            observation = await call.tool.run(call.action)
+        except asyncio.CancelledError:
+            self._observe(call.event, Observation(text=INTERRUPTED_TEXT, is_error=True), "interrupted")
+            raise
+        except Exception as exc:  # a tool bug is the model's problem to route around, not a crash
+            observation = Observation(
+                text=f"The {call.tool.name} tool failed: {type(exc).__name__}: {exc}", is_error=True
+            )
+        self._observe(call.event, observation, "error" if observation.is_error else "ok")
+        if call.tool.name == "finish" and not observation.is_error:
+            return observation.text
+        return None
+
+    def _observe(self, action: ActionEvent, observation: Observation, outcome: str) -> None:
+        self._event(
+            ObservationEvent,
+            tool_call_id=action.tool_call_id,
+            tool_name=action.tool_name,
+            content=observation.text,
+            outcome=outcome,
+            data=observation.data(),
+        )
+
+    async def _confirmed(self, call: PreparedCall) -> bool:
+        assert call.tool is not None and call.action is not None
+        event = call.event
+        risk = event.risk or Risk.LOW
+        if not self.runtime.policy.should_ask(risk, call.tool.changes_state(call.action)):
+            return True
+        request = ConfirmationRequest(
+            action_id=event.id,
+            agent_id=self.agent_id,
+            chain=self.chain,
+            tool_name=event.tool_name,
+            summary=event.summary,
+            arguments=event.arguments,
+            risk=risk,
+            reasons=event.risk_reasons,
+        )
+        self._event(
+            ConfirmationRequestEvent,
+            action_id=event.id,
+            tool_call_id=event.tool_call_id,
+            tool_name=event.tool_name,
+            summary=event.summary,
+            risk=risk,
+            reasons=event.risk_reasons,
+            chain=self.chain,
+        )
+        self.runtime.bus.sync()
+        self.set_status(Status.WAITING_FOR_CONFIRMATION)
+        decision = await self.runtime.confirmer.confirm(request)
+        self._event(
+            ConfirmationResolvedEvent,
+            action_id=event.id,
+            approved=decision.approved,
+            reason=decision.reason,
+            decided_by=decision.decided_by,
+        )
+        self.set_status(Status.RUNNING)
+        if not decision.approved:
+            who = "the user" if decision.decided_by == "user" else decision.decided_by
+            because = f": {decision.reason}." if decision.reason else "."
+            text = f"Rejected by {who}{because} The action was not run; choose another way or ask."
+            self._observe(event, Observation(text=text, is_error=True), "rejected")
+        return decision.approved
+
+
+def _parse_arguments(call: ToolCall) -> tuple[dict[str, Any], str | None]:
+    raw = call.arguments.strip()
+    if not raw:
+        return {}, None
+    try:
+        parsed = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        return {}, (
+            f"The arguments of your {call.name!r} call are not valid JSON ({exc.msg} at character "
+            f"{exc.pos}). Send them again as one JSON object."
+        )
+    if not isinstance(parsed, dict):
+        return (
+            {},
+            f"The arguments of your {call.name!r} call must be a JSON object, not {type(parsed).__name__}.",
+        )
+    return parsed, None
+
+
+def _explain_validation(tool: ToolDefinition[Any], exc: ValidationError) -> str:
+    problems = []
+    for error in exc.errors()[:5]:
+        where = ".".join(str(part) for part in error["loc"]) or "arguments"
+        if error["type"] == "extra_forbidden":
+            problems.append(f"unknown parameter {where!r}")
+        else:
+            problems.append(f"{where}: {error['msg']}")
+    valid = ", ".join(tool.action_type.model_fields)
+    return f"Invalid arguments for {tool.name!r}: {'; '.join(problems)}. Valid parameters: {valid}."
+
+
+def _concurrent_groups(prepared: list[PreparedCall]) -> list[list[PreparedCall]]:
+    def concurrent(call: PreparedCall) -> bool:
+        return call.tool is not None and call.tool.concurrent and call.error is None
+
+    groups: list[list[PreparedCall]] = []
+    for call in prepared:
+        if concurrent(call) and groups and concurrent(groups[-1][-1]):
+            groups[-1].append(call)
+        else:
+            groups.append([call])
+    return groups

@@ -1,0 +1,54 @@
+"""Skills (microagents): markdown knowledge an agent gets always, or when a trigger word appears."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel, Field, model_validator
+
+SkillType = Literal["repo", "knowledge", "task"]
+
+
+class SkillInput(BaseModel):
+    name: str
+    description: str = ""
+
+
+class Skill(BaseModel):
+    """One microagent. `repo` skills are always on; `knowledge` skills fire on `triggers`;
+    `task` skills run when the user types `/name`."""
+
+    name: str
+    content: str
+    type: SkillType = "repo"
+    triggers: list[str] = Field(default_factory=list)
+    inputs: list[SkillInput] = Field(default_factory=list)
+    description: str = ""
+    source: str = "strategy"
+
+    @model_validator(mode="after")
+    def _knowledge_when_triggered(self) -> Skill:
+        if self.triggers and self.type == "repo" and "type" not in self.model_fields_set:
+            self.type = "knowledge"
+        return self
+
+    def match(self, text: str) -> str | None:
+        """The first trigger found in `text` as a whole word (case-insensitive), or None."""
+        for trigger in self.triggers:
+            if _trigger_pattern(trigger).search(text):
+                return trigger
+        return None
+
+
+_PATTERNS: dict[str, re.Pattern[str]] = {}
+
+
+def _trigger_pattern(trigger: str) -> re.Pattern[str]:
+    pattern = _PATTERNS.get(trigger)
+    if pattern is None:
+        # "Whole word" means not glued to other word characters; triggers may hold
+        # punctuation ("c++", ".env"), so \b alone is not enough.
+        pattern = re.compile(rf"(?<![\w]){re.escape(trigger)}(?![\w])", re.IGNORECASE)
+        _PATTERNS[trigger] = pattern
+    return pattern

@@ -1,0 +1,219 @@
+"""Events: every fact the engine reports, as frozen pydantic models in one discriminated union.
+
+Events are the engine's only output. The store appends them to `events.jsonl`, the headless
+printer and the TUI subscribe to the same stream, and everything derived (chat history on
+resume, the delegation tree, cost roll-ups) is rebuilt from them, so there is no second
+source of truth. Each event names the agent that produced it and that agent's parent.
+"""
+
+from __future__ import annotations
+
+import itertools
+import secrets
+from collections.abc import Callable
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+
+def _random_id() -> str:
+    return secrets.token_hex(8)
+
+
+def _utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+_id_factory: Callable[[], str] = _random_id
+_clock: Callable[[], str] = _utc_now
+
+
+def use_deterministic_ids(prefix: str = "e") -> None:
+    """Make event ids and timestamps predictable (for snapshots and golden files)."""
+    global _id_factory, _clock
+    counter = itertools.count(1)
+    _id_factory = lambda: f"{prefix}{next(counter):06d}"  # noqa: E731
+    ticks = itertools.count(0)
+    _clock = lambda: f"2026-01-01T00:00:{next(ticks) % 60:02d}.000+00:00"  # noqa: E731
+
+
+def use_random_ids() -> None:
+    global _id_factory, _clock
+    _id_factory, _clock = _random_id, _utc_now
+
+
+def new_id() -> str:
+    return _id_factory()
+
+
+class Risk(StrEnum):
+    """Risk of an action. Compare with `.severity`, never with string order."""
+
+    LOW = "LOW"
+    MEDIUM = "MEDIUM"
+    HIGH = "HIGH"
+
+    @property
+    def severity(self) -> int:
+        return _SEVERITY[self]
+
+    @classmethod
+    def max(cls, *risks: Risk | None) -> Risk:
+        present = [r for r in risks if r is not None]
+        return max(present, key=lambda r: r.severity) if present else cls.LOW
+
+
+_SEVERITY = {Risk.LOW: 0, Risk.MEDIUM: 1, Risk.HIGH: 2}
+
+
+class Status(StrEnum):
+    IDLE = "idle"
+    RUNNING = "running"
+    WAITING_FOR_CONFIRMATION = "waiting_for_confirmation"
+    FINISHED = "finished"
+    ERROR = "error"
+    STUCK = "stuck"
+    PAUSED = "paused"
+
+
+class EventBase(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str = Field(default_factory=new_id)
+    timestamp: str = Field(default_factory=lambda: _clock())
+    agent_id: str
+    parent_agent_id: str | None = None
+
+    #: Transient events are published to subscribers but never written to the log.
+    transient: bool = Field(default=False, exclude=True)
+
+
+class SystemPromptEvent(EventBase):
+    """An agent's system prompt and tool schemas: the fixed prefix of every request it makes."""
+
+    kind: Literal["system_prompt"] = "system_prompt"
+    agent_name: str
+    model: str
+    content: str
+    tools: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class MessageEvent(EventBase):
+    """A user or assistant message. `context` holds blocks added for the model (workspace
+    facts, microagent knowledge) that a UI may show separately from the text itself."""
+
+    kind: Literal["message"] = "message"
+    role: Literal["user", "assistant"]
+    content: str
+    context: list[str] = Field(default_factory=list)
+    response_id: str | None = None
+
+
+class TextDeltaEvent(EventBase):
+    """A piece of assistant text as it streams in. Transient: the final MessageEvent is kept."""
+
+    kind: Literal["text_delta"] = "text_delta"
+    delta: str
+    response_id: str
+    transient: bool = Field(default=True, exclude=True)
+
+
+class ActionEvent(EventBase):
+    """A tool call the model made. Written (and fsynced) before the tool runs."""
+
+    kind: Literal["action"] = "action"
+    tool_call_id: str
+    tool_name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    raw_arguments: str = ""
+    valid: bool = True
+    summary: str = ""
+    security_risk: Risk | None = Field(default=None, description="The model's own estimate.")
+    risk: Risk | None = Field(default=None, description="Effective risk: max(rules, model's estimate).")
+    risk_reasons: list[str] = Field(default_factory=list)
+    response_id: str | None = None
+
+
+class ObservationEvent(EventBase):
+    """What a tool call produced. `content` is exactly what the model is shown."""
+
+    kind: Literal["observation"] = "observation"
+    tool_call_id: str
+    tool_name: str
+    content: str
+    outcome: Literal["ok", "error", "rejected", "interrupted"] = "ok"
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+class AgentErrorEvent(EventBase):
+    """Something went wrong that the model may be able to fix (bad tool call) or that ended
+    the run (model failure). With a `tool_call_id` it is shown to the model as that call's result."""
+
+    kind: Literal["agent_error"] = "agent_error"
+    error: str
+    tool_call_id: str | None = None
+    tool_name: str | None = None
+
+
+class LLMUsageEvent(EventBase):
+    kind: Literal["llm_usage"] = "llm_usage"
+    model: str
+    response_id: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+    cost: float | None = None
+    latency_ms: float = 0.0
+    retries: int = 0
+
+
+class StatusEvent(EventBase):
+    kind: Literal["status"] = "status"
+    status: Status
+    detail: str = ""
+
+
+class ConfirmationRequestEvent(EventBase):
+    """The engine is waiting for a decision on an action (persisted: asked again on resume)."""
+
+    kind: Literal["confirmation_requested"] = "confirmation_requested"
+    action_id: str
+    tool_call_id: str
+    tool_name: str
+    summary: str
+    risk: Risk
+    reasons: list[str] = Field(default_factory=list)
+    chain: list[str] = Field(default_factory=list)
+
+
+class ConfirmationResolvedEvent(EventBase):
+    kind: Literal["confirmation_resolved"] = "confirmation_resolved"
+    action_id: str
+    approved: bool
+    reason: str = ""
+    decided_by: str = "user"
+
+
+Event = Annotated[
+    SystemPromptEvent
+    | MessageEvent
+    | TextDeltaEvent
+    | ActionEvent
+    | ObservationEvent
+    | AgentErrorEvent
+    | LLMUsageEvent
+    | StatusEvent
+    | ConfirmationRequestEvent
+    | ConfirmationResolvedEvent,
+    Field(discriminator="kind"),
+]
+
+EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
+
+
+def parse_event(line: str | bytes) -> Event:
+    """Parse one JSON line of `events.jsonl` (raises pydantic.ValidationError on bad input)."""
+    return EVENT_ADAPTER.validate_json(line)

@@ -1,0 +1,74 @@
+"""Events -> the chat messages a model is sent, for one agent.
+
+Built incrementally: each event is folded in once, so a step costs O(new events), not
+O(history). The same fold runs live and on resume, so a resumed agent sends exactly the
+messages it would have sent had it never stopped.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from openhands_tui.sdk.event import (
+    ActionEvent,
+    AgentErrorEvent,
+    Event,
+    MessageEvent,
+    ObservationEvent,
+    SystemPromptEvent,
+)
+
+
+def user_content(event: MessageEvent) -> str:
+    return "\n\n".join([event.content, *event.context]) if event.context else event.content
+
+
+class MessageBuilder:
+    def __init__(self, agent_id: str) -> None:
+        self.agent_id = agent_id
+        self.messages: list[dict[str, Any]] = []
+        self._response_id: str | None = None
+
+    def add(self, event: Event) -> None:
+        if event.agent_id != self.agent_id:
+            return
+        if isinstance(event, SystemPromptEvent):
+            system = {"role": "system", "content": event.content}
+            if self.messages and self.messages[0]["role"] == "system":
+                self.messages[0] = system
+            else:
+                self.messages.insert(0, system)
+        elif isinstance(event, MessageEvent):
+            if event.role == "user":
+                self._response_id = None
+                self.messages.append({"role": "user", "content": user_content(event)})
+            else:
+                self._response_id = event.response_id
+                self.messages.append({"role": "assistant", "content": event.content})
+        elif isinstance(event, ActionEvent):
+            self._add_tool_call(event)
+        elif isinstance(event, ObservationEvent):
+            self._add_tool_result(event.tool_call_id, event.content)
+        elif isinstance(event, AgentErrorEvent) and event.tool_call_id:
+            self._add_tool_result(event.tool_call_id, event.error)
+
+    def _add_tool_call(self, event: ActionEvent) -> None:
+        last = self.messages[-1] if self.messages else None
+        if last is None or last["role"] != "assistant" or self._response_id != event.response_id:
+            last = {"role": "assistant", "content": None}
+            self.messages.append(last)
+            self._response_id = event.response_id
+        # Invalid JSON in history makes some providers reject the whole request; the error
+        # result that follows tells the model what was wrong with its call.
+        arguments = event.raw_arguments if event.valid and event.raw_arguments else "{}"
+        last.setdefault("tool_calls", []).append(
+            {
+                "id": event.tool_call_id,
+                "type": "function",
+                "function": {"name": event.tool_name or "invalid_tool", "arguments": arguments},
+            }
+        )
+
+    def _add_tool_result(self, tool_call_id: str, content: str) -> None:
+        self._response_id = None
+        self.messages.append({"role": "tool", "tool_call_id": tool_call_id, "content": content})

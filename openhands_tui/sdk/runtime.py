@@ -1,0 +1,41 @@
+"""What every agent in one run shares: the event bus, the confirmer and policy, the risk
+analyzer, the workspace, and the limits that apply to the whole delegation tree."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from openhands_tui.sdk.bus import EventBus
+from openhands_tui.sdk.confirmation import ApproveAll, ConfirmationPolicy, Confirmer
+from openhands_tui.sdk.outcome import LimitReached
+from openhands_tui.sdk.security import RiskAnalyzer, StateChangeAnalyzer
+
+
+@dataclass
+class Limits:
+    """Budgets for the whole tree: model calls and dollars."""
+
+    max_iterations: int | None = 200
+    max_budget: float | None = None
+    iterations: int = 0
+    cost: float = 0.0
+
+    def charge_iteration(self) -> None:
+        if self.max_iterations is not None and self.iterations >= self.max_iterations:
+            raise LimitReached(f"iteration limit reached ({self.max_iterations} model calls)")
+        if self.max_budget is not None and self.cost >= self.max_budget:
+            raise LimitReached(f"budget limit reached (${self.cost:.4f} of ${self.max_budget:.2f})")
+        self.iterations += 1
+
+
+@dataclass
+class Runtime:
+    bus: EventBus
+    workspace: Path
+    confirmer: Confirmer = field(default_factory=ApproveAll)
+    policy: ConfirmationPolicy = field(default_factory=ConfirmationPolicy)
+    analyzer: RiskAnalyzer = field(default_factory=StateChangeAnalyzer)
+    limits: Limits = field(default_factory=Limits)
+    services: dict[str, Any] = field(default_factory=dict)

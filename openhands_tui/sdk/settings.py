@@ -1,0 +1,87 @@
+"""Where the model settings come from: flags > environment > stored session > config file.
+
+The environment uses the names OpenHands uses (LLM_MODEL, LLM_API_KEY, LLM_BASE_URL); the
+config file is `$XDG_CONFIG_HOME/openhands-tui/config.toml` with an `[llm]` table.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, SecretStr
+
+from openhands_tui.sdk.errors import SettingsError
+
+ENV_MODEL, ENV_API_KEY, ENV_BASE_URL = "LLM_MODEL", "LLM_API_KEY", "LLM_BASE_URL"
+
+
+def config_path() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "openhands-tui" / "config.toml"
+
+
+def load_config(path: Path | None = None) -> dict[str, Any]:
+    """The parsed config file, or {} when there is none. A broken file is a one-line error."""
+    path = path or config_path()
+    if not path.exists():
+        return {}
+    try:
+        return tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as exc:
+        raise SettingsError(f"{path}: invalid TOML ({exc})") from None
+    except OSError as exc:
+        raise SettingsError(f"{path}: cannot read ({exc.strerror})") from None
+
+
+class LLMSettings(BaseModel):
+    model: str | None = None
+    api_key: SecretStr | None = None
+    base_url: str | None = None
+    source: dict[str, str] = {}
+
+    def require_model(self) -> str:
+        if not self.model:
+            raise SettingsError(
+                "no model configured: pass --model (e.g. --model anthropic/claude-sonnet-4-5), "
+                f"set {ENV_MODEL}, or set model under [llm] in {config_path()}"
+            )
+        return self.model
+
+
+def resolve_llm_settings(
+    *,
+    model: str | None = None,
+    api_key: str | None = None,
+    base_url: str | None = None,
+    stored: dict[str, str | None] | None = None,
+    config: dict[str, Any] | None = None,
+) -> LLMSettings:
+    llm_config = (config if config is not None else load_config()).get("llm", {})
+    if not isinstance(llm_config, dict):
+        raise SettingsError(f"{config_path()}: [llm] must be a table")
+    stored = stored or {}
+    layers: list[tuple[str, dict[str, Any]]] = [
+        ("flag", {"model": model, "api_key": api_key, "base_url": base_url}),
+        (
+            "env",
+            {
+                "model": os.environ.get(ENV_MODEL),
+                "api_key": os.environ.get(ENV_API_KEY),
+                "base_url": os.environ.get(ENV_BASE_URL),
+            },
+        ),
+        ("session", {"model": stored.get("model"), "base_url": stored.get("base_url")}),
+        ("config", llm_config),
+    ]
+    values: dict[str, Any] = {}
+    source: dict[str, str] = {}
+    for name in ("model", "api_key", "base_url"):
+        for layer, data in layers:
+            value = data.get(name)
+            if value:
+                values[name], source[name] = str(value), layer
+                break
+    return LLMSettings(**values, source=source)

@@ -1,0 +1,241 @@
+"""Strategies: a Python file with a class that builds the Agent for a run (the RFC's protocol).
+
+Loading user code fails in many ways, and a user should never see a traceback for any of
+them: every failure here is a StrategyError whose message is one line naming the file and
+the cause (missing, syntax error with line, import error, no/several/abstract classes, a
+setup() or build_agent() that raises or returns the wrong thing, unknown or ill-typed params).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import inspect
+import sys
+import traceback
+from abc import ABC, abstractmethod
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from openhands_tui.sdk.agent import Agent
+from openhands_tui.sdk.errors import StrategyError
+from openhands_tui.sdk.llm import LLM
+
+ParamType = Literal["string", "integer", "boolean"]
+_TRUE = {"true", "1", "yes", "on"}
+_FALSE = {"false", "0", "no", "off"}
+
+
+class StrategyParam(BaseModel):
+    name: str
+    description: str = ""
+    type: ParamType = "string"
+    default: Any = None
+
+    def coerce(self, value: Any) -> Any:
+        """Convert a `--param` string (or a stored value) to this param's type; ValueError if not."""
+        if self.type == "integer":
+            if isinstance(value, bool):
+                raise ValueError("expected an integer")
+            try:
+                return int(value)
+            except (TypeError, ValueError):
+                raise ValueError("expected an integer") from None
+        if self.type == "boolean":
+            if isinstance(value, bool):
+                return value
+            text = str(value).strip().lower()
+            if text in _TRUE:
+                return True
+            if text in _FALSE:
+                return False
+            raise ValueError("expected a boolean (true/false)")
+        return str(value)
+
+
+class Strategy(ABC):
+    """A factory that assembles engine primitives into a configured Agent."""
+
+    name: str = ""
+    description: str = ""
+    params: list[StrategyParam] = []
+
+    def setup(self) -> None:  # noqa: B027 - optional hook, empty on purpose
+        """Called once on load. Register tools, agent types, etc."""
+
+    @abstractmethod
+    def build_agent(self, llm: LLM, params: dict[str, Any] | None = None) -> Agent:
+        """Return a fully configured Agent for this strategy."""
+
+
+class LoadedStrategy:
+    """A strategy instance plus where it came from, so later failures can name the file."""
+
+    def __init__(self, strategy: Strategy, source: str) -> None:
+        self.strategy = strategy
+        self.source = source
+
+    @property
+    def name(self) -> str:
+        return self.strategy.name or type(self.strategy).__name__.lower()
+
+    @property
+    def description(self) -> str:
+        if self.strategy.description:
+            return self.strategy.description
+        doc = inspect.getdoc(type(self.strategy)) or ""
+        return doc.split("\n\n")[0].replace("\n", " ")
+
+    def resolve_params(self, given: dict[str, Any]) -> dict[str, Any]:
+        """Declared defaults overlaid with `given`, each coerced to its declared type."""
+        declared = {p.name: p for p in self.strategy.params}
+        for key in given:
+            if key not in declared:
+                valid = ", ".join(declared) if declared else "this strategy takes no params"
+                raise StrategyError(f"{self.source}: unknown param {key!r} (valid: {valid})")
+        resolved = {}
+        for name, param in declared.items():
+            if name in given:
+                try:
+                    resolved[name] = param.coerce(given[name])
+                except ValueError as exc:
+                    raise StrategyError(f"{self.source}: --param {name}={given[name]}: {exc}") from None
+            else:
+                resolved[name] = param.default
+        return resolved
+
+    def build_agent(self, llm: LLM, params: dict[str, Any]) -> Agent:
+        cls = type(self.strategy).__name__
+        try:
+            agent = self.strategy.build_agent(llm, params)
+        except Exception as exc:
+            raise StrategyError(
+                f"{self.source}: {cls}.build_agent() failed{_where(exc, self.source)}: {_one_line(exc)}"
+            ) from None
+        if not isinstance(agent, Agent):
+            raise StrategyError(
+                f"{self.source}: {cls}.build_agent() returned {type(agent).__name__}, expected an Agent"
+            )
+        return agent
+
+
+def parse_param_flags(flags: list[str]) -> dict[str, str]:
+    """`["a=1", "b=x"]` -> `{"a": "1", "b": "x"}`; a flag without `=` is a usage error."""
+    params = {}
+    for flag in flags:
+        name, sep, value = flag.partition("=")
+        if not sep or not name.strip():
+            raise StrategyError(f"--param {flag!r}: expected name=value")
+        params[name.strip()] = value
+    return params
+
+
+def load_strategy(path: str | Path) -> Strategy:
+    """Import a strategy file (`file.py` or `file.py:ClassName`), instantiate it, call setup()."""
+    return load_strategy_source(str(path)).strategy
+
+
+def load_strategy_source(spec: str) -> LoadedStrategy:
+    file_part, selector = _split_selector(spec)
+    path = Path(file_part).expanduser()
+    if not path.exists():
+        raise StrategyError(f"{file_part}: no such strategy file")
+    if path.is_dir():
+        raise StrategyError(f"{file_part}: is a directory, expected a .py strategy file")
+    if path.suffix != ".py":
+        raise StrategyError(f"{file_part}: expected a .py strategy file")
+    module = _import_file(path, file_part)
+    cls = _pick_class(module, file_part, selector)
+    try:
+        strategy = cls()
+    except Exception as exc:
+        raise StrategyError(f"{file_part}: {cls.__name__}() failed: {_one_line(exc)}") from None
+    try:
+        strategy.setup()
+    except Exception as exc:
+        raise StrategyError(
+            f"{file_part}: {cls.__name__}.setup() failed{_where(exc, file_part)}: {_one_line(exc)}"
+        ) from None
+    return LoadedStrategy(strategy, file_part)
+
+
+def _split_selector(spec: str) -> tuple[str, str | None]:
+    head, sep, tail = spec.rpartition(":")
+    if sep and head.endswith(".py") and tail.isidentifier():
+        return head, tail
+    return spec, None
+
+
+def _import_file(path: Path, shown: str) -> ModuleType:
+    resolved = path.resolve()
+    digest = hashlib.sha1(str(resolved).encode()).hexdigest()[:8]
+    module_name = f"openhands_tui_strategy_{resolved.stem}_{digest}"
+    spec = importlib.util.spec_from_file_location(module_name, resolved)
+    if spec is None or spec.loader is None:
+        raise StrategyError(f"{shown}: cannot be imported as a Python module")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module  # classes defined in it must be able to find their module
+    try:
+        spec.loader.exec_module(module)
+    except SyntaxError as exc:
+        sys.modules.pop(module_name, None)
+        raise StrategyError(f"{shown}: syntax error at line {exc.lineno}: {exc.msg}") from None
+    except ImportError as exc:
+        sys.modules.pop(module_name, None)
+        raise StrategyError(f"{shown}: import failed{_where(exc, str(resolved))}: {_one_line(exc)}") from None
+    except Exception as exc:
+        sys.modules.pop(module_name, None)
+        raise StrategyError(
+            f"{shown}: error while loading{_where(exc, str(resolved))}: {_one_line(exc)}"
+        ) from None
+    return module
+
+
+def _pick_class(module: ModuleType, shown: str, selector: str | None) -> type[Strategy]:
+    found = [
+        value
+        for value in vars(module).values()
+        if isinstance(value, type) and issubclass(value, Strategy) and value is not Strategy
+    ]
+    if selector is not None:
+        chosen = [cls for cls in found if cls.__name__ == selector]
+        if not chosen:
+            names = ", ".join(cls.__name__ for cls in found) or "none"
+            raise StrategyError(f"{shown}: no Strategy class named {selector!r} (found: {names})")
+        found = chosen
+    if not found:
+        raise StrategyError(
+            f"{shown}: no Strategy subclass found (define a class that inherits "
+            "openhands_tui.sdk.strategy.Strategy)"
+        )
+    concrete = [cls for cls in found if not inspect.isabstract(cls)]
+    if not concrete:
+        cls = found[0]
+        missing = ", ".join(sorted(getattr(cls, "__abstractmethods__", ()))) or "build_agent"
+        raise StrategyError(f"{shown}: {cls.__name__} is abstract (it does not implement {missing})")
+    local = [cls for cls in concrete if cls.__module__ == module.__name__]
+    candidates = local or concrete
+    if len(candidates) > 1:
+        names = ", ".join(cls.__name__ for cls in candidates)
+        raise StrategyError(
+            f"{shown}: several Strategy classes ({names}); pick one with {shown}:{candidates[0].__name__}"
+        )
+    return candidates[0]
+
+
+def _where(exc: BaseException, filename: str) -> str:
+    """` at line N` for the deepest frame of the traceback that is in the strategy file."""
+    target = str(Path(filename).resolve())
+    line = None
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if str(Path(frame.filename).resolve()) == target:
+            line = frame.lineno
+    return f" at line {line}" if line else ""
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

@@ -1,0 +1,94 @@
+"""What a tool is: an Action schema (the arguments the model fills in), an Observation (what
+comes back), and `run()` that turns one into the other."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from openhands_tui.sdk.event import Event, Risk
+from openhands_tui.sdk.tool.schema import parameters_schema
+
+
+class Action(BaseModel):
+    """Base of every tool's arguments. Field descriptions are written for the model to read."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class RiskyAction(Action):
+    """Arguments of a tool that can change things: the model also states its risk estimate."""
+
+    security_risk: Risk | None = Field(
+        default=None,
+        description=(
+            "Your estimate of this action's risk. LOW: reads only. MEDIUM: changes files in the "
+            "project or runs its scripts/tests. HIGH: destructive, privileged, touches secrets, "
+            "reaches outside the project, or downloads and runs code. The user's safety rules "
+            "make the final call; your estimate can only raise it."
+        ),
+    )
+
+
+class Observation(BaseModel):
+    """A tool's result. `text` is what the model sees; other fields are kept for UIs."""
+
+    text: str
+    is_error: bool = False
+
+    def data(self) -> dict[str, Any]:
+        """Structured details for the event log (everything except the text itself)."""
+        return self.model_dump(exclude={"text", "is_error"})
+
+
+@dataclass
+class ToolContext:
+    """What a tool may know about the run it serves."""
+
+    workspace: Path
+    agent_id: str
+    history: list[Event] = field(default_factory=list)
+    services: dict[str, Any] = field(default_factory=dict)
+
+
+ActionT = TypeVar("ActionT", bound=Action)
+
+
+class ToolDefinition(ABC, Generic[ActionT]):
+    """One function the model can call. Subclasses set the class attributes and `run`."""
+
+    name: ClassVar[str]
+    description: ClassVar[str]
+    action_type: ClassVar[type[Action]]
+    #: Calls of a concurrent tool in one model response may run at the same time.
+    concurrent: ClassVar[bool] = False
+
+    def changes_state(self, action: ActionT) -> bool:
+        """Whether this call can change anything (the `always` policy asks only for these)."""
+        return True
+
+    def summarize(self, action: ActionT) -> str:
+        """One line that tells a human what the call does."""
+        return f"{self.name} {action.model_dump_json(exclude_none=True)}"
+
+    @abstractmethod
+    async def run(self, action: ActionT) -> Observation: ...
+
+    async def close(self) -> None:
+        """Release what the tool holds (processes, files) when its agent's run ends."""
+
+    @cached_property
+    def schema(self) -> dict[str, Any]:
+        return {
+            "type": "function",
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "parameters": parameters_schema(self.action_type),
+            },
+        }

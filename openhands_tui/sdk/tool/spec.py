@@ -1,0 +1,20 @@
+"""`Tool(name=..., params={...})`: how an Agent names the tools it wants (resolved at run time)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Tool(BaseModel):
+    """A reference to a registered tool, e.g. `Tool(name="TerminalTool")`.
+
+    Agents hold specs, not live tools: a live tool (a bash session, an editor's undo history)
+    belongs to one agent's run and is created when that run starts.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    params: dict[str, Any] = Field(default_factory=dict)

@@ -1,0 +1,106 @@
+"""Scripts for the scripted model: what it answers, turn by turn, for each agent.
+
+A script is chosen per request by matching its `match` text against the request's system
+prompt (each agent has its own) and optionally `match_user` against the first user message.
+Each request consumes one turn. A turn is an answer (text and/or tool calls) or a fault.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, model_validator
+
+Fault = Literal["429", "500", "401", "context_window", "hang", "garbage"]
+
+
+class ScriptedToolCall(BaseModel):
+    name: str
+    #: A dict is sent as JSON; a string is sent as-is (so malformed JSON can be scripted).
+    arguments: dict[str, Any] | str = Field(default_factory=dict)
+    id: str | None = None
+
+    def arguments_text(self) -> str:
+        return self.arguments if isinstance(self.arguments, str) else json.dumps(self.arguments)
+
+
+class Turn(BaseModel):
+    text: str = ""
+    tool_calls: list[ScriptedToolCall] = Field(default_factory=list)
+    fault: Fault | None = None
+    delay: float = Field(default=0.0, description="Seconds to wait before answering (latency).")
+    chunk_delay: float = Field(default=0.0, description="Seconds between streamed chunks.")
+    retry_after: float | None = None
+    repeat: int = Field(default=1, ge=1, description="Use this turn for this many requests.")
+
+    @classmethod
+    def call(cls, name: str, **arguments: Any) -> Turn:
+        return cls(tool_calls=[ScriptedToolCall(name=name, arguments=arguments)])
+
+    @classmethod
+    def finish(cls, message: str = "done") -> Turn:
+        return cls.call("finish", message=message)
+
+
+class Script(BaseModel):
+    name: str = "default"
+    match: str = Field(default="", description="Substring of the system prompt ('' matches any).")
+    match_user: str | None = Field(default=None, description="Substring of the first user message.")
+    turns: list[Turn] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _expand_repeats(self) -> Script:
+        if any(turn.repeat > 1 for turn in self.turns):
+            expanded = []
+            for turn in self.turns:
+                expanded.extend([turn.model_copy(update={"repeat": 1})] * turn.repeat)
+            self.turns = expanded
+        return self
+
+    def matches(self, system: str, first_user: str) -> bool:
+        if self.match and self.match not in system:
+            return False
+        return not (self.match_user is not None and self.match_user not in first_user)
+
+
+class ScriptBook:
+    """All scripts of a server and where each one is up to (thread-safe)."""
+
+    def __init__(self, scripts: list[Script]) -> None:
+        self.scripts = scripts
+        self._cursor = {id(script): 0 for script in scripts}
+        self._lock = threading.Lock()
+
+    def next_turn(self, messages: list[dict[str, Any]]) -> tuple[Script | None, Turn | None]:
+        system = _text(next((m for m in messages if m.get("role") == "system"), {}))
+        first_user = _text(next((m for m in messages if m.get("role") == "user"), {}))
+        with self._lock:
+            for script in self.scripts:
+                if script.matches(system, first_user):
+                    position = self._cursor[id(script)]
+                    if position >= len(script.turns):
+                        return script, None
+                    self._cursor[id(script)] = position + 1
+                    return script, script.turns[position]
+        return None, None
+
+    def remaining(self) -> dict[str, int]:
+        with self._lock:
+            return {s.name: len(s.turns) - self._cursor[id(s)] for s in self.scripts}
+
+
+def _text(message: dict[str, Any]) -> str:
+    content = message.get("content") or ""
+    if isinstance(content, list):
+        return "".join(part.get("text", "") for part in content if isinstance(part, dict))
+    return str(content)
+
+
+def load_scripts(path: Path) -> list[Script]:
+    """Read scripts from JSON: a list of scripts, or `{"scripts": [...]}`."""
+    data = json.loads(path.read_text())
+    items = data["scripts"] if isinstance(data, dict) else data
+    return [Script.model_validate(item) for item in items]

@@ -1,0 +1,98 @@
+"""The `file_editor` tool: view files and directories, create files, and make exact edits."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field
+
+from openhands_tui.sdk.tool import Observation, RiskyAction, ToolContext, ToolDefinition
+from openhands_tui.tools.file_editor.editor import EditorError, EditResult, FileEditor
+
+Command = Literal["view", "create", "str_replace", "insert", "undo_edit"]
+
+
+class FileEditorAction(RiskyAction):
+    command: Command = Field(
+        description=(
+            "view: show a file with line numbers, or list a directory two levels deep. "
+            "create: write a new file (never overwrites). str_replace: replace `old_str`, which must "
+            "occur exactly once, with `new_str`. insert: add `new_str` after line `insert_line`. "
+            "undo_edit: restore the file as it was before your last edit of it."
+        )
+    )
+    path: str = Field(description="File or directory path, absolute or relative to the workspace.")
+    file_text: str | None = Field(default=None, description="create: the full content of the new file.")
+    old_str: str | None = Field(
+        default=None,
+        description="str_replace: the exact text to replace (whitespace included); must occur exactly once.",
+    )
+    new_str: str | None = Field(
+        default=None, description="str_replace: the replacement text. insert: the text to insert."
+    )
+    insert_line: int | None = Field(
+        default=None, description="insert: the line after which `new_str` goes (0 inserts at the top)."
+    )
+    view_range: list[int] | None = Field(
+        default=None,
+        description="view: [start, end] line numbers, 1-based and inclusive; end -1 means the last line.",
+    )
+
+
+class FileEditorObservation(Observation):
+    command: str
+    path: str
+    diff: str = ""
+
+
+class FileEditorTool(ToolDefinition[FileEditorAction]):
+    name = "file_editor"
+    description = (
+        "View, create and edit text files. Edits are exact string replacements or line inserts; "
+        "each change reports the edited region so you can check it."
+    )
+    action_type = FileEditorAction
+
+    def __init__(self, ctx: ToolContext) -> None:
+        self.editor = FileEditor(ctx.workspace)
+
+    def changes_state(self, action: FileEditorAction) -> bool:
+        return action.command != "view"
+
+    def summarize(self, action: FileEditorAction) -> str:
+        verb = {"str_replace": "edit", "undo_edit": "undo edit of"}.get(action.command, action.command)
+        return f"{verb} {action.path}"
+
+    async def run(self, action: FileEditorAction) -> Observation:
+        try:
+            result = self._dispatch(action)
+        except EditorError as exc:
+            return FileEditorObservation(
+                text=str(exc), is_error=True, command=action.command, path=action.path
+            )
+        except OSError as exc:
+            return FileEditorObservation(
+                text=f"{action.path}: {exc.strerror or exc}",
+                is_error=True,
+                command=action.command,
+                path=action.path,
+            )
+        return FileEditorObservation(
+            text=result.text, command=action.command, path=result.path, diff=result.diff
+        )
+
+    def _dispatch(self, action: FileEditorAction) -> EditResult:
+        editor = self.editor
+        if action.command == "view":
+            return editor.view(action.path, action.view_range)
+        if action.command == "create":
+            return editor.create(action.path, action.file_text)
+        if action.command == "str_replace":
+            return editor.str_replace(action.path, action.old_str, action.new_str)
+        if action.command == "insert":
+            return editor.insert(action.path, action.insert_line, action.new_str)
+        return editor.undo(action.path)
+
+
+def create_file_editor(params: dict[str, Any], ctx: ToolContext) -> list[FileEditorTool]:
+    return [FileEditorTool(ctx)]

@@ -1,0 +1,16 @@
+from openhands_tui.tools.terminal.session import BashSession, CommandResult
+from openhands_tui.tools.terminal.tool import (
+    TerminalAction,
+    TerminalObservation,
+    TerminalTool,
+    create_terminal,
+)
+
+__all__ = [
+    "BashSession",
+    "CommandResult",
+    "TerminalAction",
+    "TerminalObservation",
+    "TerminalTool",
+    "create_terminal",
+]

@@ -1,0 +1,89 @@
+"""The `terminal` tool: run a shell command in the agent's persistent bash session."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from openhands_tui.sdk.tool import Observation, RiskyAction, ToolContext, ToolDefinition
+from openhands_tui.tools.terminal.session import BashSession
+
+DEFAULT_TIMEOUT = 120.0
+MAX_TIMEOUT = 1800.0
+
+
+class TerminalAction(RiskyAction):
+    command: str = Field(
+        description=(
+            "The bash command to run. The session persists between calls (cd, exported variables). "
+            "Stdin is closed, so use non-interactive flags (e.g. `-y`, `--no-pager`). Chain steps "
+            "with && when a later step needs an earlier one to succeed."
+        )
+    )
+    timeout: float | None = Field(
+        default=None,
+        description=(
+            f"Seconds before the command and everything it started are killed "
+            f"(default {DEFAULT_TIMEOUT:g}, at most {MAX_TIMEOUT:g}). Raise it for long builds or test runs."
+        ),
+    )
+
+
+class TerminalObservation(Observation):
+    command: str
+    exit_code: int | None
+    cwd: str
+    timed_out: bool = False
+    omitted_bytes: int = 0
+
+
+class TerminalTool(ToolDefinition[TerminalAction]):
+    name = "terminal"
+    description = (
+        "Run a command in a persistent bash shell in the workspace and get its combined "
+        "stdout/stderr, exit code and working directory. Long output keeps its beginning and end."
+    )
+    action_type = TerminalAction
+
+    def __init__(self, ctx: ToolContext, max_output_bytes: int = 30_000) -> None:
+        self.session = BashSession(ctx.workspace, max_output_bytes=max_output_bytes)
+
+    def summarize(self, action: TerminalAction) -> str:
+        return "$ " + action.command.strip()
+
+    async def run(self, action: TerminalAction) -> Observation:
+        command = action.command.strip()
+        if not command:
+            return Observation(text="The command is empty; nothing was run.", is_error=True)
+        timeout = min(action.timeout or DEFAULT_TIMEOUT, MAX_TIMEOUT)
+        result = await self.session.run(command, timeout)
+        notes = []
+        if result.timed_out:
+            notes.append(
+                f"The command timed out after {timeout:g}s and was killed with everything it started. "
+                f"The shell was restarted in {result.cwd}; variables exported earlier are gone."
+            )
+        elif result.shell_restarted:
+            notes.append(f"The shell exited and was restarted in {result.cwd}.")
+        status = "timed out" if result.timed_out else f"exit code {result.exit_code}"
+        text = result.output
+        text += ("\n" if text and not text.endswith("\n") else "") + f"[{status} · cwd {result.cwd}]"
+        if notes:
+            text += "\n" + "\n".join(notes)
+        return TerminalObservation(
+            text=text,
+            is_error=result.timed_out or result.exit_code != 0,
+            command=command,
+            exit_code=result.exit_code,
+            cwd=result.cwd,
+            timed_out=result.timed_out,
+            omitted_bytes=result.omitted_bytes,
+        )
+
+    async def close(self) -> None:
+        await self.session.close()
+
+
+def create_terminal(params: dict[str, Any], ctx: ToolContext) -> list[TerminalTool]:
+    return [TerminalTool(ctx, max_output_bytes=int(params.get("max_output_bytes", 30_000)))]

@@ -1,0 +1,92 @@
+"""Framework overhead per step of a headless run against an instant scripted model.
+
+Each step is one model call (streamed, through the real litellm) that asks for one terminal
+command (`echo`), the command run in the persistent shell, and every event written to
+events.jsonl (fsynced before the tool runs). The server runs in its own process and answers
+at once, so the time per step is what the framework (ours plus litellm) costs.
+Targets: <= 15 ms per step, and per-step cost at 1,000 steps <= 2x that at 20.
+
+Usage: python tests/bench/bench_steps.py [steps ...]   (default: 20 100 1000)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from _common import server_process
+
+import openhands_tui.tools  # noqa: F401
+from openhands_tui.sdk import LLM, Agent, Conversation
+from openhands_tui.sdk.confirmation import ConfirmationMode, ConfirmationPolicy
+from openhands_tui.sdk.event import ActionEvent, LLMUsageEvent, ObservationEvent
+from openhands_tui.sdk.runtime import Limits
+from openhands_tui.sdk.store import SessionMeta, SessionStore
+from openhands_tui.testing import Script, ScriptedToolCall, Turn
+from openhands_tui.tools.preset.default import get_default_tools
+
+
+def _script(name: str, steps: int) -> Script:
+    step = Turn(
+        tool_calls=[ScriptedToolCall(name="terminal", arguments={"command": "echo step"})], repeat=steps
+    )
+    return Script(name=name, match_user=f"[{name}]", turns=[step, Turn.finish("done")])
+
+
+async def _run(url: str, name: str, steps: int, state: Path) -> dict[str, float]:
+    agent = Agent(llm=LLM(model="openai/scripted", api_key="k", base_url=url), tools=get_default_tools())
+    log = SessionStore(state).create(SessionMeta(id=name))
+    events: list = []
+    conversation = Conversation(
+        agent,
+        workspace=Path(tempfile.mkdtemp()),
+        log=log,
+        subscribers=[events.append],
+        policy=ConfirmationPolicy(mode=ConfirmationMode.NEVER),
+        limits=Limits(max_iterations=steps + 5),
+    )
+    started = time.perf_counter()
+    outcome = await conversation.run(f"[{name}] run {steps} steps")
+    elapsed = time.perf_counter() - started
+    await conversation.close()
+    assert outcome.exit_code == 0, outcome
+    llm_ms = [e.latency_ms for e in events if isinstance(e, LLMUsageEvent)]
+    actions = {e.tool_call_id: e for e in events if isinstance(e, ActionEvent)}
+    return {
+        "per_step_ms": elapsed / (steps + 1) * 1000,
+        "llm_median_ms": statistics.median(llm_ms),
+        "llm_last_decile_ms": statistics.mean(sorted(llm_ms)[-max(1, len(llm_ms) // 10) :]),
+        "observations": sum(isinstance(e, ObservationEvent) for e in events),
+        "actions": len(actions),
+    }
+
+
+def _repeats(steps: int) -> int:
+    """Short runs are noisy: repeat them so that each size covers at least ~500 steps."""
+    return max(1, min(25, 500 // steps))
+
+
+async def main(sizes: list[int]) -> None:
+    names = {n: [f"n{n}r{r}" for r in range(_repeats(n))] for n in sizes}
+    scripts = [_script("warmup", 3)] + [_script(name, n) for n in sizes for name in names[n]]
+    with server_process(scripts) as url, tempfile.TemporaryDirectory() as state:
+        await _run(url, "warmup", 3, Path(state))  # imports litellm, opens the connection
+        runs = {n: [await _run(url, name, n, Path(state)) for name in names[n]] for n in sizes}
+    results = {n: {key: statistics.median(r[key] for r in rs) for key in rs[0]} for n, rs in runs.items()}
+    print(f"{'steps':>6} {'runs':>5} {'ms/step':>8} {'model call median':>18} {'slowest 10% calls':>18}")
+    for n, r in results.items():
+        print(
+            f"{n:>6} {len(runs[n]):>5} {r['per_step_ms']:>8.2f} {r['llm_median_ms']:>15.2f} ms "
+            f"{r['llm_last_decile_ms']:>15.2f} ms"
+        )
+    first, last = sizes[0], sizes[-1]
+    ratio = results[last]["per_step_ms"] / results[first]["per_step_ms"]
+    print(f"per-step cost at {last} steps / at {first} steps: {ratio:.2f}x")
+
+
+if __name__ == "__main__":
+    asyncio.run(main([int(a) for a in sys.argv[1:]] or [20, 100, 1000]))

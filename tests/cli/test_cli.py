@@ -1,0 +1,169 @@
+"""The `tui` command in a child process: help, bad input, headless runs, resume, SIGKILL."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from openhands_tui.sdk.event import parse_event
+from openhands_tui.testing import Script, ScriptedToolCall, Turn
+from tests.conftest import REPO, run_tui
+
+FIXTURES = REPO / "tests" / "fixtures" / "strategies"
+OPTIONS = [
+    "--strategy",
+    "--param",
+    "--task",
+    "--model",
+    "--base-url",
+    "--api-key",
+    "--workspace",
+    "--headless",
+    "--json",
+    "--confirm",
+    "--resume",
+    "--max-iterations",
+    "--describe",
+    "--version",
+]
+
+
+def _model_args(server) -> list[str]:
+    return ["--model", "openai/scripted", "--base-url", server.base_url, "--api-key", "sk-cli-test"]
+
+
+def _events(home: Path) -> list:
+    sessions = sorted((home / "state" / "openhands-tui" / "sessions").iterdir())
+    lines = (sessions[-1] / "events.jsonl").read_text().splitlines()
+    return [parse_event(line) for line in lines]
+
+
+def test_help_lists_every_option() -> None:
+    result = run_tui("--help")
+    assert result.returncode == 0
+    for option in OPTIONS:
+        assert option in result.stdout, option
+
+
+def test_version() -> None:
+    result = run_tui("--version")
+    assert result.returncode == 0 and result.stdout.startswith("openhands-tui ")
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["--strategy", str(FIXTURES / "syntax_error.py")], "syntax error at line 4"),
+        (["--strategy", str(FIXTURES / "abstract.py")], "is abstract"),
+        (["--strategy", str(FIXTURES / "params.py"), "--param", "nope=1"], "unknown param 'nope'"),
+        (["--strategy", str(FIXTURES / "build_returns_wrong.py")], "expected an Agent"),
+        (["--strategy", "missing.py"], "missing.py: no such strategy file"),
+    ],
+)
+def test_bad_strategies_exit_2_with_one_line(args: list[str], expected: str) -> None:
+    result = run_tui(*args, "--headless", "--task", "x", "--model", "openai/none")
+    assert result.returncode == 2, result.stderr
+    assert expected in result.stderr
+    assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_headless_without_a_model_says_how_to_set_one(workspace: Path) -> None:
+    result = run_tui("--headless", "--task", "x", "--workspace", str(workspace))
+    assert result.returncode == 2
+    assert "no model configured: pass --model" in result.stderr and "LLM_MODEL" in result.stderr
+
+
+def test_describe(tmp_path: Path) -> None:
+    result = run_tui("--strategy", str(FIXTURES / "params.py"), "--describe")
+    assert result.returncode == 0
+    assert "typed: Echoes its params into the system prompt" in result.stdout
+    assert "--param workers=<integer>  default: 2  How many workers" in result.stdout
+    as_json = json.loads(run_tui("--describe", "--json").stdout)
+    assert as_json["name"] == "solo" and as_json["params"][0]["name"] == "instructions"
+
+
+def test_twenty_terminal_steps_headless(serve, workspace: Path, isolated_home: Path) -> None:
+    steps = [Turn.call("terminal", command=f"echo step-{i}") for i in range(20)]
+    server = serve([Script(turns=[*steps, Turn.finish("twenty done")])])
+    result = run_tui(
+        "--headless", "--task", "run twenty", "--workspace", str(workspace), *_model_args(server)
+    )
+    assert result.returncode == 0, result.stderr
+    assert "step-19" in result.stdout and result.stdout.rstrip().endswith("twenty done")
+    events = _events(isolated_home)
+    actions = [e for e in events if e.kind == "action" and e.tool_name == "terminal"]
+    observations = [e for e in events if e.kind == "observation" and e.tool_name == "terminal"]
+    assert len(actions) == 20 and len(observations) == 20
+    assert all(e.agent_id == "root" and e.parent_agent_id is None for e in events)
+    assert [o.content.splitlines()[0] for o in observations] == [f"step-{i}" for i in range(20)]
+
+
+def test_json_output_is_the_event_log(serve, workspace: Path, isolated_home: Path) -> None:
+    server = serve([Script(turns=[Turn.call("terminal", command="echo hi"), Turn.finish("ok")])])
+    result = run_tui(
+        "--headless", "--json", "--task", "t", "--workspace", str(workspace), *_model_args(server)
+    )
+    assert result.returncode == 0, result.stderr
+    printed = [parse_event(line) for line in result.stdout.splitlines()]
+    assert printed == _events(isolated_home)
+
+
+def test_headless_rejects_high_risk_without_a_terminal(serve, workspace: Path) -> None:
+    (workspace / "precious").write_text("x")
+    risky = Turn(
+        tool_calls=[
+            ScriptedToolCall(name="terminal", arguments={"command": "rm precious", "security_risk": "HIGH"})
+        ]
+    )
+    server = serve([Script(turns=[risky, Turn.finish("gave up")])])
+    result = run_tui("--headless", "--task", "t", "--workspace", str(workspace), *_model_args(server))
+    assert result.returncode == 0 and (workspace / "precious").exists()
+    told = server.requests[1].messages[-1]["content"]
+    assert told.startswith(
+        "Rejected by policy: this headless run has no terminal to ask for approval of HIGH"
+    )
+
+
+def test_resume_last_continues_the_conversation(serve, workspace: Path, isolated_home: Path) -> None:
+    server = serve([Script(turns=[Turn.finish("first"), Turn.finish("second")])])
+    first = run_tui("--headless", "--task", "one", "--workspace", str(workspace), *_model_args(server))
+    assert first.returncode == 0
+    again = run_tui("--resume", "last", "--headless", "--task", "continue", *_model_args(server))
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.rstrip().endswith("second")
+    sent = server.requests[1].messages
+    assert [m["role"] for m in sent] == ["system", "user", "assistant", "tool", "user"]
+    assert sent[-1]["content"] == "continue"
+
+
+def test_sigkill_mid_run_then_resume(serve, workspace: Path, isolated_home: Path) -> None:
+    steps = [Turn.call("terminal", command=f"echo {i} >> progress.txt; sleep 0.2") for i in range(30)]
+    server = serve([Script(turns=[*steps, Turn.finish("all steps done")])])
+    args = ["--headless", "--task", "slow", "--workspace", str(workspace), *_model_args(server)]
+    child = subprocess.Popen(
+        [sys.executable, "-m", "openhands_tui", *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        progress = workspace / "progress.txt"
+        if progress.exists() and len(progress.read_text().splitlines()) >= 5:
+            break
+        time.sleep(0.05)
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+    before = _events(isolated_home)
+    resumed = run_tui("--resume", "last", "--headless", *_model_args(server))
+    assert resumed.returncode == 0, resumed.stderr
+    after = _events(isolated_home)
+    assert after[: len(before)] == before  # nothing fsynced was lost or rewritten
+    assert after[-1].kind == "status" and after[-1].status == "finished"
+    actions = [e for e in after if e.kind == "action"]
+    answered = {e.tool_call_id for e in after if e.kind in ("observation", "agent_error")}
+    assert all(a.tool_call_id in answered for a in actions)
+    assert "all steps done" in resumed.stdout

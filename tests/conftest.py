@@ -1,0 +1,85 @@
+"""Shared fixtures: an isolated state/config home, a workspace, and the scripted model server."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from openhands_tui.sdk import LLM
+from openhands_tui.testing import Script, ScriptedLLMServer
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """No test reads or writes the developer's real sessions or config."""
+    home = tmp_path / "home"
+    (home / "state").mkdir(parents=True)
+    (home / "config").mkdir()
+    monkeypatch.setenv("XDG_STATE_HOME", str(home / "state"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
+    for name in ("LLM_MODEL", "LLM_API_KEY", "LLM_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    return home
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    path = tmp_path / "workspace"
+    path.mkdir()
+    return path
+
+
+@pytest.fixture
+def serve() -> Iterator[object]:
+    """`serve(scripts)` starts a scripted server for this test and returns it."""
+    servers: list[ScriptedLLMServer] = []
+
+    def start(scripts: list[Script], **kwargs: object) -> ScriptedLLMServer:
+        server = ScriptedLLMServer(scripts, **kwargs).start()  # type: ignore[arg-type]
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+def llm_for(server: ScriptedLLMServer, **overrides: object) -> LLM:
+    settings: dict[str, object] = {
+        "model": "openai/scripted",
+        "api_key": "sk-test-key",
+        "base_url": server.base_url,
+        "num_retries": 2,
+        "retry_min_wait": 0.01,
+        "retry_max_wait": 0.05,
+        "timeout": 10,
+    }
+    settings.update(overrides)
+    return LLM(**settings)  # type: ignore[arg-type]
+
+
+def run_tui(
+    *args: str,
+    env: dict[str, str] | None = None,
+    timeout: float = 120,
+    cwd: Path | None = None,
+    input: str | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """Run the real `tui` entry point in a child process."""
+    full_env = {**os.environ, **(env or {})}
+    return subprocess.run(
+        [sys.executable, "-m", "openhands_tui", *args],
+        capture_output=True,
+        text=True,
+        env=full_env,
+        timeout=timeout,
+        cwd=cwd,
+        input=input if input is not None else "",
+    )

@@ -1,0 +1,44 @@
+"""Running a conversation against the scripted server and collecting what it emitted."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import openhands_tui.tools  # noqa: F401 - registers the built-in tools
+from openhands_tui.sdk import Agent, Conversation, RunOutcome
+from openhands_tui.sdk.confirmation import ConfirmationRequest, Decision
+from openhands_tui.sdk.event import Event
+
+
+@dataclass
+class ScriptedConfirmer:
+    """Answers confirmation requests from a list of decisions, recording each request."""
+
+    answers: list[Decision] = field(default_factory=list)
+    requests: list[ConfirmationRequest] = field(default_factory=list)
+
+    async def confirm(self, request: ConfirmationRequest) -> Decision:
+        self.requests.append(request)
+        return self.answers.pop(0) if self.answers else Decision(approved=True)
+
+
+@dataclass
+class Run:
+    outcome: RunOutcome
+    events: list[Event]
+    conversation: Conversation
+
+    def kinds(self, kind: str) -> list[Any]:
+        return [e for e in self.events if e.kind == kind]
+
+
+async def run(agent: Agent, workspace: Path, task: str | None, **kwargs: Any) -> Run:
+    events: list[Event] = []
+    conversation = Conversation(agent, workspace=workspace, subscribers=[events.append], **kwargs)
+    try:
+        outcome = await conversation.run(task)
+    finally:
+        await conversation.close()
+    return Run(outcome, events, conversation)
