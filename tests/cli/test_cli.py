@@ -167,3 +167,19 @@ def test_sigkill_mid_run_then_resume(serve, workspace: Path, isolated_home: Path
     answered = {e.tool_call_id for e in after if e.kind in ("observation", "agent_error")}
     assert all(a.tool_call_id in answered for a in actions)
     assert "all steps done" in resumed.stdout
+
+
+def test_demo_runs_with_no_key(isolated_home: Path) -> None:
+    result = run_tui("--demo", "--headless")
+    assert result.returncode == 0, result.stderr
+    assert "DEMO · scripted model, no API key used" in result.stderr
+    assert "Hello, demo!" in result.stdout
+    assert "● finished" in result.stdout
+
+
+def test_sessions_lists_what_resume_accepts(serve, workspace: Path) -> None:
+    assert run_tui("sessions").stdout.strip() == "no sessions stored yet"
+    server = serve([Script(turns=[Turn.finish("ok")])])
+    run_tui("--headless", "--task", "list me", "--workspace", str(workspace), *_model_args(server))
+    listing = run_tui("sessions").stdout
+    assert "finished" in listing and "openai/scripted" in listing and "list me" in listing

@@ -1,0 +1,49 @@
+"""Model settings: flags > environment > stored session > config file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from openhands_tui.sdk.errors import SettingsError
+from openhands_tui.sdk.settings import config_path, load_config, resolve_llm_settings
+
+
+def _write_config(text: str) -> Path:
+    path = config_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def test_precedence(monkeypatch: pytest.MonkeyPatch) -> None:
+    _write_config('[llm]\nmodel = "config/model"\napi_key = "config-key"\nbase_url = "http://config"\n')
+    settings = resolve_llm_settings()
+    assert (settings.model, settings.base_url) == ("config/model", "http://config")
+    assert settings.api_key is not None and settings.api_key.get_secret_value() == "config-key"
+
+    stored = {"model": "session/model", "base_url": "http://session"}
+    assert resolve_llm_settings(stored=stored).model == "session/model"
+
+    monkeypatch.setenv("LLM_MODEL", "env/model")
+    monkeypatch.setenv("LLM_API_KEY", "env-key")
+    settings = resolve_llm_settings(stored=stored)
+    assert settings.model == "env/model" and settings.base_url == "http://session"
+    assert settings.api_key is not None and settings.api_key.get_secret_value() == "env-key"
+
+    settings = resolve_llm_settings(model="flag/model", api_key="flag-key", stored=stored)
+    assert settings.model == "flag/model" and settings.source["model"] == "flag"
+    assert settings.api_key is not None and settings.api_key.get_secret_value() == "flag-key"
+
+
+def test_missing_model_says_how_to_set_one() -> None:
+    with pytest.raises(SettingsError, match=r"pass --model .* set LLM_MODEL, or set model under \[llm\]"):
+        resolve_llm_settings().require_model()
+
+
+def test_broken_config_names_the_file() -> None:
+    path = _write_config("[llm\nmodel = 1\n")
+    with pytest.raises(SettingsError) as info:
+        load_config()
+    assert str(info.value).startswith(f"{path}: invalid TOML")
