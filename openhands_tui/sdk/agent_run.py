@@ -9,14 +9,11 @@ tool, wrong arguments, a tool that raised) become results it sees; they never en
 from __future__ import annotations
 
 import asyncio
-import json
-from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
 
 from openhands_tui.sdk.agent import Agent
-from openhands_tui.sdk.confirmation import ConfirmationRequest
 from openhands_tui.sdk.context.agent_context import extra_info_block
 from openhands_tui.sdk.event import (
     ActionEvent,
@@ -47,6 +44,7 @@ from openhands_tui.sdk.tool import (
     ToolDefinition,
     resolve_tools,
 )
+from openhands_tui.sdk.tool_calls import PreparedCall, concurrent_groups, explain_validation, parse_arguments
 
 INTERRUPTED_TEXT = (
     "This action was interrupted before it finished (the session stopped) and was not run "
@@ -55,14 +53,6 @@ INTERRUPTED_TEXT = (
 EMPTY_ANSWER_NUDGE = (
     "Your last reply was empty. Continue the task with a tool call, or call `finish` if it is done."
 )
-
-
-@dataclass
-class PreparedCall:
-    event: ActionEvent
-    tool: ToolDefinition[Any] | None
-    action: Action | None
-    error: str | None = None
 
 
 class AgentRun:
@@ -249,7 +239,7 @@ class AgentRun:
 
     def _prepare(self, call: ToolCall, response_id: str) -> PreparedCall:
         tool = self.tools.get(call.name)
-        arguments, error = _parse_arguments(call)
+        arguments, error = parse_arguments(call)
         action: Action | None = None
         if error is None and tool is None:
             error = f"There is no tool named {call.name!r}. Available tools: {', '.join(self.tools)}."
@@ -257,7 +247,7 @@ class AgentRun:
             try:
                 action = tool.action_type.model_validate(arguments)
             except ValidationError as exc:
-                error = _explain_validation(tool, exc)
+                error = explain_validation(tool, exc)
         model_risk = action.security_risk if isinstance(action, RiskyAction) else None
         risk, reasons = self._assess(tool, action, arguments, model_risk)
         event = self._event(
@@ -284,7 +274,7 @@ class AgentRun:
         try:
             return PreparedCall(event, tool, tool.action_type.model_validate(event.arguments))
         except ValidationError as exc:
-            return PreparedCall(event, tool, None, _explain_validation(tool, exc))
+            return PreparedCall(event, tool, None, explain_validation(tool, exc))
 
     def _assess(
         self,
@@ -306,7 +296,7 @@ class AgentRun:
     async def _run_calls(self, prepared: list[PreparedCall]) -> str | None:
         """Run calls in order; consecutive calls of concurrent tools run together."""
         finish_message = None
-        for group in _concurrent_groups(prepared):
+        for group in concurrent_groups(prepared):
             if len(group) == 1:
                 results = [await self._run_one(group[0])]
             else:
@@ -355,22 +345,13 @@ class AgentRun:
         risk = event.risk or Risk.LOW
         if not self.runtime.policy.should_ask(risk, call.tool.changes_state(call.action)):
             return True
-        request = ConfirmationRequest(
-            action_id=event.id,
-            agent_id=self.agent_id,
-            chain=self.chain,
-            tool_name=event.tool_name,
-            summary=event.summary,
-            arguments=event.arguments,
-            risk=risk,
-            reasons=event.risk_reasons,
-        )
-        self._event(
+        request = self._event(
             ConfirmationRequestEvent,
             action_id=event.id,
             tool_call_id=event.tool_call_id,
             tool_name=event.tool_name,
             summary=event.summary,
+            arguments=event.arguments,
             risk=risk,
             reasons=event.risk_reasons,
             chain=self.chain,
@@ -392,47 +373,3 @@ class AgentRun:
             text = f"Rejected by {who}{because} The action was not run; choose another way or ask."
             self._observe(event, Observation(text=text, is_error=True), "rejected")
         return decision.approved
-
-
-def _parse_arguments(call: ToolCall) -> tuple[dict[str, Any], str | None]:
-    raw = call.arguments.strip()
-    if not raw:
-        return {}, None
-    try:
-        parsed = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        return {}, (
-            f"The arguments of your {call.name!r} call are not valid JSON ({exc.msg} at character "
-            f"{exc.pos}). Send them again as one JSON object."
-        )
-    if not isinstance(parsed, dict):
-        return (
-            {},
-            f"The arguments of your {call.name!r} call must be a JSON object, not {type(parsed).__name__}.",
-        )
-    return parsed, None
-
-
-def _explain_validation(tool: ToolDefinition[Any], exc: ValidationError) -> str:
-    problems = []
-    for error in exc.errors()[:5]:
-        where = ".".join(str(part) for part in error["loc"]) or "arguments"
-        if error["type"] == "extra_forbidden":
-            problems.append(f"unknown parameter {where!r}")
-        else:
-            problems.append(f"{where}: {error['msg']}")
-    valid = ", ".join(tool.action_type.model_fields)
-    return f"Invalid arguments for {tool.name!r}: {'; '.join(problems)}. Valid parameters: {valid}."
-
-
-def _concurrent_groups(prepared: list[PreparedCall]) -> list[list[PreparedCall]]:
-    def concurrent(call: PreparedCall) -> bool:
-        return call.tool is not None and call.tool.concurrent and call.error is None
-
-    groups: list[list[PreparedCall]] = []
-    for call in prepared:
-        if concurrent(call) and groups and concurrent(groups[-1][-1]):
-            groups[-1].append(call)
-        else:
-            groups.append([call])
-    return groups

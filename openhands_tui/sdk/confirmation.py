@@ -7,11 +7,11 @@ decides the answer. Every agent in a run, at any depth, asks the same confirmer.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Protocol
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
-from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.event import ConfirmationRequestEvent, Risk
 
 
 class ConfirmationMode(StrEnum):
@@ -32,15 +32,8 @@ class ConfirmationPolicy(BaseModel):
         return risk.severity >= self.threshold.severity
 
 
-class ConfirmationRequest(BaseModel):
-    action_id: str
-    agent_id: str
-    chain: list[str] = Field(description="Agent names from the root to the asking agent.")
-    tool_name: str
-    summary: str
-    arguments: dict[str, Any] = Field(default_factory=dict)
-    risk: Risk
-    reasons: list[str] = Field(default_factory=list)
+#: What a confirmer is asked: the persisted event itself (agent chain, action, risk, reasons).
+ConfirmationRequest = ConfirmationRequestEvent
 
 
 class Decision(BaseModel):

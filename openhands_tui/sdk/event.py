@@ -184,9 +184,12 @@ class ConfirmationRequestEvent(EventBase):
     tool_call_id: str
     tool_name: str
     summary: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
     risk: Risk
     reasons: list[str] = Field(default_factory=list)
-    chain: list[str] = Field(default_factory=list)
+    chain: list[str] = Field(
+        default_factory=list, description="Agent names from the root to the asking agent."
+    )
 
 
 class ConfirmationResolvedEvent(EventBase):
