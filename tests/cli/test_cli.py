@@ -183,3 +183,34 @@ def test_sessions_lists_what_resume_accepts(serve, workspace: Path) -> None:
     run_tui("--headless", "--task", "list me", "--workspace", str(workspace), *_model_args(server))
     listing = run_tui("sessions").stdout
     assert "finished" in listing and "openai/scripted" in listing and "list me" in listing
+
+
+def test_sigint_interrupts_kills_the_command_and_stays_resumable(
+    serve, workspace: Path, isolated_home: Path
+) -> None:
+    pid_file = workspace / "sleeper.pid"
+    long = Turn.call("terminal", command=f"sleep 300 & echo $! > {pid_file}; wait")
+    server = serve([Script(turns=[long, Turn.finish("finished after resume")])])
+    args = ["--headless", "--task", "wait", "--workspace", str(workspace), *_model_args(server)]
+    child = subprocess.Popen(
+        [sys.executable, "-m", "openhands_tui", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while not (pid_file.exists() and pid_file.read_text().strip()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    child.send_signal(signal.SIGINT)
+    _, stderr = child.communicate(timeout=30)
+    assert child.returncode == 130, stderr
+    assert "Traceback" not in stderr
+    sleeper = int(pid_file.read_text())
+    assert (
+        not Path(f"/proc/{sleeper}").exists() or "Z" in Path(f"/proc/{sleeper}/stat").read_text().split()[2]
+    )
+    events = _events(isolated_home)
+    assert [e.outcome for e in events if e.kind == "observation"] == ["interrupted"]
+    assert events[-1].kind == "status" and events[-1].detail == "interrupted"
+    resumed = run_tui("--resume", "last", "--headless", *_model_args(server))
+    assert resumed.returncode == 0 and "finished after resume" in resumed.stdout
