@@ -109,6 +109,12 @@ def main_command(
             "--demo", help="Run against a built-in scripted model in a temporary workspace (no key)."
         ),
     ] = False,
+    max_budget: Annotated[
+        float | None,
+        typer.Option(
+            min=0, metavar="USD", help="Most dollars of model calls for the whole run (priced models)."
+        ),
+    ] = None,
     describe: Annotated[
         bool, typer.Option("--describe", help="Print the strategy's name, description and params, then exit.")
     ] = False,
@@ -139,6 +145,7 @@ def main_command(
             confirm=ConfirmationMode(confirm.value),
             resume=resume,
             max_iterations=max_iterations,
+            max_budget=max_budget,
         )
         if not headless:
             raise _fail("the interactive app is not available yet; run with --headless")

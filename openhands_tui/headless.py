@@ -17,6 +17,8 @@ from openhands_tui.sdk.confirmation import ConfirmationMode, ConfirmationRequest
 from openhands_tui.sdk.event import (
     ActionEvent,
     AgentErrorEvent,
+    DelegationClosedEvent,
+    DelegationOpenedEvent,
     Event,
     MessageEvent,
     ObservationEvent,
@@ -46,6 +48,7 @@ class TranscriptPrinter:
     def __init__(self, out: TextIO) -> None:
         self.out = out
         self.names: dict[str, str] = {}
+        self.depths: dict[str, int] = {}
 
     def __call__(self, event: Event) -> None:
         line = self._format(event)
@@ -54,14 +57,22 @@ class TranscriptPrinter:
             self.out.flush()
 
     def _who(self, event: Event) -> str:
+        """Children are tagged with their name and indented by their depth in the tree."""
+        if event.parent_agent_id is None:
+            return ""
         name = self.names.get(event.agent_id, event.agent_id)
-        return "" if event.parent_agent_id is None else f"[{name}] "
+        return "  " * (self.depths.get(event.agent_id, 1) - 1) + f"[{name}] "
 
     def _format(self, event: Event) -> str | None:
+        if isinstance(event, DelegationOpenedEvent):
+            self.names[event.agent_id], self.depths[event.agent_id] = event.agent_name, event.depth
+            return None
         who = self._who(event)
         if isinstance(event, SystemPromptEvent):
-            self.names[event.agent_id] = event.agent_name
-            return f"── {self._who(event)}agent {event.agent_name} · {event.model}"
+            self.names.setdefault(event.agent_id, event.agent_name)
+            return f"{who}── agent {event.agent_name} · {event.model}"
+        if isinstance(event, DelegationClosedEvent) and event.status == "rejected":
+            return f"{who}✗ not started: {event.reason}"
         if isinstance(event, MessageEvent):
             if event.role == "user":
                 return f"{who}› {event.content}"

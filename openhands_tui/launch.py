@@ -36,6 +36,7 @@ class LaunchOptions:
     confirm: ConfirmationMode = ConfirmationMode.RISKY
     resume: str | None = None
     max_iterations: int | None = None
+    max_budget: float | None = None
     state_dir: Path | None = None
 
 
@@ -112,7 +113,9 @@ def launch(options: LaunchOptions, *, confirmer: Confirmer, subscribers: list[An
         log=log,
         confirmer=confirmer,
         policy=ConfirmationPolicy(mode=options.confirm),
-        limits=Limits(max_iterations=options.max_iterations or Limits.max_iterations),
+        limits=Limits(
+            max_iterations=options.max_iterations or Limits.max_iterations, max_budget=options.max_budget
+        ),
         history=history,
         subscribers=subscribers or [],
     )

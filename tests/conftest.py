@@ -29,6 +29,16 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return home
 
 
+@pytest.fixture(autouse=True)
+def clean_agent_registry() -> Iterator[None]:
+    """Strategies register agents process-wide; each test starts from an empty registry."""
+    from openhands_tui.tools.delegate import registry
+
+    saved = registry.unregister_all()
+    yield
+    registry.restore(saved)
+
+
 @pytest.fixture
 def workspace(tmp_path: Path) -> Path:
     path = tmp_path / "workspace"

@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from openhands_tui.sdk.agent import Agent
+from openhands_tui.sdk.approval import approved, assess_risk
 from openhands_tui.sdk.context.agent_context import extra_info_block
 from openhands_tui.sdk.event import (
     ActionEvent,
@@ -25,7 +26,6 @@ from openhands_tui.sdk.event import (
     LLMUsageEvent,
     MessageEvent,
     ObservationEvent,
-    Risk,
     Status,
     StatusEvent,
     SystemPromptEvent,
@@ -44,6 +44,7 @@ from openhands_tui.sdk.tool import (
     ToolDefinition,
     resolve_tools,
 )
+from openhands_tui.sdk.tool.definition import CURRENT_TOOL_CALL_ID
 from openhands_tui.sdk.tool_calls import PreparedCall, concurrent_groups, explain_validation, parse_arguments
 
 INTERRUPTED_TEXT = (
@@ -64,12 +65,19 @@ class AgentRun:
         agent_id: str = "root",
         parent_id: str | None = None,
         chain: list[str] | None = None,
+        depth: int = 0,
     ) -> None:
         self.agent = agent
         self.runtime = runtime
         self.agent_id = agent_id
         self.parent_id = parent_id
         self.chain = chain or [agent.name]
+        self.depth = depth
+        #: Own model usage, and own plus every delegated child's (rolled up as children close).
+        self.tokens = self.subtree_tokens = 0
+        self.cost = self.subtree_cost = 0.0
+        #: The last thing the agent said: a failed child's partial result.
+        self.last_text = ""
         self.builder = MessageBuilder(agent_id)
         self.tools: dict[str, ToolDefinition[Any]] = {}
         self.schemas: list[dict[str, Any]] = []
@@ -85,7 +93,9 @@ class AgentRun:
     async def open(self, history: list[Event] | None = None) -> None:
         """Create live tools; start a fresh history or fold in a stored one."""
         own = [e for e in history or () if e.agent_id == self.agent_id]
-        ctx = ToolContext(self.runtime.workspace, self.agent_id, own, self.runtime.services)
+        ctx = ToolContext(
+            self.runtime.workspace, self.agent_id, own, self.runtime.services, self, self.runtime
+        )
         tools = resolve_tools(self.agent.tools, ctx)
         self.tools = {tool.name: tool for tool in tools}
         self.schemas = [tool.schema for tool in tools]
@@ -112,13 +122,13 @@ class AgentRun:
         self.builder.add(event)  # type: ignore[arg-type]
         return event
 
-    def _event(self, cls: type[Any], **fields: Any) -> Any:
+    def record(self, cls: type[Any], **fields: Any) -> Any:
         return self.emit(cls(agent_id=self.agent_id, parent_agent_id=self.parent_id, **fields))
 
     def set_status(self, status: Status, detail: str = "") -> None:
         if status != self.status or detail:
             self.status = status
-            self._event(StatusEvent, status=status, detail=detail)
+            self.record(StatusEvent, status=status, detail=detail)
 
     @property
     def has_work(self) -> bool:
@@ -134,6 +144,8 @@ class AgentRun:
             self.builder.add(event)
             if isinstance(event, MessageEvent) and event.role == "user":
                 self.user_messages += 1
+            elif isinstance(event, LLMUsageEvent):
+                self._add_usage(event.prompt_tokens + event.completion_tokens, event.cost or 0.0)
             elif isinstance(event, StatusEvent):
                 self.status = event.status
             elif isinstance(event, ActionEvent):
@@ -150,7 +162,7 @@ class AgentRun:
             if action.id in asked and action.id not in decided and action.valid:
                 self._awaiting_decision.append(action)  # never answered: ask again, never assume
             else:
-                self._observe(action, Observation(text=INTERRUPTED_TEXT, is_error=True), "interrupted")
+                self.observe(action, Observation(text=INTERRUPTED_TEXT, is_error=True), "interrupted")
 
     # -- messages --------------------------------------------------------------------------
 
@@ -165,7 +177,7 @@ class AgentRun:
         if agent_context.user_message_suffix:
             context.append(agent_context.user_message_suffix.strip())
         self.user_messages += 1
-        self._event(MessageEvent, role="user", content=text, context=context)
+        self.record(MessageEvent, role="user", content=text, context=context)
 
     # -- the step --------------------------------------------------------------------------
 
@@ -187,13 +199,14 @@ class AgentRun:
                     response_id=response_id,
                 )
             ),
-            on_retry=lambda attempt, delay, error: self._event(
+            on_retry=lambda attempt, delay, error: self.record(
                 AgentErrorEvent, error=f"model call failed ({error}); retry {attempt} in {delay:.1f}s"
             ),
         )
         self._record_usage(response, response_id)
         if response.text or not response.tool_calls:
-            self._event(MessageEvent, role="assistant", content=response.text, response_id=response_id)
+            self.record(MessageEvent, role="assistant", content=response.text, response_id=response_id)
+            self.last_text = response.text or self.last_text
         if not response.tool_calls:
             self._answer_without_tools(response.text)
             return
@@ -210,11 +223,18 @@ class AgentRun:
         self.runtime.limits.charge_iteration()
         self.iterations += 1
 
+    def _add_usage(self, tokens: int, cost: float) -> None:
+        self.tokens += tokens
+        self.subtree_tokens += tokens
+        self.cost += cost
+        self.subtree_cost += cost
+
     def _record_usage(self, response: LLMResponse, response_id: str) -> None:
         usage = response.usage
         if usage.cost:
             self.runtime.limits.cost += usage.cost
-        self._event(
+        self._add_usage(usage.prompt_tokens + usage.completion_tokens, usage.cost or 0.0)
+        self.record(
             LLMUsageEvent,
             model=self.agent.llm.model,
             response_id=response_id,
@@ -249,8 +269,8 @@ class AgentRun:
             except ValidationError as exc:
                 error = explain_validation(tool, exc)
         model_risk = action.security_risk if isinstance(action, RiskyAction) else None
-        risk, reasons = self._assess(tool, action, arguments, model_risk)
-        event = self._event(
+        risk, reasons = assess_risk(self.runtime, tool, action, arguments, model_risk)
+        event = self.record(
             ActionEvent,
             tool_call_id=call.id,
             tool_name=call.name,
@@ -276,23 +296,6 @@ class AgentRun:
         except ValidationError as exc:
             return PreparedCall(event, tool, None, explain_validation(tool, exc))
 
-    def _assess(
-        self,
-        tool: ToolDefinition[Any] | None,
-        action: Action | None,
-        arguments: dict[str, Any],
-        model_risk: Risk | None,
-    ) -> tuple[Risk | None, list[str]]:
-        if tool is None or action is None:
-            return None, []
-        assessment = self.runtime.analyzer.assess(
-            tool.name, arguments, tool.changes_state(action), self.runtime.workspace
-        )
-        reasons = list(assessment.reasons)
-        if model_risk is not None and model_risk.severity > assessment.risk.severity:
-            reasons.append(f"the model rated this action {model_risk}")
-        return Risk.max(assessment.risk, model_risk), reasons
-
     async def _run_calls(self, prepared: list[PreparedCall]) -> str | None:
         """Run calls in order; consecutive calls of concurrent tools run together."""
         finish_message = None
@@ -306,31 +309,32 @@ class AgentRun:
 
     async def _run_one(self, call: PreparedCall) -> str | None:
         if call.error is not None or call.tool is None or call.action is None:
-            self._event(
+            self.record(
                 AgentErrorEvent,
                 error=call.error or "invalid call",
                 tool_call_id=call.event.tool_call_id,
                 tool_name=call.event.tool_name,
             )
             return None
-        if not await self._confirmed(call):
+        if not await approved(self, call):
             return None
+        CURRENT_TOOL_CALL_ID.set(call.event.tool_call_id)
         try:
             observation = await call.tool.run(call.action)
         except asyncio.CancelledError:
-            self._observe(call.event, Observation(text=INTERRUPTED_TEXT, is_error=True), "interrupted")
+            self.observe(call.event, Observation(text=INTERRUPTED_TEXT, is_error=True), "interrupted")
             raise
         except Exception as exc:  # a tool bug is the model's problem to route around, not a crash
             observation = Observation(
                 text=f"The {call.tool.name} tool failed: {type(exc).__name__}: {exc}", is_error=True
             )
-        self._observe(call.event, observation, "error" if observation.is_error else "ok")
+        self.observe(call.event, observation, "error" if observation.is_error else "ok")
         if call.tool.name == "finish" and not observation.is_error:
             return observation.text
         return None
 
-    def _observe(self, action: ActionEvent, observation: Observation, outcome: str) -> None:
-        self._event(
+    def observe(self, action: ActionEvent, observation: Observation, outcome: str) -> None:
+        self.record(
             ObservationEvent,
             tool_call_id=action.tool_call_id,
             tool_name=action.tool_name,
@@ -338,38 +342,3 @@ class AgentRun:
             outcome=outcome,
             data=observation.data(),
         )
-
-    async def _confirmed(self, call: PreparedCall) -> bool:
-        assert call.tool is not None and call.action is not None
-        event = call.event
-        risk = event.risk or Risk.LOW
-        if not self.runtime.policy.should_ask(risk, call.tool.changes_state(call.action)):
-            return True
-        request = self._event(
-            ConfirmationRequestEvent,
-            action_id=event.id,
-            tool_call_id=event.tool_call_id,
-            tool_name=event.tool_name,
-            summary=event.summary,
-            arguments=event.arguments,
-            risk=risk,
-            reasons=event.risk_reasons,
-            chain=self.chain,
-        )
-        self.runtime.bus.sync()
-        self.set_status(Status.WAITING_FOR_CONFIRMATION)
-        decision = await self.runtime.confirmer.confirm(request)
-        self._event(
-            ConfirmationResolvedEvent,
-            action_id=event.id,
-            approved=decision.approved,
-            reason=decision.reason,
-            decided_by=decision.decided_by,
-        )
-        self.set_status(Status.RUNNING)
-        if not decision.approved:
-            who = "the user" if decision.decided_by == "user" else decision.decided_by
-            because = f": {decision.reason}." if decision.reason else "."
-            text = f"Rejected by {who}{because} The action was not run; choose another way or ask."
-            self._observe(event, Observation(text=text, is_error=True), "rejected")
-        return decision.approved

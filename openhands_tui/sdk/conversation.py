@@ -17,7 +17,7 @@ from openhands_tui.sdk.agent_run import AgentRun
 from openhands_tui.sdk.bus import EventBus, Subscriber
 from openhands_tui.sdk.confirmation import ApproveAll, ConfirmationPolicy, Confirmer
 from openhands_tui.sdk.errors import LLMAuthError, LLMError, SessionError
-from openhands_tui.sdk.event import Event, Status
+from openhands_tui.sdk.event import DelegationClosedEvent, DelegationOpenedEvent, Event, Status
 from openhands_tui.sdk.outcome import Finished, RunEnded, RunOutcome
 from openhands_tui.sdk.runtime import Limits, Runtime
 from openhands_tui.sdk.security import RiskAnalyzer, StateChangeAnalyzer
@@ -44,9 +44,12 @@ async def run_agent(run: AgentRun) -> RunOutcome:
     except LLMError as exc:
         status, code, detail = Status.ERROR, 1, f"the model call failed: {exc}"
     except asyncio.CancelledError:
+        if run.depth > 0:  # a child: record it, then let the interrupt reach the root
+            run.set_status(Status.PAUSED, "interrupted")
+            raise
         task = asyncio.current_task()
         if task is not None:
-            task.uncancel()  # we handled it: the session stays usable and resumable
+            task.uncancel()  # handled here: the session stays usable and resumable
         status, code, detail = Status.PAUSED, INTERRUPTED, "interrupted"
     except Exception as exc:  # an engine bug: record it, keep the session resumable
         logger.exception("agent %s crashed", run.agent_id)
@@ -94,7 +97,26 @@ class Conversation:
     async def open(self) -> None:
         if not self._opened:
             self._opened = True
+            self._close_orphaned_delegations()
             await self.root.open(self._history)
+
+    def _close_orphaned_delegations(self) -> None:
+        """Children that were running when the session stopped are not resumed: close them
+        as interrupted (their parent's delegate call is reported interrupted too)."""
+        opened = {e.agent_id: e for e in self._history if isinstance(e, DelegationOpenedEvent)}
+        closed = {e.agent_id for e in self._history if isinstance(e, DelegationClosedEvent)}
+        self.runtime.agents_started = len(opened)
+        for child_id, event in opened.items():
+            if child_id not in closed:
+                self.bus.publish(
+                    DelegationClosedEvent(
+                        agent_id=child_id,
+                        parent_agent_id=event.parent_agent_id,
+                        agent_name=event.agent_name,
+                        status="interrupted",
+                        reason="the session stopped while it ran",
+                    )
+                )
 
     async def run(self, task: str | None = None) -> RunOutcome:
         """Run until the root agent ends. Without `task`, continue a resumed session."""

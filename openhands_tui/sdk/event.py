@@ -200,6 +200,33 @@ class ConfirmationResolvedEvent(EventBase):
     decided_by: str = "user"
 
 
+class DelegationOpenedEvent(EventBase):
+    """A child agent starts. Carries the child's id as `agent_id` and its parent's as
+    `parent_agent_id`, like every event of the child after it."""
+
+    kind: Literal["delegation_opened"] = "delegation_opened"
+    agent_name: str
+    task: str
+    depth: int
+    tool_call_id: str = ""
+
+
+DelegationStatus = Literal["finished", "failed", "rejected", "limit", "interrupted"]
+
+
+class DelegationClosedEvent(EventBase):
+    """A child agent ended (or was refused before it started: status `rejected`)."""
+
+    kind: Literal["delegation_closed"] = "delegation_closed"
+    agent_name: str
+    status: DelegationStatus
+    result: str = ""
+    reason: str = ""
+    tokens: int = Field(default=0, description="Prompt + completion tokens of the child and its subtree.")
+    cost: float = 0.0
+    elapsed_s: float = 0.0
+
+
 Event = Annotated[
     SystemPromptEvent
     | MessageEvent
@@ -210,7 +237,9 @@ Event = Annotated[
     | LLMUsageEvent
     | StatusEvent
     | ConfirmationRequestEvent
-    | ConfirmationResolvedEvent,
+    | ConfirmationResolvedEvent
+    | DelegationOpenedEvent
+    | DelegationClosedEvent,
     Field(discriminator="kind"),
 ]
 

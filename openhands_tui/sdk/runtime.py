@@ -39,3 +39,11 @@ class Runtime:
     analyzer: RiskAnalyzer = field(default_factory=StateChangeAnalyzer)
     limits: Limits = field(default_factory=Limits)
     services: dict[str, Any] = field(default_factory=dict)
+    #: How many agents have been started in this session, so child ids stay unique.
+    agents_started: int = 0
+
+    def new_agent_id(self, name: str) -> str:
+        """A readable, session-unique id for a child agent: `coder-3`."""
+        self.agents_started += 1
+        slug = "".join(c if c.isalnum() or c in "-_" else "-" for c in name.lower()) or "agent"
+        return f"{slug}-{self.agents_started}"

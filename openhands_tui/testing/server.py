@@ -56,6 +56,9 @@ class ScriptedLLMServer:
         self.book = ScriptBook(scripts)
         self.record = record
         self.requests: list[RecordedRequest] = []
+        #: Requests being answered right now, and the most there ever were at once.
+        self.in_flight = 0
+        self.max_in_flight = 0
         self._lock = threading.Lock()
         self._httpd = _Server(("127.0.0.1", port), _handler_for(self))
         self._thread: threading.Thread | None = None
@@ -87,6 +90,15 @@ class ScriptedLLMServer:
         with self._lock:
             return [r for r in self.requests if r.script == script_name]
 
+    def _enter(self) -> None:
+        with self._lock:
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+
+    def _leave(self) -> None:
+        with self._lock:
+            self.in_flight -= 1
+
     def _remember(self, script: Script | None, body: dict[str, Any]) -> None:
         if self.record:
             with self._lock:
@@ -108,6 +120,13 @@ def _handler_for(server: ScriptedLLMServer) -> type[BaseHTTPRequestHandler]:
                 self._json(404, _error("not found", "not_found"))
 
         def do_POST(self) -> None:
+            server._enter()
+            try:
+                self._answer()
+            finally:
+                server._leave()
+
+        def _answer(self) -> None:
             # Acknowledge at once: a client whose last body segment waits on our delayed ACK
             # (Nagle on its side) would otherwise stall ~40 ms on large requests.
             with contextlib.suppress(OSError):

@@ -4,6 +4,7 @@ comes back), and `run()` that turns one into the other."""
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -48,13 +49,23 @@ class Observation(BaseModel):
 
 @dataclass
 class ToolContext:
-    """What a tool may know about the run it serves."""
+    """What a tool may know about the run it serves.
+
+    `owner` is the AgentRun the tool belongs to and `runtime` the run's shared Runtime; they
+    are typed loosely to keep this module free of import cycles. Most tools need neither;
+    the delegate tool starts child runs through them.
+    """
 
     workspace: Path
     agent_id: str
     history: list[Event] = field(default_factory=list)
     services: dict[str, Any] = field(default_factory=dict)
+    owner: Any = None
+    runtime: Any = None
 
+
+#: The id of the tool call being run, for tools that report it (e.g. delegation events).
+CURRENT_TOOL_CALL_ID: ContextVar[str] = ContextVar("current_tool_call_id", default="")
 
 ActionT = TypeVar("ActionT", bound=Action)
 

@@ -1,0 +1,225 @@
+"""`delegate` and `delegate_parallel`: sub-agents as tools, with caps the model is told about.
+
+`Tool(name="DelegateTool", params={...})` gives an agent both functions. The `agent`
+argument is an enum of the agents it may call, each described. Caps (each configurable in
+`params`) are enforced before a child starts, and a violation comes back as a tool result
+naming the cap, never as a crash:
+
+- `max_delegation_depth` (3): how deep the tree may grow below the root;
+- `max_delegations_per_pair_per_turn` (2): calls from this agent to the same agent while
+  working on one message (its task, for a child); a `delegate_parallel` call counts once;
+- `max_parallel` (4): children of the same agent running at once from this agent.
+
+Iteration and cost budgets are the run's (`Limits`) and so cover the whole tree.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, Field
+
+from openhands_tui.sdk.agent_run import AgentRun
+from openhands_tui.sdk.tool import Action, Observation, ToolContext, ToolDefinition
+from openhands_tui.tools.delegate.registry import RegisteredAgent, registered_agents
+from openhands_tui.tools.delegate.runner import ChildResult, announce, refuse, run_child
+
+DEFAULT_LIMITS = {"max_delegation_depth": 3, "max_delegations_per_pair_per_turn": 2, "max_parallel": 4}
+
+TASK_DESCRIPTION = (
+    "Everything the agent needs to do the work. It sees only this text — not your conversation "
+    "— so state the goal, the relevant files and facts, and what to report back."
+)
+
+
+class DelegateAction(Action):
+    agent: str = Field(description="The agent to hand the task to.")
+    task: str = Field(description=TASK_DESCRIPTION)
+
+
+class ParallelTask(BaseModel):
+    agent: str = Field(description="The agent to hand this task to.")
+    task: str = Field(description=TASK_DESCRIPTION)
+
+
+class DelegateParallelAction(Action):
+    tasks: list[ParallelTask] = Field(
+        min_length=1, description="Independent tasks to run at the same time, one agent each."
+    )
+
+
+class DelegationObservation(Observation):
+    children: list[dict[str, str]] = Field(default_factory=list)
+
+
+class Delegator:
+    """Cap bookkeeping for one parent agent, shared by its two delegation functions."""
+
+    def __init__(self, owner: AgentRun, params: dict[str, Any]) -> None:
+        self.owner = owner
+        self.limits = {key: int(params.get(key, default)) for key, default in DEFAULT_LIMITS.items()}
+        allowed = params.get("agents")
+        known = {agent.name: agent for agent in registered_agents()}
+        self.agents = {name: known[name] for name in allowed if name in known} if allowed else known
+        self.pair_calls: Counter[tuple[int, str]] = Counter()
+        self.running: Counter[str] = Counter()
+
+    def describe_agents(self) -> str:
+        if not self.agents:
+            return "No agents are registered, so there is nobody to delegate to."
+        return "\n".join(f"- {a.name}: {a.description or 'no description'}" for a in self.agents.values())
+
+    def check(self, name: str) -> str | None:
+        """Why a call to `name` may not start at all (unknown agent, depth, pair cap), or None."""
+        if name not in self.agents:
+            valid = ", ".join(self.agents) or "none"
+            return f"There is no agent named {name!r} you can delegate to. Valid agents: {valid}."
+        depth, limit = self.owner.depth + 1, self.limits["max_delegation_depth"]
+        if depth > limit:
+            return (
+                f"Refused: delegating to {name} would start an agent {depth} levels below the root; "
+                f"max_delegation_depth is {limit}. Do this part yourself."
+            )
+        key = (self.owner.user_messages, name)
+        limit = self.limits["max_delegations_per_pair_per_turn"]
+        if self.pair_calls[key] >= limit:
+            return (
+                f"Refused: you already delegated to {name} {self.pair_calls[key]} times for this task; "
+                f"max_delegations_per_pair_per_turn is {limit}. Use the results you have."
+            )
+        self.pair_calls[key] += 1
+        return None
+
+    def over_parallel_cap(self, name: str) -> str | None:
+        limit = self.limits["max_parallel"]
+        if self.running[name] >= limit:
+            return (
+                f"Refused: {self.running[name]} {name} tasks are already running; max_parallel for "
+                f"{name} is {limit}. Send fewer at once."
+            )
+        return None
+
+    async def run(self, spec: RegisteredAgent, child_id: str, task: str) -> ChildResult:
+        try:
+            return await run_child(self.owner, child_id, spec, task)
+        finally:
+            self.running[spec.name] -= 1
+
+    def start(self, name: str, task: str) -> asyncio.Future[ChildResult] | ChildResult:
+        """Refuse, or reserve a parallel slot and return the child's coroutine as a task."""
+        refusal = self.over_parallel_cap(name)
+        if refusal is not None:
+            return refuse(self.owner, name, task, refusal)
+        self.running[name] += 1
+        child_id = announce(self.owner, name, task)
+        return asyncio.ensure_future(self.run(self.agents[name], child_id, task))
+
+
+def _with_agent_enum(schema: dict[str, Any], agents: list[str], path: list[str]) -> dict[str, Any]:
+    node = schema["function"]["parameters"]
+    for key in path:
+        node = node[key]
+    node["agent"] = {**node["agent"], "enum": agents}
+    return schema
+
+
+class _DelegationTool(ToolDefinition[Any]):
+    concurrent: ClassVar[bool] = True  # several delegate calls in one response run at once
+
+    def __init__(self, delegator: Delegator) -> None:
+        self.delegator = delegator
+
+    def changes_state(self, action: Any) -> bool:
+        return False  # the children's own actions are what get checked and confirmed
+
+    def _observation(self, results: list[ChildResult]) -> DelegationObservation:
+        children = [{"agent_id": r.agent_id, "agent": r.agent_name, "status": r.status} for r in results]
+        if len(results) == 1:
+            text = results[0].text() if results[0].status != "rejected" else results[0].reason
+        else:
+            parts = [
+                f"## {n}. {r.agent_name}: {r.status}\n{r.text() if r.status != 'rejected' else r.reason}"
+                for n, r in enumerate(results, start=1)
+            ]
+            text = "\n\n".join(parts)
+        failed = all(r.status != "finished" for r in results)
+        return DelegationObservation(text=text, is_error=failed, children=children)
+
+
+class DelegateTool(_DelegationTool):
+    """`delegate {agent, task}`. Its spec name is `DelegateTool` (as in the RFC)."""
+
+    name = "delegate"
+    action_type = DelegateAction
+    description = "Hand a task to another agent and wait for its report."
+
+    @property
+    def schema(self) -> dict[str, Any]:
+        schema = super().schema
+        agents = list(self.delegator.agents)
+        schema["function"]["description"] = (
+            f"{self.description} The agent starts fresh: it sees only the task you write. "
+            f"Agents you can call:\n{self.delegator.describe_agents()}"
+        )
+        return _with_agent_enum(schema, agents, ["properties"])
+
+    def summarize(self, action: DelegateAction) -> str:
+        first_line = action.task.strip().splitlines()[0][:80] if action.task.strip() else ""
+        return f"delegate to {action.agent}: {first_line}"
+
+    async def run(self, action: DelegateAction) -> Observation:
+        refusal = self.delegator.check(action.agent)
+        if refusal is not None:
+            if action.agent not in self.delegator.agents:
+                return DelegationObservation(text=refusal, is_error=True)
+            return self._observation([refuse(self.delegator.owner, action.agent, action.task, refusal)])
+        started = self.delegator.start(action.agent, action.task)
+        result = started if isinstance(started, ChildResult) else await started
+        return self._observation([result])
+
+
+class DelegateParallelTool(_DelegationTool):
+    name = "delegate_parallel"
+    action_type = DelegateParallelAction
+    description = "Hand several independent tasks to agents that work at the same time; wait for all reports."
+
+    @property
+    def schema(self) -> dict[str, Any]:
+        schema = super().schema
+        schema["function"]["description"] = (
+            f"{self.description} Each agent starts fresh and sees only its task. "
+            f"Agents you can call:\n{self.delegator.describe_agents()}"
+        )
+        return _with_agent_enum(
+            schema, list(self.delegator.agents), ["properties", "tasks", "items", "properties"]
+        )
+
+    def summarize(self, action: DelegateParallelAction) -> str:
+        names = Counter(task.agent for task in action.tasks)
+        return "delegate in parallel: " + ", ".join(f"{n}×{a}" if n > 1 else a for a, n in names.items())
+
+    async def run(self, action: DelegateParallelAction) -> Observation:
+        refusals = {name: self.delegator.check(name) for name in dict.fromkeys(t.agent for t in action.tasks)}
+        pending: list[asyncio.Future[ChildResult] | ChildResult] = []
+        for task in action.tasks:
+            refusal = refusals[task.agent]
+            if refusal is not None and task.agent not in self.delegator.agents:
+                pending.append(ChildResult("-", task.agent, "rejected", reason=refusal))
+            elif refusal is not None:
+                pending.append(refuse(self.delegator.owner, task.agent, task.task, refusal))
+            else:
+                pending.append(self.delegator.start(task.agent, task.task))
+        futures = [p for p in pending if not isinstance(p, ChildResult)]
+        if futures:
+            await asyncio.gather(*futures)
+        results = [p if isinstance(p, ChildResult) else p.result() for p in pending]
+        return self._observation(results)
+
+
+def create_delegate_tools(params: dict[str, Any], ctx: ToolContext) -> list[ToolDefinition[Any]]:
+    if ctx.owner is None:
+        raise ValueError("DelegateTool needs the agent run it belongs to")
+    delegator = Delegator(ctx.owner, params)
+    return [DelegateTool(delegator), DelegateParallelTool(delegator)]
