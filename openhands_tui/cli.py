@@ -185,9 +185,13 @@ def _describe(strategy_spec: str | None, json_output: bool) -> None:
     loaded = load_strategy_spec(strategy_spec)
     params = [p.model_dump() for p in loaded.strategy.params]
     if json_output:
-        print(
-            json.dumps({"name": loaded.name, "description": loaded.description, "params": params}, indent=2)
-        )
+        info = {
+            "name": loaded.name,
+            "description": loaded.description,
+            "params": params,
+            "guide": loaded.guide,
+        }
+        print(json.dumps(info, indent=2))
         return
     print(f"{loaded.name}: {loaded.description}")
     print(f"source: {loaded.source}")
@@ -195,6 +199,8 @@ def _describe(strategy_spec: str | None, json_output: bool) -> None:
         print("params: none")
     for p in params:
         print(f"  --param {p['name']}=<{p['type']}>  default: {p['default']!r}  {p['description']}")
+    if loaded.guide:
+        print("\n" + loaded.guide)
 
 
 @app.command("sessions")

@@ -110,6 +110,7 @@ class TerminalConfirmer:
     def __init__(self, mode: ConfirmationMode, interactive: bool | None = None) -> None:
         self.mode = mode
         self.interactive = sys.stdin.isatty() if interactive is None else interactive
+        self._one_at_a_time = asyncio.Lock()  # parallel children's questions queue up
 
     async def confirm(self, request: ConfirmationRequest) -> Decision:
         if not self.interactive:
@@ -127,7 +128,8 @@ class TerminalConfirmer:
             f"\n[{chain}] wants to run ({request.risk}: {reasons}):\n"
             f"  {request.summary}\nApprove? [y/N/reason] "
         )
-        answer = (await asyncio.to_thread(_ask, prompt)).strip()
+        async with self._one_at_a_time:
+            answer = (await asyncio.to_thread(_ask, prompt)).strip()
         if answer.lower() in ("y", "yes"):
             return Decision(approved=True)
         reason = "" if answer.lower() in ("", "n", "no") else answer

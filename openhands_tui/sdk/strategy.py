@@ -89,6 +89,12 @@ class LoadedStrategy:
         doc = inspect.getdoc(type(self.strategy)) or ""
         return doc.split("\n\n")[0].replace("\n", " ")
 
+    @property
+    def guide(self) -> str:
+        """The strategy file's module docstring: when to use it, and how."""
+        module = sys.modules.get(type(self.strategy).__module__)
+        return inspect.cleandoc(module.__doc__) if module is not None and module.__doc__ else ""
+
     def resolve_params(self, given: dict[str, Any]) -> dict[str, Any]:
         """Declared defaults overlaid with `given`, each coerced to its declared type."""
         declared = {p.name: p for p in self.strategy.params}
