@@ -117,19 +117,27 @@ class Delegator:
         return asyncio.ensure_future(self.run(self.agents[name], child_id, task))
 
 
-def _with_agent_enum(schema: dict[str, Any], agents: list[str], path: list[str]) -> dict[str, Any]:
-    node = schema["function"]["parameters"]
-    for key in path:
-        node = node[key]
-    node["agent"] = {**node["agent"], "enum": agents}
-    return schema
-
-
 class _DelegationTool(ToolDefinition[Any]):
     concurrent: ClassVar[bool] = True  # several delegate calls in one response run at once
+    #: Where the `agent` property sits in the parameters schema.
+    agent_path: ClassVar[tuple[str, ...]] = ("properties",)
 
     def __init__(self, delegator: Delegator) -> None:
         self.delegator = delegator
+
+    @property
+    def schema(self) -> dict[str, Any]:
+        """The base schema, plus the agents this agent may call: an enum, each one described."""
+        schema = super().schema
+        schema["function"]["description"] = (
+            f"{self.description} Each agent starts fresh and sees only the task text you write. "
+            f"Agents you can call:\n{self.delegator.describe_agents()}"
+        )
+        node = schema["function"]["parameters"]
+        for key in self.agent_path:
+            node = node[key]
+        node["agent"] = {**node["agent"], "enum": list(self.delegator.agents)}
+        return schema
 
     def changes_state(self, action: Any) -> bool:
         return False  # the children's own actions are what get checked and confirmed
@@ -155,16 +163,6 @@ class DelegateTool(_DelegationTool):
     action_type = DelegateAction
     description = "Hand a task to another agent and wait for its report."
 
-    @property
-    def schema(self) -> dict[str, Any]:
-        schema = super().schema
-        agents = list(self.delegator.agents)
-        schema["function"]["description"] = (
-            f"{self.description} The agent starts fresh: it sees only the task you write. "
-            f"Agents you can call:\n{self.delegator.describe_agents()}"
-        )
-        return _with_agent_enum(schema, agents, ["properties"])
-
     def summarize(self, action: DelegateAction) -> str:
         first_line = action.task.strip().splitlines()[0][:80] if action.task.strip() else ""
         return f"delegate to {action.agent}: {first_line}"
@@ -183,18 +181,8 @@ class DelegateTool(_DelegationTool):
 class DelegateParallelTool(_DelegationTool):
     name = "delegate_parallel"
     action_type = DelegateParallelAction
+    agent_path = ("properties", "tasks", "items", "properties")
     description = "Hand several independent tasks to agents that work at the same time; wait for all reports."
-
-    @property
-    def schema(self) -> dict[str, Any]:
-        schema = super().schema
-        schema["function"]["description"] = (
-            f"{self.description} Each agent starts fresh and sees only its task. "
-            f"Agents you can call:\n{self.delegator.describe_agents()}"
-        )
-        return _with_agent_enum(
-            schema, list(self.delegator.agents), ["properties", "tasks", "items", "properties"]
-        )
 
     def summarize(self, action: DelegateParallelAction) -> str:
         names = Counter(task.agent for task in action.tasks)
