@@ -29,7 +29,9 @@ def assess_risk(
     """Effective risk = max(rules, model's estimate), with the reasons for it."""
     if tool is None or action is None:
         return None, []
-    assessment = runtime.analyzer.assess(tool.name, arguments, tool.changes_state(action), runtime.workspace)
+    assessment = runtime.analyzer.assess(
+        tool.name, arguments, tool.changes_state(action), runtime.workspace, tool.working_directory()
+    )
     reasons = list(assessment.reasons)
     if model_risk is not None and model_risk.severity > assessment.risk.severity:
         reasons.append(f"the model rated this action {model_risk}")

@@ -20,7 +20,7 @@ from openhands_tui.sdk.errors import LLMAuthError, LLMError, SessionError
 from openhands_tui.sdk.event import DelegationClosedEvent, DelegationOpenedEvent, Event, Status
 from openhands_tui.sdk.outcome import Finished, RunEnded, RunOutcome
 from openhands_tui.sdk.runtime import Limits, Runtime
-from openhands_tui.sdk.security import RiskAnalyzer, StateChangeAnalyzer
+from openhands_tui.sdk.security import RiskAnalyzer, RuleAnalyzer
 from openhands_tui.sdk.store import SessionLog
 
 logger = logging.getLogger(__name__)
@@ -82,7 +82,7 @@ class Conversation:
             workspace=workspace.resolve(),
             confirmer=confirmer or ApproveAll(),
             policy=policy or ConfirmationPolicy(),
-            analyzer=analyzer or StateChangeAnalyzer(),
+            analyzer=analyzer or RuleAnalyzer(),
             limits=limits or Limits(),
         )
         self.root = AgentRun(agent, self.runtime, agent_id="root")

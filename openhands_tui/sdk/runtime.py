@@ -10,7 +10,7 @@ from typing import Any
 from openhands_tui.sdk.bus import EventBus
 from openhands_tui.sdk.confirmation import ApproveAll, ConfirmationPolicy, Confirmer
 from openhands_tui.sdk.outcome import LimitReached
-from openhands_tui.sdk.security import RiskAnalyzer, StateChangeAnalyzer
+from openhands_tui.sdk.security import RiskAnalyzer, RuleAnalyzer
 
 
 @dataclass
@@ -36,7 +36,7 @@ class Runtime:
     workspace: Path
     confirmer: Confirmer = field(default_factory=ApproveAll)
     policy: ConfirmationPolicy = field(default_factory=ConfirmationPolicy)
-    analyzer: RiskAnalyzer = field(default_factory=StateChangeAnalyzer)
+    analyzer: RiskAnalyzer = field(default_factory=RuleAnalyzer)
     limits: Limits = field(default_factory=Limits)
     services: dict[str, Any] = field(default_factory=dict)
     #: How many agents have been started in this session, so child ids stay unique.

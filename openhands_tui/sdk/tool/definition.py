@@ -90,6 +90,10 @@ class ToolDefinition(ABC, Generic[ActionT]):
     @abstractmethod
     async def run(self, action: ActionT) -> Observation: ...
 
+    def working_directory(self) -> Path | None:
+        """Where a call would run, if the tool has a notion of it (the terminal's `cd` state)."""
+        return None
+
     async def close(self) -> None:
         """Release what the tool holds (processes, files) when its agent's run ends."""
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from pydantic import Field
@@ -48,6 +49,9 @@ class TerminalTool(ToolDefinition[TerminalAction]):
 
     def __init__(self, ctx: ToolContext, max_output_bytes: int = 30_000) -> None:
         self.session = BashSession(ctx.workspace, max_output_bytes=max_output_bytes)
+
+    def working_directory(self) -> Path | None:
+        return Path(self.session.cwd)
 
     def summarize(self, action: TerminalAction) -> str:
         return "$ " + action.command.strip()

@@ -1,0 +1,216 @@
+"""Rating a shell command: parse it, follow every part, let the strictest finding win.
+
+Each simple command the parser finds (including those inside substitutions, subshells,
+`bash -c` strings, heredocs, `find -exec`, `xargs` and wrappers like `sudo` or `env`) goes to
+the rule for its program; redirections and path arguments are judged by where they point,
+following `cd` between the parts of a list. A command name that is not a plain word is
+HIGH (it is only known at run time), and so is anything the parser cannot read.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.security.devtools import HANDLERS as DEVTOOL_HANDLERS
+from openhands_tui.sdk.security.exec_rules import HANDLERS as EXEC_HANDLERS
+from openhands_tui.sdk.security.invocation import Finding, Invocation, words
+from openhands_tui.sdk.security.paths import PathJudge
+from openhands_tui.sdk.security.programs import HANDLERS as PROGRAM_HANDLERS
+from openhands_tui.sdk.security.shell import SimpleCommand, Word, parse_shell
+
+HANDLERS = {**PROGRAM_HANDLERS, **EXEC_HANDLERS, **DEVTOOL_HANDLERS}
+SECRET_VARIABLE = re.compile(
+    r"(API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE_?KEY|CREDENTIAL|ACCESS_?KEY)", re.IGNORECASE
+)
+_SYSTEM_BIN_DIRS = ("/bin/", "/usr/bin/", "/usr/local/bin/", "/sbin/", "/usr/sbin/", "/opt/homebrew/bin/")
+_PLACE_INDEPENDENT = frozenset(
+    words("""
+    echo printf true false pwd which type id whoami date cd sleep exit return test [ uname hostname
+    command
+""")
+)
+_MAX_DEPTH = 8
+#: Shell keywords are never programs. Seen in program position, the parser and bash disagree
+#: about the command (`env X=1 if ...; then rm ...`), so we fail closed.
+_KEYWORDS = frozenset(
+    words("""
+    if then else elif fi do done case esac while until for in function select { } ! [[ ]] coproc
+""")
+)
+
+
+class CommandAnalysis:
+    """Findings for one command line (and everything nested in it)."""
+
+    def __init__(self, judge: PathJudge, cwd: str, depth: int = 0) -> None:
+        self.judge = judge
+        self.cwd = cwd
+        self.depth = depth
+        self.findings: list[Finding] = []
+
+    # -- the Analysis interface used by rules ----------------------------------------------
+
+    def flag(self, risk: Risk, reason: str) -> None:
+        finding = Finding(risk, reason)
+        if finding not in self.findings:
+            self.findings.append(finding)
+
+    def read_path(self, word: Word, cwd: str) -> None:
+        if word.substituted:
+            self.flag(Risk.MEDIUM, f"reads a path produced by a command ({word.value})")
+            return
+        if not word.static:
+            self.flag(Risk.MEDIUM, f"reads a path known only at run time ({word.value})")
+            return
+        verdict = self.judge.judge(word.value, cwd)
+        if verdict.device:
+            return
+        if verdict.secret:
+            self.flag(Risk.HIGH, f"reads {verdict.resolved}: {verdict.secret}")
+        elif not verdict.inside:
+            self.flag(Risk.HIGH, f"reads {verdict.resolved}, outside the workspace")
+
+    def write_path(self, word: Word, cwd: str) -> None:
+        if not word.static:
+            self.flag(Risk.MEDIUM, f"writes a path known only at run time ({word.value})")
+            return
+        verdict = self.judge.judge(word.value, cwd)
+        if verdict.device:
+            return
+        if verdict.secret:
+            self.flag(Risk.HIGH, f"changes {verdict.resolved}: {verdict.secret}")
+        if verdict.sensitive:
+            self.flag(Risk.HIGH, f"changes {verdict.resolved} ({verdict.sensitive})")
+        if not verdict.inside:
+            self.flag(Risk.HIGH, f"writes {verdict.resolved}, outside the workspace")
+        else:
+            self.flag(Risk.MEDIUM, "writes files inside the workspace")
+
+    def path_is_inside(self, value: str, cwd: str) -> bool:
+        return self.judge.judge(value, cwd).inside
+
+    def nested_shell(self, code: str, cwd: str, origin: str) -> None:
+        if self.depth >= _MAX_DEPTH:
+            self.flag(Risk.HIGH, "commands nested too deeply to follow")
+            return
+        inner = CommandAnalysis(self.judge, cwd, self.depth + 1)
+        inner.run(code)
+        for finding in inner.findings:
+            self.flag(finding.risk, f"{origin}: {finding.reason}")
+
+    def nested_invocation(self, words: list[Word], parent: Invocation) -> None:
+        if self.depth >= _MAX_DEPTH:
+            self.flag(Risk.HIGH, "commands nested too deeply to follow")
+            return
+        self.depth += 1
+        try:
+            self._dispatch(words, parent.command, parent.cwd)
+        finally:
+            self.depth -= 1
+
+    # -- walking ---------------------------------------------------------------------------
+
+    def run(self, text: str) -> None:
+        parsed = parse_shell(text, home=self.judge.home, cwd=self.cwd)
+        if parsed.error:
+            self.flag(Risk.HIGH, parsed.error)
+        if not text.strip():
+            self.flag(Risk.LOW, "empty command")
+        cwd = self.cwd
+        for command in parsed.commands:
+            self._check_variables(command)
+            for redirect in command.redirects:
+                if redirect.target is None:
+                    continue
+                if redirect.op in ("<", "<>"):
+                    self.read_path(redirect.target, cwd)
+                elif redirect.op != "<<<":
+                    self.write_path(redirect.target, cwd)
+            if not command.words:
+                continue
+            if command.words[0].value in ("cd", "pushd") and command.words[0].plain and not command.nested:
+                cwd = self._change_directory(command, cwd)
+            self._dispatch(command.words, command, cwd)
+
+    def _change_directory(self, command: SimpleCommand, cwd: str) -> str:
+        targets = [w for w in command.args if not w.value.startswith("-")]
+        if not targets:
+            return self.judge.home
+        if not targets[0].static:
+            self.flag(Risk.MEDIUM, "changes to a directory known only at run time")
+            return cwd
+        return self.judge.judge(targets[0].value, cwd).resolved
+
+    def _dispatch(self, words: list[Word], command: SimpleCommand, cwd: str) -> None:
+        name_word = words[0]
+        if not name_word.plain or not name_word.static:
+            how = (
+                "a substitution"
+                if name_word.substituted
+                else ("a variable" if name_word.variables else "quoting or escapes")
+            )
+            self.flag(
+                Risk.HIGH,
+                f"the program name {name_word.value!r} is built from {how}, so what runs "
+                "is only known at run time",
+            )
+            return
+        name = name_word.value
+        if name in _KEYWORDS:
+            self.flag(
+                Risk.HIGH,
+                f"the shell keyword {name!r} stands where a program name should be; "
+                "what bash would run cannot be determined",
+            )
+            return
+        if "/" in name:
+            if name.startswith(_SYSTEM_BIN_DIRS):
+                name = os.path.basename(name)
+            else:
+                self._run_file(name_word, cwd)
+                return
+        inv = Invocation(name, words[1:], command, cwd)
+        where = self.judge.judge(cwd)
+        if not where.inside and not where.device and name not in _PLACE_INDEPENDENT:
+            self.flag(Risk.HIGH, f"runs {name} in {cwd}, outside the workspace")
+        handler = HANDLERS.get(name)
+        if handler is not None:
+            handler(self, inv)
+            return
+        self.flag(Risk.MEDIUM, f"{name} is not a known read-only command")
+        for word in inv.args:
+            if word.static and word.value.startswith(("/", "~", "../")) and "://" not in word.value:
+                self.read_path(word, cwd)
+
+    def _run_file(self, word: Word, cwd: str) -> None:
+        verdict = self.judge.judge(word.value, cwd)
+        if not verdict.inside:
+            self.flag(Risk.HIGH, f"runs {verdict.resolved}, a program outside the workspace")
+            return
+        self.flag(Risk.MEDIUM, f"runs the project program {word.value}")
+        try:
+            with open(verdict.resolved, "rb") as handle:
+                head = handle.read(65536)
+        except OSError:
+            return
+        if head.startswith(b"#!") and (b"sh" in head.split(b"\n", 1)[0]) and b"\0" not in head:
+            self.nested_shell(head.decode("utf-8", "replace"), cwd, word.value)
+
+    def _check_variables(self, command: SimpleCommand) -> None:
+        words = list(command.words) + [value for _, value in command.assignments]
+        words += [r.target for r in command.redirects if r.target is not None]
+        for word in words:
+            for name in word.variables:
+                if SECRET_VARIABLE.search(name):
+                    self.flag(Risk.HIGH, f"expands ${name}, which holds a secret")
+
+
+def assess_command(
+    command: str, workspace: str, cwd: str | None = None, home: str | None = None
+) -> list[Finding]:
+    judge = PathJudge(workspace, home)
+    analysis = CommandAnalysis(judge, cwd or judge.workspace)
+    analysis.run(command)
+    return analysis.findings

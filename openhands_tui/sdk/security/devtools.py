@@ -1,0 +1,263 @@
+"""Rules for developer tools: package managers, builds, containers, cloud and publishing.
+
+The shape: reading is LOW, working on the project (building, testing, installing from the
+default registry, committing) is MEDIUM, and anything that destroys work, rewrites shared
+history, changes where code comes from or goes to, publishes, or acts on infrastructure is
+HIGH.
+"""
+
+from __future__ import annotations
+
+from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.security.git_rules import git
+from openhands_tui.sdk.security.invocation import Analysis, Invocation, words
+from openhands_tui.sdk.security.programs import Handler
+from openhands_tui.sdk.security.shell import Word
+
+_JS_MANAGERS = {"npm", "pnpm", "yarn", "bun", "cnpm"}
+_READ_SUBCOMMANDS = frozenset(
+    words("""
+    ls list view info why outdated help --version -v version search explain query root prefix bin
+    doctor fund licenses show freeze check tree inspect audit
+""")
+)
+_INSTALLS = frozenset(
+    words("""
+    install i add ci sync update upgrade up remove uninstall rm reinstall download lock
+""")
+)
+_PUBLISH = frozenset(
+    words("""
+    publish unpublish deprecate owner access token adduser login logout dist-tag team org yank push
+    upload register
+""")
+)
+#: Flags that point a package manager at another registry or package source.
+_SOURCE_FLAGS = {
+    "pip": frozenset(
+        words("""
+        -i --index-url --extra-index-url --index --default-index -f --find-links --trusted-host
+    """)
+    ),
+    "npm": {"--registry"},
+    "gem": {"--source", "--clear-sources"},
+    "bundle": {"--source"},
+    "composer": {"--repository"},
+}
+_FAMILY = {
+    "pip3": "pip",
+    "uv": "pip",
+    "pipx": "pip",
+    "poetry": "pip",
+    "pdm": "pip",
+    "hatch": "pip",
+    "conda": "pip",
+    "mamba": "pip",
+    "uvx": "pip",
+    "pnpm": "npm",
+    "yarn": "npm",
+    "bun": "npm",
+    "cnpm": "npm",
+    "npx": "npm",
+    "pnpx": "npm",
+    "bunx": "npm",
+}
+
+
+def package_manager(a: Analysis, inv: Invocation) -> None:
+    values = inv.values
+    family = _FAMILY.get(inv.name, inv.name)
+    subcommands = [v for v in values if not v.startswith("-")]
+    sub = subcommands[0] if subcommands else ""
+    if sub in ("pip", "tool", "global") and len(subcommands) > 1:
+        sub = subcommands[1]  # uv pip install, uv tool install, yarn global add
+    if sub in _PUBLISH:
+        a.flag(Risk.HIGH, f"{inv.name} {sub} publishes to a public registry or manages registry credentials")
+        return
+    if sub == "config" or (family == "npm" and sub in ("set", "get")):
+        rest = subcommands[1:]
+        if sub == "get" or (rest and rest[0] in ("list", "get", "ls", "show", "debug")) or not rest:
+            a.flag(Risk.MEDIUM, f"{inv.name} config shows configuration (it may contain tokens)")
+        else:
+            a.flag(Risk.HIGH, f"{inv.name} config changes package-manager settings (registries, credentials)")
+        return
+    flags = {v.split("=", 1)[0] for v in values if v.startswith("-")}
+    if flags & _SOURCE_FLAGS.get(family, set()):
+        a.flag(Risk.HIGH, f"{inv.name} installs from a source other than the default registry (supply chain)")
+    if family == "npm" and (
+        {"-g", "--global"} & flags
+        or "--location=global" in values
+        or (inv.name == "yarn" and subcommands[:1] == ["global"])
+    ):
+        a.flag(Risk.HIGH, f"{inv.name} installs globally, outside the workspace")
+    if "--break-system-packages" in flags:
+        a.flag(Risk.HIGH, f"{inv.name} --break-system-packages overrides the system's protection")
+    for index, value in enumerate(values):
+        if value in ("--target", "-t", "--prefix", "--root") and index + 1 < len(values):
+            a.write_path(inv.args[index + 1], inv.cwd)
+        elif value.startswith(("--target=", "--prefix=", "--root=")):
+            a.write_path(Word(value.split("=", 1)[1]), inv.cwd)
+    if sub in _READ_SUBCOMMANDS and "--fix" not in flags:
+        return
+    what = (
+        "installs packages (their install scripts run code)" if sub in _INSTALLS else "runs project tooling"
+    )
+    a.flag(Risk.MEDIUM, f"{inv.name} {sub} {what}" if sub else f"{inv.name} {what}")
+
+
+def system_package(a: Analysis, inv: Invocation) -> None:
+    sub = next((v for v in inv.values if not v.startswith("-")), "")
+    if sub in ("list", "search", "show", "info", "policy", "query", "-Q", "-Ss", "-Si"):
+        a.flag(Risk.MEDIUM, f"{inv.name} {sub} queries system packages")
+    else:
+        a.flag(Risk.HIGH, f"{inv.name} {sub} changes system packages (needs root, affects the whole machine)")
+
+
+def build_tool(a: Analysis, inv: Invocation) -> None:
+    a.flag(Risk.MEDIUM, f"{inv.name} runs the project's build, test or lint steps")
+    values = inv.values
+    for flag in ("-C", "--directory", "--manifest-path", "--prefix", "--cwd", "--rootdir"):
+        if flag in values and values.index(flag) + 1 < len(values):
+            a.read_path(inv.args[values.index(flag) + 1], inv.cwd)
+
+
+def github_cli(a: Analysis, inv: Invocation) -> None:
+    words = [v for v in inv.values if not v.startswith("-")]
+    area, action = ([*words, "", ""])[:2]
+    if area == "auth" and action in ("token", "login", "logout", "refresh", "setup-git"):
+        a.flag(Risk.HIGH, f"gh auth {action} reads or changes your GitHub credentials")
+    elif area in ("secret", "ssh-key", "gpg-key", "variable") or (
+        area in ("repo", "release", "gist")
+        and action in ("create", "delete", "edit", "upload", "archive", "rename", "fork", "sync")
+    ):
+        a.flag(Risk.HIGH, f"gh {area} {action} changes GitHub repositories, releases or secrets")
+    elif area == "api" and any(
+        v in ("-X", "--method", "-f", "-F", "--field", "--raw-field", "--input") for v in inv.values
+    ):
+        a.flag(Risk.HIGH, "gh api with a method or fields changes GitHub state")
+    else:
+        a.flag(Risk.MEDIUM, f"gh {area} {action} talks to GitHub with your credentials".replace("  ", " "))
+
+
+def cargo_or_go(a: Analysis, inv: Invocation) -> None:
+    sub = next((v for v in inv.values if not v.startswith("-")), "")
+    if sub in ("publish", "login", "owner", "yank", "logout"):
+        a.flag(Risk.HIGH, f"{inv.name} {sub} publishes code or manages registry credentials")
+    elif sub in ("version", "env", "help", "--version", "doc", "tree", "metadata", "list"):
+        return
+    else:
+        a.flag(Risk.MEDIUM, f"{inv.name} {sub} builds, tests or installs code")
+
+
+def container(a: Analysis, inv: Invocation) -> None:
+    values = inv.values
+    sub = next((v for v in values if not v.startswith("-")), "")
+    if sub in ("ps", "images", "version", "info", "logs", "inspect", "stats", "top", "port", "history"):
+        a.flag(Risk.MEDIUM, f"{inv.name} {sub} inspects containers")
+        return
+    if sub in ("push", "login", "logout", "trust"):
+        a.flag(Risk.HIGH, f"{inv.name} {sub} uploads images or manages registry credentials")
+        return
+    if (
+        sub in ("system", "volume", "image", "container", "network", "builder", "buildx")
+        and ("prune" in values or "rm" in values)
+    ) or (sub in ("rm", "rmi", "kill") and inv.has("-f", "--force", "-a", "--all")):
+        a.flag(Risk.HIGH, f"{inv.name} {' '.join(values[:3])} deletes containers, images or volumes")
+        return
+    a.flag(Risk.MEDIUM, f"{inv.name} {sub} builds or runs containers")
+    if sub in ("run", "create", "exec"):
+        host_flags = words("""
+            --privileged --pid --ipc --uts --userns --cap-add --security-opt --device
+        """)
+        if inv.has(*host_flags) or any(v in ("--net=host", "--network=host") for v in values):
+            a.flag(Risk.HIGH, f"{inv.name} {sub} gives the container host privileges (container escape)")
+        for index, value in enumerate(values):
+            spec = (
+                values[index + 1]
+                if value in ("-v", "--volume", "--mount") and index + 1 < len(values)
+                else (value.split("=", 1)[1] if value.startswith(("--volume=", "--mount=")) else None)
+            )
+            if spec:
+                host = (
+                    spec.split(":", 1)[0]
+                    if not spec.startswith(("type=", "source=", "src="))
+                    else next(
+                        (p.split("=", 1)[1] for p in spec.split(",") if p.startswith(("source=", "src="))), ""
+                    )
+                )
+                if host.startswith(("/", "~", ".")):
+                    if "docker.sock" in host:
+                        a.flag(
+                            Risk.HIGH, "mounting the Docker socket gives the container control of the host"
+                        )
+                    a.write_path(Word(host), inv.cwd)
+
+
+def infrastructure(a: Analysis, inv: Invocation) -> None:
+    values = inv.values
+    sub = next((v for v in values if not v.startswith("-")), "")
+    harmless = {
+        "terraform": {"plan", "init", "validate", "fmt", "version", "show", "output", "providers", "graph"},
+        "kubectl": {"get", "describe", "logs", "version", "explain", "api-resources", "top"},
+        "helm": {"list", "ls", "status", "template", "lint", "version", "search", "show", "get"},
+        "pulumi": {"preview", "version", "stack", "whoami"},
+    }.get(inv.name, set())
+    if sub in harmless and "--raw" not in values:
+        a.flag(Risk.MEDIUM, f"{inv.name} {sub} reads infrastructure state")
+    else:
+        a.flag(Risk.HIGH, f"{inv.name} {sub} acts on cloud or cluster resources with your credentials")
+
+
+def python_module(a: Analysis, inv: Invocation, module: str, rest: list[Word]) -> None:
+    """`python -m MODULE ...`: the module decides."""
+    sub_inv = Invocation(module, rest, inv.command, inv.cwd, inv.pipeline)
+    if module in ("pip", "uv", "poetry", "pipx", "twine", "conda"):
+        package_manager(a, sub_inv)
+    elif module in ("json.tool", "tabnanny", "pydoc", "site", "sysconfig", "platform"):
+        a.flag(Risk.LOW, f"python -m {module} inspects")
+    elif module in ("http.server", "SimpleHTTPServer", "smtpd", "ftplib"):
+        a.flag(Risk.MEDIUM, f"python -m {module} serves the workspace on the network")
+    else:
+        a.flag(Risk.MEDIUM, f"python -m {module} runs project tooling")
+        for word in sub_inv.operands():
+            if word.value.startswith(("/", "~", "../")):
+                a.read_path(word, inv.cwd)
+
+
+HANDLERS: dict[str, Handler] = {
+    "git": git,
+    **{
+        name: package_manager
+        for name in words("""
+            npm pnpm yarn bun cnpm pip pip3 uv pipx poetry pdm hatch conda mamba gem bundle twine
+            composer brew npx pnpx bunx uvx
+        """)
+    },
+    **{
+        name: build_tool
+        for name in words("""
+            make cmake ninja meson mvn gradle gradlew ant bazel sbt dotnet tox nox pytest py.test
+            jest vitest tsc eslint prettier ruff black mypy flake8 pylint isort rustc gcc g++ clang
+            javac mix swift flutter dart zig just task invoke rake pre-commit webpack vite next
+            turbo nx lerna coverage behave unittest ctest phpunit rspec go-task
+        """)
+    },
+    "cargo": cargo_or_go,
+    "go": cargo_or_go,
+    "rustup": cargo_or_go,
+    **{name: container for name in ("docker", "podman", "docker-compose", "nerdctl", "buildah")},
+    **{
+        name: infrastructure
+        for name in words("""
+            kubectl helm terraform tofu pulumi aws gcloud az doctl flyctl fly heroku vercel netlify
+            firebase eksctl ansible ansible-playbook glab oc k9s
+        """)
+    },
+    "gh": github_cli,
+    **{
+        name: system_package
+        for name in words("""
+            apt apt-get yum dnf pacman apk zypper snap port emerge dpkg rpm flatpak
+        """)
+    },
+}

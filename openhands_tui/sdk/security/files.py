@@ -1,0 +1,32 @@
+"""Rating file actions (the editor's view and edits) by where the path really points."""
+
+from __future__ import annotations
+
+from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.security.invocation import Finding
+from openhands_tui.sdk.security.paths import PathJudge
+
+
+def assess_read(path: str, workspace: str, home: str | None = None) -> list[Finding]:
+    verdict = PathJudge(workspace, home).judge(path)
+    if verdict.secret:
+        return [Finding(Risk.HIGH, f"reads {verdict.resolved}: {verdict.secret}")]
+    if not verdict.inside and not verdict.device:
+        return [Finding(Risk.HIGH, f"reads {verdict.resolved}, outside the workspace")]
+    if verdict.sensitive == "version control internals":
+        return [Finding(Risk.HIGH, f"reads {verdict.resolved} ({verdict.sensitive}; may hold credentials)")]
+    return [Finding(Risk.LOW, "reads a file inside the workspace")]
+
+
+def assess_edit(path: str, workspace: str, operation: str = "edit", home: str | None = None) -> list[Finding]:
+    verdict = PathJudge(workspace, home).judge(path)
+    findings = []
+    if verdict.secret:
+        findings.append(Finding(Risk.HIGH, f"{operation}s {verdict.resolved}: {verdict.secret}"))
+    if verdict.sensitive:
+        findings.append(Finding(Risk.HIGH, f"{operation}s {verdict.resolved} ({verdict.sensitive})"))
+    if not verdict.inside:
+        findings.append(Finding(Risk.HIGH, f"{operation}s {verdict.resolved}, outside the workspace"))
+    if not findings:
+        findings.append(Finding(Risk.MEDIUM, f"{operation}s a file inside the workspace"))
+    return findings

@@ -1,0 +1,203 @@
+"""Rules for git: reading is LOW, ordinary work on the repository is MEDIUM, and anything
+that throws away work, rewrites shared history, sends code somewhere other than a configured
+remote, or makes git run other programs later (hooks, pagers, helpers) is HIGH."""
+
+from __future__ import annotations
+
+from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.security.invocation import Analysis, Invocation, words
+from openhands_tui.sdk.security.programs import Handler
+
+_GIT_READ = frozenset(
+    words("""
+    status log show diff blame rev-parse ls-files ls-tree cat-file describe shortlog grep rev-list
+    show-ref for-each-ref whatchanged name-rev version help count-objects merge-base var check-
+    ignore cherry range-diff
+""")
+)
+_GIT_GLOBAL_VALUE = {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"}
+#: Config keys whose value names a program, a hook directory or where code is fetched from.
+_GIT_EXEC_KEYS = words("""
+    core.hookspath core.pager core.editor core.fsmonitor core.sshcommand core.askpass core.gitproxy
+    credential. diff. filter. alias. url. gpg.program sequence.editor merge. include. includeif.
+    pager. remote. http. protocol. uploadpack. receive. sendemail.
+""")
+
+
+def git(a: Analysis, inv: Invocation) -> None:
+    args, index = inv.args, 0
+    while index < len(args) and args[index].value.startswith("-"):
+        option = args[index].value
+        if option in ("-c", "--config-env") or option.startswith("-c"):
+            a.flag(
+                Risk.MEDIUM, "git -c overrides configuration for this call (it can select programs to run)"
+            )
+        if option in ("-C", "--git-dir", "--work-tree") and index + 1 < len(args):
+            a.read_path(args[index + 1], inv.cwd)
+        index += 2 if option in _GIT_GLOBAL_VALUE else 1
+    if index >= len(args):
+        return
+    sub, rest = args[index].value, args[index + 1 :]
+    sub_inv = Invocation(f"git {sub}", rest, inv.command, inv.cwd, inv.pipeline)
+    handler = _GIT_SUBCOMMANDS.get(sub)
+    if handler is not None:
+        handler(a, sub_inv)
+    elif sub in _GIT_READ:
+        _git_read(a, sub_inv)
+    else:
+        a.flag(Risk.MEDIUM, f"git {sub} changes the repository")
+
+
+def _git_read(a: Analysis, inv: Invocation) -> None:
+    a.flag(Risk.LOW, f"{inv.name} only reads the repository")
+    if inv.has("--ext-diff", "--output", "--exec", "--upload-pack", "--textconv"):
+        a.flag(Risk.MEDIUM, f"{inv.name} with these options runs external programs or writes files")
+
+
+def _git_push(a: Analysis, inv: Invocation) -> None:
+    a.flag(Risk.MEDIUM, "git push uploads commits to a remote")
+    if inv.has(
+        "-f", "--force", "--force-with-lease", "--force-if-includes", "--mirror", "--delete", "-d", "--prune"
+    ):
+        a.flag(Risk.HIGH, "git push with force/mirror/delete rewrites or deletes history on the remote")
+    operands = [w.value for w in inv.operands(frozenset({"--repo", "-o", "--push-option", "--receive-pack"}))]
+    if any(v.startswith(("+", ":")) for v in operands[1:]):
+        a.flag(Risk.HIGH, "git push with a +/: refspec force-updates or deletes a remote branch")
+    if operands and _is_url(operands[0]):
+        a.flag(Risk.HIGH, f"git push sends code to {operands[0]}, not to a configured remote (exfiltration)")
+
+
+def _is_url(value: str) -> bool:
+    if "://" in value or value.startswith("git@"):
+        return True
+    host, separator, _ = value.partition(":")
+    return bool(separator) and "/" not in host and ("." in host or "@" in host)  # scp-like host:path
+
+
+def _git_reset(a: Analysis, inv: Invocation) -> None:
+    if inv.has("--hard", "--merge", "--keep"):
+        a.flag(Risk.HIGH, "git reset --hard throws away uncommitted work")
+    else:
+        a.flag(Risk.MEDIUM, "git reset moves the branch or unstages changes")
+
+
+def _git_clean(a: Analysis, inv: Invocation) -> None:
+    if inv.has("-n", "--dry-run"):
+        return
+    a.flag(Risk.HIGH, "git clean deletes untracked files (they cannot be recovered from git)")
+
+
+def _git_checkout(a: Analysis, inv: Invocation) -> None:
+    values = inv.values
+    if (
+        inv.has("-f", "--force")
+        or "--" in values
+        or "." in values
+        or (inv.name == "git restore" and not inv.has("--staged", "-S"))
+    ):
+        a.flag(Risk.HIGH, f"{inv.name} overwrites uncommitted changes in the working tree")
+    else:
+        a.flag(Risk.MEDIUM, f"{inv.name} switches branches or restores files")
+
+
+def _git_branch(a: Analysis, inv: Invocation) -> None:
+    if inv.has("-D", "--force", "-f") or ("--delete" in inv.values and "--force" in inv.values):
+        a.flag(Risk.HIGH, "git branch -D deletes a branch even if it is not merged")
+    elif inv.has("-d", "--delete", "-m", "-M", "-c", "-C", "--set-upstream-to", "-u") or inv.operands():
+        a.flag(Risk.MEDIUM, "git branch changes branches")
+
+
+def _git_tag(a: Analysis, inv: Invocation) -> None:
+    if inv.operands() and not inv.has("-l", "--list"):
+        a.flag(
+            Risk.HIGH if inv.has("-d", "--delete", "-f", "--force") else Risk.MEDIUM, "git tag changes tags"
+        )
+
+
+def _git_stash(a: Analysis, inv: Invocation) -> None:
+    sub = inv.values[0] if inv.values else "push"
+    if sub in ("list", "show"):
+        return
+    if sub in ("drop", "clear"):
+        a.flag(Risk.HIGH, f"git stash {sub} deletes stashed work")
+    else:
+        a.flag(Risk.MEDIUM, "git stash moves uncommitted changes")
+
+
+def _git_config(a: Analysis, inv: Invocation) -> None:
+    values = inv.values
+    writes = not inv.has("--get", "--get-all", "--get-regexp", "-l", "--list", "--show-origin", "--name-only")
+    operands = [w.value for w in inv.operands(frozenset({"--file", "-f", "--type", "--blob", "--default"}))]
+    if not writes or (
+        len(operands) < 2
+        and not inv.has(
+            "--unset",
+            "--unset-all",
+            "--add",
+            "--replace-all",
+            "--remove-section",
+            "--rename-section",
+            "-e",
+            "--edit",
+        )
+    ):
+        a.flag(Risk.MEDIUM, "git config reads configuration (it may contain credentials)")
+        return
+    if inv.has("--global", "--system") or "--file" in values or "-f" in values:
+        a.flag(Risk.HIGH, "git config writes configuration outside the repository (it applies everywhere)")
+    key = operands[0].lower() if operands else ""
+    if key.startswith(_GIT_EXEC_KEYS):
+        a.flag(
+            Risk.HIGH, f"git config {key} sets a program, hook directory or remote that git will use later"
+        )
+    a.flag(Risk.MEDIUM, "git config changes repository configuration")
+
+
+def _git_history_rewrite(a: Analysis, inv: Invocation) -> None:
+    a.flag(Risk.HIGH, f"{inv.name} rewrites or expires history")
+
+
+def _git_remote(a: Analysis, inv: Invocation) -> None:
+    if inv.values and inv.values[0] in ("add", "set-url", "rename", "remove", "rm", "set-head", "prune"):
+        a.flag(Risk.MEDIUM, "git remote changes where the repository fetches from and pushes to")
+
+
+def _git_gc(a: Analysis, inv: Invocation) -> None:
+    if any(v.startswith("--prune") for v in inv.values):
+        a.flag(Risk.HIGH, "git gc --prune deletes unreachable objects for good")
+    else:
+        a.flag(Risk.MEDIUM, "git gc repacks the repository")
+
+
+def _git_reflog(a: Analysis, inv: Invocation) -> None:
+    if inv.values and inv.values[0] in ("expire", "delete"):
+        _git_history_rewrite(a, inv)
+
+
+def _git_network(a: Analysis, inv: Invocation) -> None:
+    a.flag(Risk.MEDIUM, f"{inv.name} downloads from a remote and changes the repository")
+
+
+_GIT_SUBCOMMANDS: dict[str, Handler] = {
+    "push": _git_push,
+    "reset": _git_reset,
+    "clean": _git_clean,
+    "checkout": _git_checkout,
+    "restore": _git_checkout,
+    "switch": _git_checkout,
+    "branch": _git_branch,
+    "tag": _git_tag,
+    "stash": _git_stash,
+    "config": _git_config,
+    "filter-branch": _git_history_rewrite,
+    "filter-repo": _git_history_rewrite,
+    "update-ref": _git_history_rewrite,
+    "replace": _git_history_rewrite,
+    "remote": _git_remote,
+    "gc": _git_gc,
+    "reflog": _git_reflog,
+    "clone": _git_network,
+    "pull": _git_network,
+    "fetch": _git_network,
+    "submodule": _git_network,
+}

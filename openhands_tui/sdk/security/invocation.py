@@ -1,0 +1,108 @@
+"""One program invocation as the rules see it, and the interface rules use to report."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.security.shell import SimpleCommand, Word
+
+
+@dataclass(frozen=True)
+class Finding:
+    risk: Risk
+    reason: str
+
+
+@dataclass
+class Invocation:
+    """`name` is the program's base name (`/usr/bin/rm` -> `rm`); `args` its words."""
+
+    name: str
+    args: list[Word]
+    command: SimpleCommand
+    cwd: str
+    #: Names of the other programs in the same pipeline, by position.
+    pipeline: list[str] = field(default_factory=list)
+
+    @property
+    def values(self) -> list[str]:
+        return [arg.value for arg in self.args]
+
+    @property
+    def flags(self) -> set[str]:
+        """Every flag, with short clusters split (`-rf` -> `-r`, `-f`) and `--x=y` cut to `--x`."""
+        found: set[str] = set()
+        for value in self.values:
+            if value == "--":
+                break
+            if value.startswith("--"):
+                found.add(value.split("=", 1)[0])
+            elif value.startswith("-") and len(value) > 1 and not value[1].isdigit():
+                found.update(f"-{char}" for char in value[1:])
+        return found
+
+    def has(self, *flags: str) -> bool:
+        return bool(self.flags & set(flags))
+
+    def operands(self, takes_value: frozenset[str] = frozenset()) -> list[Word]:
+        """Arguments that are not flags (nor the values of flags listed in `takes_value`)."""
+        result: list[Word] = []
+        skip = False
+        only_operands = False
+        for arg in self.args:
+            if skip:
+                skip = False
+                continue
+            if only_operands or not arg.value.startswith("-") or arg.value == "-":
+                result.append(arg)
+            elif arg.value == "--":
+                only_operands = True
+            elif arg.value in takes_value:
+                skip = True
+        return result
+
+    def command_words(self, takes_value: frozenset[str] = frozenset()) -> list[Word]:
+        """For wrappers (`sudo`, `env`, `xargs`...): the wrapped command, from its name on,
+        with every word after the name kept as it is (its own flags included)."""
+        skip = False
+        for index, arg in enumerate(self.args):
+            if skip:
+                skip = False
+            elif arg.value == "--":
+                return self.args[index + 1 :]
+            elif not arg.value.startswith("-") or arg.value == "-":
+                return self.args[index:]
+            elif arg.value in takes_value:
+                skip = True
+        return []
+
+    @property
+    def stdin_is_piped(self) -> bool:
+        return (
+            self.command.pipe_index > 0
+            or self.command.heredoc is not None
+            or any(r.op in ("<", "<<<") for r in self.command.redirects)
+        )
+
+
+class Analysis(Protocol):
+    """What a rule can do: report, judge paths, and analyze nested commands or code."""
+
+    def flag(self, risk: Risk, reason: str) -> None: ...
+
+    def read_path(self, word: Word, cwd: str) -> None: ...
+
+    def write_path(self, word: Word, cwd: str) -> None: ...
+
+    def nested_shell(self, code: str, cwd: str, origin: str) -> None: ...
+
+    def nested_invocation(self, words: list[Word], parent: Invocation) -> None: ...
+
+    def path_is_inside(self, value: str, cwd: str) -> bool: ...
+
+
+def words(text: str) -> tuple[str, ...]:
+    """A table of names written as whitespace-separated text (keeps long tables readable)."""
+    return tuple(text.split())

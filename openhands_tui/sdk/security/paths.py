@@ -1,0 +1,126 @@
+"""Where a path really points, and what lives there.
+
+Paths are resolved against the workspace (or the directory a command `cd`-ed to), with
+`..` and symlinks followed, so `src/../../x` and a symlink to `~/.ssh/id_rsa` are judged by
+their target. Families, not single names: secrets (keys, tokens, credential stores, `.env*`),
+VCS internals, CI configuration, agent instruction files, IDE auto-run config, git hooks,
+and shell start-up files and other persistence points.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from openhands_tui.sdk.security.invocation import words
+
+HARMLESS_DEVICES = words("""
+    /dev/null /dev/stdout /dev/stderr /dev/stdin /dev/tty /dev/zero /dev/random /dev/urandom
+    /dev/fd/
+""")
+
+_SECRET_NAMES = words("""
+    .env .env.* *.env .envrc id_rsa* id_dsa* id_ecdsa* id_ed25519* *.pem *.key *.p12 *.pfx *.jks
+    *.keystore *.kdbx .netrc _netrc .pgpass .git-credentials .npmrc .pypirc .htpasswd credentials
+    credentials.json credentials.* secrets.* service-account*.json *-credentials.json *.tfstate
+    *.tfvars kubeconfig .dockercfg auth.json token token.json *.token
+""")
+_NOT_SECRET = (".env.example", ".env.sample", ".env.template", ".env.dist", "*.pub", "*.example", "*.sample")
+_SECRET_DIRS = words("""
+    .ssh .aws .gnupg .kube .azure secrets .secrets .password-store .config/gh .config/gcloud .docker
+    .terraform.d .config/hub .vault-token
+""")
+
+#: Relative to the workspace (or any directory): changing these changes what runs later,
+#: or what agents are told.
+_SENSITIVE = {
+    "version control internals": (".git/*", ".git", ".hg/*", ".svn/*"),
+    "CI configuration": words("""
+        .github/workflows/* .github/actions/* .gitlab-ci.yml .gitlab-ci/* .circleci/* Jenkinsfile
+        .travis.yml azure-pipelines.yml bitbucket-pipelines.yml .buildkite/* .drone.yml
+        .woodpecker.yml .woodpecker/*
+    """),
+    "git hooks": (".githooks/*", ".husky/*", ".pre-commit-config.yaml", "lefthook.yml", ".lefthook.yml"),
+    "agent instructions or permissions": words("""
+        .openhands/* .agents/* AGENTS.md agents.md agent.md CLAUDE.md GEMINI.md .cursorrules
+        .cursor/* .claude/* .openhands-tui/* .github/copilot-instructions.md .windsurfrules
+        .clinerules .aider*
+    """),
+    "editor auto-run configuration": (".vscode/*", ".idea/*", "*.code-workspace", ".devcontainer/*"),
+}
+
+#: Relative to the home directory (or anywhere, for names): start-up and persistence points.
+_PERSISTENCE = words("""
+    .bashrc .bash_profile .bash_login .profile .zshrc .zprofile .zshenv .zlogin .cshrc .tcshrc
+    .kshrc .config/fish/* .config/autostart/* Library/LaunchAgents/* .config/systemd/* .gitconfig
+    .config/git/* .ssh/* .npmrc .pypirc .config/pip/* .pip/* .condarc .yarnrc .yarnrc.yml .curlrc
+    .wgetrc .inputrc .vimrc .local/bin/* crontab cron.d/*
+""")
+_SYSTEM_PREFIXES = words("""
+    /etc/ /usr/ /bin/ /sbin/ /lib /boot/ /var/ /opt/ /sys/ /proc/ /root/ /System/ /Library/
+""")
+
+
+@dataclass(frozen=True)
+class PathVerdict:
+    resolved: str
+    inside: bool
+    device: bool = False
+    secret: str | None = None  # why it is a secret
+    sensitive: str | None = None  # which sensitive family it belongs to
+
+
+class PathJudge:
+    def __init__(self, workspace: str, home: str | None = None) -> None:
+        self.workspace = os.path.realpath(workspace)
+        self.home = home or os.path.expanduser("~")
+
+    def judge(self, raw: str, cwd: str | None = None) -> PathVerdict:
+        text = raw
+        if text == "~" or text.startswith("~/"):
+            text = self.home + text[1:]
+        base = cwd or self.workspace
+        joined = text if text.startswith("/") else os.path.join(base, text)
+        if joined.startswith(HARMLESS_DEVICES) or joined in {d.rstrip("/") for d in HARMLESS_DEVICES}:
+            return PathVerdict(joined, inside=False, device=True)
+        resolved = os.path.realpath(joined)
+        inside = resolved == self.workspace or resolved.startswith(self.workspace + os.sep)
+        relative = os.path.relpath(resolved, self.workspace) if inside else resolved
+        return PathVerdict(
+            resolved,
+            inside=inside,
+            secret=self._secret(resolved, raw),
+            sensitive=self._sensitive(relative, resolved, inside),
+        )
+
+    def _secret(self, resolved: str, raw: str) -> str | None:
+        for candidate in {resolved, os.path.normpath(raw)}:
+            parts = PurePosixPath(candidate).parts
+            name = parts[-1] if parts else ""
+            if _matches(name, _SECRET_NAMES) and not _matches(name, _NOT_SECRET):
+                return f"{name} holds secrets (keys, tokens or credentials)"
+            joined = "/".join(parts)
+            for directory in _SECRET_DIRS:
+                if f"/{directory}/" in f"/{joined}/" and not _matches(name, _NOT_SECRET):
+                    return f"{directory}/ holds credentials"
+        return None
+
+    def _sensitive(self, relative: str, resolved: str, inside: bool) -> str | None:
+        if not inside and resolved.startswith(self.home + os.sep):
+            relative = os.path.relpath(resolved, self.home)
+        parts = PurePosixPath(relative).parts
+        tails = ["/".join(parts[i:]) for i in range(len(parts))]  # also match nested repos' files
+        for family, patterns in _SENSITIVE.items():
+            if any(_matches(tail, patterns) for tail in tails):
+                return family
+        if any(_matches(tail, _PERSISTENCE) for tail in tails):
+            return "shell start-up or tool configuration (persistence)"
+        if not inside and resolved.startswith(_SYSTEM_PREFIXES):
+            return "system files"
+        return None
+
+
+def _matches(text: str, patterns: tuple[str, ...]) -> bool:
+    return any(fnmatch.fnmatchcase(text, pattern) for pattern in patterns)

@@ -1,0 +1,351 @@
+"""Rules for general-purpose programs: reading, writing and deleting files, permissions,
+system control and the network. (Programs that run other code are in exec_rules.py.)
+
+Every handler reports findings; none returns a verdict by itself, so the strictest finding
+over all the parts of a command line decides.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.security.invocation import Analysis, Invocation, words
+
+Handler = Callable[[Analysis, Invocation], None]
+
+#: Read-only programs: LOW unless a path they read is outside the workspace or a secret.
+READ_ONLY = frozenset(
+    words("""
+    ls cat head tail less more wc echo printf pwd which whoami id date uname hostname true false
+    grep egrep fgrep rg ag file stat du df tree basename dirname realpath readlink sort uniq cut tr
+    nl diff cmp comm column jq yq xxd od hexdump md5sum sha1sum sha256sum sha512sum cksum test [
+    type seq sleep cd pushd popd dirs fd locate strings wait help man tac rev fold fmt paste join
+    expand unexpand look bc expr ps uptime free nproc lscpu groups arch tty locale getconf history
+    alias unset shopt read return exit : hash umask trap jobs cal numfmt tsort sum
+""")
+)
+#: Programs that change files inside the workspace: MEDIUM, HIGH if a target is elsewhere.
+WRITERS = frozenset(
+    words("""
+    mkdir touch cp mv ln rmdir install truncate patch unzip zip gzip gunzip bzip2 xz unxz 7z tar
+    split csplit mktemp dos2unix unix2dos
+""")
+)
+#: Flags after which a read-only program's next word is a value, not a path.
+_VALUE_FLAGS = frozenset(
+    frozenset(
+        words("""
+        -n -c -e -f -m -A -B -C -t -d -k -s -w --max-count -g --glob -T --type -o -L -P
+    """)
+    )
+)
+
+
+def read_only(a: Analysis, inv: Invocation) -> None:
+    if inv.name == "find":
+        return find(a, inv)
+    if inv.name == "sed":
+        return sed(a, inv)
+    if inv.name in ("cd", "pushd"):
+        return None  # the analysis follows the directory change itself
+    a.flag(Risk.LOW, f"{inv.name} only reads")
+    if inv.name in ("rg",) and inv.has("--pre", "--hostname-bin", "-z", "--search-zip"):
+        a.flag(Risk.MEDIUM, "rg with --pre/-z runs helper programs on the files it searches")
+    if inv.name == "sort" and inv.has("-o", "--output"):
+        a.flag(Risk.MEDIUM, "sort -o writes a file")
+    operands = inv.operands(_VALUE_FLAGS)
+    if inv.name in ("grep", "egrep", "fgrep", "rg", "ag") and operands and not inv.has("-e", "-f"):
+        operands = operands[1:]  # the first operand is the pattern
+    if inv.name in words("""
+        echo printf test [ seq expr bc sleep type which help man date id groups alias read declare
+        local typeset readonly
+    """):
+        operands = [w for w in operands if w.value.startswith(("/", "~", "./", "../"))]
+    if not operands and inv.name in ("ls", "du", "tree", "grep", "rg", "ag", "fd") and _recursive_or_ls(inv):
+        a.read_path(_word("."), inv.cwd)
+    for word in operands:
+        a.read_path(word, inv.cwd)
+
+
+def _recursive_or_ls(inv: Invocation) -> bool:
+    return inv.name in ("ls", "du", "tree", "rg", "ag", "fd") or inv.has("-r", "-R", "--recursive")
+
+
+def _word(value: str):
+    from openhands_tui.sdk.security.shell import Word
+
+    return Word(value)
+
+
+def sed(a: Analysis, inv: Invocation) -> None:
+    in_place = any(v == "--in-place" or (v.startswith("-i") and not v.startswith("--")) for v in inv.values)
+    script_given = inv.has("-e", "-f", "--expression", "--file")
+    operands = inv.operands(frozenset({"-e", "-f", "--expression", "--file"}))
+    files = operands if script_given else operands[1:]
+    scripts = (
+        [w.value for w in operands[:1]]
+        if not script_given
+        else [inv.values[i + 1] for i, v in enumerate(inv.values[:-1]) if v in ("-e", "--expression")]
+    )
+    if in_place:
+        a.flag(Risk.MEDIUM, "sed -i edits files in place")
+        for word in files:
+            a.write_path(word, inv.cwd)
+        return
+    if any(_SED_WRITES_OR_RUNS.search(script) for script in scripts) or inv.has("-f", "--file"):
+        a.flag(Risk.MEDIUM, "the sed script can write files or run commands (w/e commands)")
+    else:
+        a.flag(Risk.LOW, "sed only prints")
+    for word in files:
+        a.read_path(word, inv.cwd)
+
+
+_SED_WRITES_OR_RUNS = re.compile(r"(^|[;}\s])[wWe](\s|$)|/[wWe]\s")
+
+
+def find(a: Analysis, inv: Invocation) -> None:
+    a.flag(Risk.LOW, "find lists files")
+    values = inv.values
+    roots = []
+    for word in inv.args:
+        if word.value.startswith(("-", "(", "!", ")")):
+            break
+        roots.append(word)
+    for root in roots or [_word(".")]:
+        a.read_path(root, inv.cwd)
+    for index, value in enumerate(values):
+        if value == "-delete":
+            a.flag(Risk.HIGH, "find -delete deletes every file it matches")
+            for root in roots or [_word(".")]:
+                a.write_path(root, inv.cwd)
+        elif value in ("-exec", "-execdir", "-ok", "-okdir"):
+            inner = []
+            for word in inv.args[index + 1 :]:
+                if word.value in (";", "+"):
+                    break
+                inner.append(word)
+            if inner:
+                a.nested_invocation(inner, inv)
+        elif value.startswith(("-fprint", "-fls")):
+            a.flag(Risk.MEDIUM, f"find {value} writes a file")
+
+
+def writer(a: Analysis, inv: Invocation) -> None:
+    a.flag(Risk.MEDIUM, f"{inv.name} changes files")
+    if inv.name == "ln" and inv.has("-s", "--symbolic"):
+        for word in inv.operands():
+            a.read_path(word, inv.cwd)  # a link to a secret is a way to read it
+    takes = frozenset({"-t", "--target-directory", "-m", "--mode", "-o", "-g", "-C", "-f", "-d", "-S"})
+    for word in inv.operands(takes):
+        a.write_path(word, inv.cwd)
+
+
+def rm(a: Analysis, inv: Invocation) -> None:
+    recursive = inv.has("-r", "-R", "--recursive")
+    force = inv.has("-f", "--force")
+    targets = inv.operands()
+    if recursive and force:
+        a.flag(Risk.HIGH, "rm -rf deletes whole directory trees without asking")
+    elif recursive:
+        a.flag(Risk.MEDIUM, "rm -r deletes a directory tree")
+    else:
+        a.flag(Risk.MEDIUM, "rm deletes files")
+    for word in targets:
+        if word.value.rstrip("/") in ("", ".", "..", "*", "~") or not word.static:
+            a.flag(
+                Risk.HIGH, f"rm target {word.value!r} is the whole tree, a parent, or unknown until run time"
+            )
+        a.write_path(word, inv.cwd)
+
+
+def shred(a: Analysis, inv: Invocation) -> None:
+    a.flag(Risk.HIGH, f"{inv.name} destroys data irrecoverably")
+    for word in inv.operands():
+        a.write_path(word, inv.cwd)
+
+
+def chmod(a: Analysis, inv: Invocation) -> None:
+    operands = inv.operands()
+    mode = operands[0].value if operands else ""
+    if inv.name in ("chown", "chgrp", "chattr"):
+        a.flag(Risk.HIGH, f"{inv.name} changes ownership or attributes (a privilege operation)")
+    elif _sets_setuid(mode):
+        a.flag(Risk.HIGH, f"chmod {mode} sets the setuid/setgid bit (privilege escalation)")
+    elif mode.endswith("777") or "o+w" in mode or "a+w" in mode or mode.endswith("666"):
+        a.flag(Risk.HIGH, f"chmod {mode} makes files writable by everyone")
+    elif inv.has("-R", "--recursive"):
+        a.flag(Risk.HIGH, "chmod -R changes permissions of a whole tree")
+    else:
+        a.flag(Risk.MEDIUM, "chmod changes file permissions")
+    for word in operands[1:]:
+        a.write_path(word, inv.cwd)
+
+
+def _sets_setuid(mode: str) -> bool:
+    if mode.isdigit():
+        return len(mode) == 4 and int(mode[0]) & 6 != 0
+    return any("s" in clause.lstrip("ugoa").lstrip("+-=") for clause in mode.split(",") if "-" not in clause)
+
+
+def system_control(a: Analysis, inv: Invocation) -> None:
+    values = inv.values
+    if (
+        inv.name == "systemctl"
+        and values[:1]
+        and values[0] in ("status", "is-active", "is-enabled", "list-units", "list-unit-files", "show", "cat")
+    ):
+        a.flag(Risk.MEDIUM, "systemctl queries services")
+        return
+    if inv.name == "crontab" and values == ["-l"]:
+        a.flag(Risk.MEDIUM, "crontab -l lists scheduled jobs")
+        return
+    a.flag(Risk.HIGH, f"{inv.name} changes system state (services, power, schedules or security controls)")
+
+
+def kill(a: Analysis, inv: Invocation) -> None:
+    values = inv.values
+    everything = inv.name == "killall5" or (inv.name == "kill" and (values[-1:] == ["-1"] or "1" in values))
+    if everything:
+        a.flag(Risk.HIGH, f"{inv.name} {' '.join(values)} kills every process it can reach")
+    else:
+        a.flag(Risk.MEDIUM, f"{inv.name} stops processes")
+
+
+def network(a: Analysis, inv: Invocation) -> None:
+    values = inv.values
+    upload_flags = frozenset(
+        words("""
+        -d --data --data-binary --data-raw --data-urlencode --data-ascii -F --form -T --upload-file
+        --json --post-data --post-file --body-data --body-file
+    """)
+    )
+    if inv.has(*upload_flags) or any(v.startswith(("--post-", "--body-")) for v in values):
+        a.flag(Risk.HIGH, f"{inv.name} uploads data to a remote server (exfiltration)")
+    method = next(
+        (values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-X", "--request", "--method")), ""
+    )
+    if method.upper() in ("POST", "PUT", "PATCH", "DELETE"):
+        a.flag(Risk.HIGH, f"{inv.name} sends a {method.upper()} request (changes remote state or uploads)")
+    for word in inv.args:
+        if "://" in word.value and (word.substituted or word.variables):
+            a.flag(Risk.HIGH, "the URL is built from command output or variables (a way to exfiltrate data)")
+    if inv.command.pipe_index > 0:
+        a.flag(Risk.HIGH, f"{inv.name} receives the output of another command (exfiltration)")
+    a.flag(Risk.MEDIUM, f"{inv.name} accesses the network")
+    for index, value in enumerate(values):
+        if value in ("-o", "--output", "-O", "--output-document") and index + 1 < len(values):
+            a.write_path(inv.args[index + 1], inv.cwd)
+        elif value.startswith("@") and len(value) > 1:
+            a.read_path(_word(value[1:]), inv.cwd)
+    for word in inv.args:
+        if "=@" in word.value:
+            a.read_path(_word(word.value.split("=@", 1)[1]), inv.cwd)
+
+
+def probe(a: Analysis, inv: Invocation) -> None:
+    a.flag(Risk.MEDIUM, f"{inv.name} sends network requests")
+
+
+def remote(a: Analysis, inv: Invocation) -> None:
+    a.flag(Risk.HIGH, f"{inv.name} opens a connection to another machine (remote execution or data transfer)")
+
+
+def set_variables(a: Analysis, inv: Invocation) -> None:
+    """`export`/`declare`/`set` with no arguments list every variable; with arguments they set them."""
+    if not inv.args or inv.has("-p"):
+        a.flag(Risk.MEDIUM, f"{inv.name} prints environment variables, API keys included")
+    else:
+        a.flag(Risk.LOW, f"{inv.name} sets shell variables")
+
+
+def env_dump(a: Analysis, inv: Invocation) -> None:
+    if inv.operands():
+        return read_only(a, inv)
+    a.flag(Risk.MEDIUM, f"{inv.name} prints environment variables, API keys included")
+
+
+def tee(a: Analysis, inv: Invocation) -> None:
+    a.flag(Risk.MEDIUM, "tee writes files")
+    for word in inv.operands():
+        a.write_path(word, inv.cwd)
+
+
+def dd(a: Analysis, inv: Invocation) -> None:
+    a.flag(Risk.HIGH, "dd writes raw bytes (it can overwrite disks)")
+    for value in inv.values:
+        if value.startswith("of="):
+            a.write_path(_word(value[3:]), inv.cwd)
+        elif value.startswith("if="):
+            a.read_path(_word(value[3:]), inv.cwd)
+
+
+def secret_reader(a: Analysis, inv: Invocation) -> None:
+    a.flag(Risk.HIGH, f"{inv.name} reads or manages credentials")
+
+
+def always_high(reason: str) -> Handler:
+    def handler(a: Analysis, inv: Invocation) -> None:
+        a.flag(Risk.HIGH, reason.format(name=inv.name))
+
+    return handler
+
+
+HANDLERS: dict[str, Handler] = {
+    **{name: read_only for name in READ_ONLY | {"find", "sed"}},
+    **{name: writer for name in WRITERS},
+    "rm": rm,
+    "unlink": rm,
+    "shred": shred,
+    "wipe": shred,
+    "srm": shred,
+    "chmod": chmod,
+    "chown": chmod,
+    "chgrp": chmod,
+    "chattr": chmod,
+    **{
+        name: system_control
+        for name in words("""
+            systemctl service shutdown reboot halt poweroff init telinit launchctl crontab at ufw
+            iptables ip6tables nft firewall-cmd setenforce csrutil spctl sysctl modprobe insmod
+            rmmod mount umount swapoff swapon update-rc.d chkconfig
+        """)
+    },
+    **{
+        name: always_high("{name} manages users, passwords or privileges")
+        for name in words("""
+            useradd userdel usermod passwd chpasswd visudo groupadd gpasswd setcap chroot nsenter
+            unshare capsh
+        """)
+    },
+    **{
+        name: always_high("{name} writes filesystems or partitions (destroys data)")
+        for name in words("""
+            mkfs mkfs.ext4 mkfs.xfs mkfs.vfat mke2fs fdisk sfdisk parted wipefs mkswap format
+            diskutil
+        """)
+    },
+    "dd": dd,
+    "kill": kill,
+    "killall": kill,
+    "pkill": kill,
+    "killall5": kill,
+    **{name: network for name in ("curl", "wget", "http", "https", "xh", "aria2c", "fetch", "lynx", "links")},
+    **{
+        name: remote
+        for name in words("""
+            ssh scp sftp rsync nc ncat netcat socat telnet ftp mosh rlogin rsh tftp sshpass
+        """)
+    },
+    **{name: probe for name in ("ping", "dig", "nslookup", "host", "traceroute", "whois", "mtr")},
+    "printenv": env_dump,
+    **{name: set_variables for name in ("export", "declare", "typeset", "set", "local", "readonly")},
+    "tee": tee,
+    **{
+        name: secret_reader
+        for name in words("""
+            ssh-add ssh-agent ssh-copy-id gpg security pass op vault keyring secret-tool aws-vault
+        """)
+    },
+}

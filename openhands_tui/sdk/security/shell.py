@@ -1,0 +1,271 @@
+"""Shell commands -> the simple commands they would run, with a real bash parser.
+
+tree-sitter-bash (the grammar Codex and OpenHands use) gives a syntax tree; this walks every
+part of it: lists, pipelines, subshells, blocks, loops, functions, `$(...)`, backticks,
+`<(...)`, redirections, heredocs and prefix assignments. Each simple command comes out with
+its words evaluated as far as they can be without running anything: quotes removed, `~`,
+`$HOME` and `$PWD` expanded, everything else marked dynamic. Anything the grammar cannot
+read is reported as an error, and the analyzer fails closed on it.
+"""
+
+from __future__ import annotations
+
+import codecs
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+_COMPOUND_WORDS = {
+    "word",
+    "string",
+    "raw_string",
+    "ansi_c_string",
+    "concatenation",
+    "simple_expansion",
+    "expansion",
+    "command_substitution",
+    "process_substitution",
+    "number",
+    "arithmetic_expansion",
+    "translated_string",
+}
+_SUBSTITUTIONS = {"command_substitution", "process_substitution"}
+
+
+@dataclass
+class Word:
+    value: str
+    plain: bool = True  # one unquoted literal word: the only acceptable form for a command name
+    static: bool = True  # the value is fully known without running anything
+    variables: list[str] = field(default_factory=list)
+    substituted: bool = False  # holds $(...), `...` or <(...)
+
+
+@dataclass
+class Redirect:
+    op: str
+    target: Word | None  # None for descriptor duplication such as 2>&1
+
+
+@dataclass
+class SimpleCommand:
+    words: list[Word] = field(default_factory=list)
+    assignments: list[tuple[str, Word]] = field(default_factory=list)
+    redirects: list[Redirect] = field(default_factory=list)
+    heredoc: str | None = None
+    pipe_index: int = 0
+    pipe_length: int = 1
+    nested: bool = False
+
+    @property
+    def name(self) -> Word | None:
+        return self.words[0] if self.words else None
+
+    @property
+    def args(self) -> list[Word]:
+        return self.words[1:]
+
+
+@dataclass
+class ParsedShell:
+    commands: list[SimpleCommand]
+    error: str | None = None
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Any:
+    import tree_sitter_bash
+    from tree_sitter import Language, Parser
+
+    return Parser(Language(tree_sitter_bash.language()))
+
+
+def parse_shell(text: str, *, home: str, cwd: str) -> ParsedShell:
+    tree = _parser().parse(text.encode())
+    walker = _Walker(home=home, cwd=cwd)
+    walker.walk(tree.root_node, nested=False)
+    error = None
+    if tree.root_node.has_error or walker.odd_syntax:
+        error = "the command is not valid shell syntax, so what it would run cannot be known"
+    return ParsedShell(walker.commands, error)
+
+
+class _Walker:
+    def __init__(self, *, home: str, cwd: str) -> None:
+        self.home, self.cwd = home, cwd
+        self.commands: list[SimpleCommand] = []
+        self.odd_syntax: list[str] = []
+
+    def walk(self, node: Any, nested: bool) -> None:
+        kind = node.type
+        if kind == "command":
+            self._command(node, nested)
+        elif kind == "redirected_statement":
+            self._redirected(node, nested)
+        elif kind == "pipeline":
+            self._pipeline(node, nested)
+        elif kind in _SUBSTITUTIONS:
+            for child in node.children:
+                self.walk(child, nested=True)
+        elif kind in ("declaration_command", "unset_command"):
+            self._declaration(node, nested)
+        else:
+            for child in node.children:
+                self.walk(child, nested)
+
+    # -- pieces ----------------------------------------------------------------------------
+
+    def _command(self, node: Any, nested: bool, command: SimpleCommand | None = None) -> SimpleCommand:
+        command = command or SimpleCommand(nested=nested)
+        for child in node.children:
+            if child.type == "variable_assignment":
+                name = child.child_by_field_name("name")
+                value = child.child_by_field_name("value")
+                command.assignments.append((name.text.decode() if name else "", self.word(value, nested)))
+            elif child.type == "command_name":
+                command.words.append(self.word(child.children[0], nested))
+            elif child.type in _COMPOUND_WORDS:
+                command.words.append(self.word(child, nested))
+            elif child.type in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
+                self._redirect(child, command, nested)
+            elif child.is_named and child.type != "comment":
+                # e.g. `nohup ( cmd )`: bash rejects it, the grammar accepts it; look inside anyway
+                self.odd_syntax.append(child.type)
+                self.walk(child, nested)
+        self.commands.append(command)
+        return command
+
+    def _declaration(self, node: Any, nested: bool) -> None:
+        command = SimpleCommand(nested=nested)
+        for child in node.children:
+            if child.type == "variable_assignment":
+                value = child.child_by_field_name("value")
+                word = self.word(value, nested) if value is not None else Word("")
+                name = child.child_by_field_name("name")
+                command.words.append(
+                    Word(
+                        f"{name.text.decode() if name else ''}={word.value}",
+                        word.plain,
+                        word.static,
+                        word.variables,
+                        word.substituted,
+                    )
+                )
+            elif child.child_count == 0 and not command.words:
+                command.words.append(Word(child.text.decode()))
+            elif child.type in _COMPOUND_WORDS or child.type == "variable_name":
+                command.words.append(self.word(child, nested))
+        self.commands.append(command)
+
+    def _redirected(self, node: Any, nested: bool) -> None:
+        body = node.child_by_field_name("body")
+        redirects = [
+            c for c in node.children if c.type in ("file_redirect", "heredoc_redirect", "herestring_redirect")
+        ]
+        if body is not None and body.type == "command":
+            target = self._command(body, nested)
+        else:
+            if body is not None:
+                self.walk(body, nested)
+            target = SimpleCommand(nested=nested)  # redirects of a block apply to the block as a whole
+            self.commands.append(target)
+        for redirect in redirects:
+            self._redirect(redirect, target, nested)
+
+    def _redirect(self, node: Any, command: SimpleCommand, nested: bool) -> None:
+        if node.type == "heredoc_redirect":
+            for child in node.children:
+                if child.type == "heredoc_body":
+                    command.heredoc = child.text.decode()
+                    for part in child.children:
+                        if part.type in _SUBSTITUTIONS:
+                            self.walk(part, nested=True)
+                elif child.type == "file_redirect":
+                    self._redirect(child, command, nested)
+            return
+        op, target = "", None
+        for child in node.children:
+            if (child.type in _COMPOUND_WORDS and child.type != "number") or (
+                child.type == "number" and op not in (">&", "<&")
+            ):
+                target = self.word(child, nested)
+            elif child.child_count == 0 and child.type != "file_descriptor":
+                op = child.text.decode()
+        if node.type == "herestring_redirect":
+            op = "<<<"
+        command.redirects.append(Redirect(op, target if op not in (">&", "<&") else None))
+
+    def _pipeline(self, node: Any, nested: bool) -> None:
+        stages = [c for c in node.children if c.is_named]
+        for index, stage in enumerate(stages):
+            before = len(self.commands)
+            self.walk(stage, nested)
+            for command in self.commands[before:]:
+                if command.nested == nested:
+                    command.pipe_index, command.pipe_length = index, len(stages)
+
+    # -- words -----------------------------------------------------------------------------
+
+    def word(self, node: Any, nested: bool) -> Word:
+        if node is None:
+            return Word("")
+        kind = node.type
+        text = node.text.decode()
+        if kind == "word":
+            if text.startswith("~") and (len(text) == 1 or text[1] == "/"):
+                text = self.home + text[1:]
+            return Word(_unescape(text))
+        if kind == "number":
+            return Word(text)
+        if kind == "raw_string":
+            return Word(text[1:-1], plain=False)
+        if kind == "ansi_c_string":
+            return Word(_decode_ansi_c(text[2:-1]), plain=False)
+        if kind in ("simple_expansion", "expansion"):
+            name = next((c.text.decode() for c in node.children if c.type == "variable_name"), text)
+            known = {"HOME": self.home, "PWD": self.cwd}.get(name)
+            bare = kind == "simple_expansion" or text == f"${{{name}}}"  # not ${X:-...} or ${X%...}
+            if known is not None and bare:
+                return Word(known, plain=False, variables=[name])
+            return Word(text, plain=False, static=False, variables=[name])
+        if kind in _SUBSTITUTIONS:
+            self.walk(node, nested=True)
+            return Word(text, plain=False, static=False, substituted=True)
+        if kind in ("string", "concatenation", "translated_string"):
+            parts = [
+                self.word(c, nested) if c.type != "string_content" else Word(c.text.decode())
+                for c in node.children
+                if c.type not in ('"', "$")
+            ]
+            return Word(
+                "".join(p.value for p in parts),
+                plain=False,
+                static=all(p.static for p in parts),
+                variables=[v for p in parts for v in p.variables],
+                substituted=any(p.substituted for p in parts),
+            )
+        self._walk_substitutions(node)  # arithmetic and anything exotic may still hold $(...)
+        return Word(text, plain=False, static=False)
+
+    def _walk_substitutions(self, node: Any) -> None:
+        for child in node.children:
+            if child.type in _SUBSTITUTIONS:
+                self.walk(child, nested=True)
+            else:
+                self._walk_substitutions(child)
+
+
+def _unescape(text: str) -> str:
+    if "\\" not in text:
+        return text
+    out, chars = [], iter(text)
+    for char in chars:
+        out.append(next(chars, "") if char == "\\" else char)
+    return "".join(out)
+
+
+def _decode_ansi_c(body: str) -> str:
+    try:
+        return codecs.decode(body.encode("latin-1", "backslashreplace"), "unicode_escape")
+    except (UnicodeDecodeError, ValueError):
+        return body
