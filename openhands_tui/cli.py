@@ -16,6 +16,12 @@ if TYPE_CHECKING:
     from openhands_tui.launch import LaunchOptions
 
 
+class RiskChoice(StrEnum):
+    LOW = "LOW"
+    MEDIUM = "MEDIUM"
+    HIGH = "HIGH"
+
+
 class ConfirmChoice(StrEnum):
     always = "always"
     risky = "risky"
@@ -93,6 +99,10 @@ def main_command(
             "risky (HIGH risk), never."
         ),
     ] = ConfirmChoice.risky,
+    risk_threshold: Annotated[
+        RiskChoice,
+        typer.Option(help="With --confirm risky: the lowest risk that is asked about."),
+    ] = RiskChoice.HIGH,
     resume: Annotated[
         str | None,
         typer.Option(
@@ -133,6 +143,7 @@ def main_command(
             return
         from openhands_tui.launch import LaunchOptions
         from openhands_tui.sdk.confirmation import ConfirmationMode
+        from openhands_tui.sdk.event import Risk
 
         options = LaunchOptions(
             strategy=strategy,
@@ -143,6 +154,7 @@ def main_command(
             api_key=api_key,
             workspace=workspace,
             confirm=ConfirmationMode(confirm.value),
+            risk_threshold=Risk(risk_threshold.value),
             resume=resume,
             max_iterations=max_iterations,
             max_budget=max_budget,
@@ -215,6 +227,53 @@ def sessions_command(
         print("no sessions stored yet")
     for meta in metas:
         print(f"{meta.id}  {meta.status:<9} {meta.model or '-':<28} {meta.title}")
+
+
+@app.command("risk")
+def risk_command(
+    command: Annotated[str | None, typer.Argument(help="The shell command to rate.")] = None,
+    json_lines: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help='Read {"kind": "cmd"|"edit"|"read", "input": ...} lines on stdin; '
+            'print one {"risk", "reasons"} line each.',
+        ),
+    ] = False,
+    workspace: Annotated[
+        Path | None, typer.Option(metavar="DIR", help="The workspace root paths are judged against.")
+    ] = None,
+) -> None:
+    """Rate an action LOW / MEDIUM / HIGH with the rule-based analyzer, and say why."""
+    from openhands_tui.sdk.security.analyzer import assess_case
+
+    root = (workspace or Path.cwd()).resolve()
+    if not root.is_dir():
+        raise _fail(f"--workspace {workspace}: not a directory")
+    if not json_lines:
+        if command is None:
+            raise _fail('give a command to rate, e.g. tui risk "rm -rf build", or use --json')
+        assessment = assess_case("cmd", command, root)
+        print(assessment.risk.value)
+        for reason in assessment.reasons:
+            print(f"  - {reason}")
+        return
+    import json
+
+    failures = 0
+    for number, line in enumerate(sys.stdin, start=1):
+        if not line.strip():
+            continue
+        try:
+            case = json.loads(line)
+            result = assess_case(case["kind"], case["input"], root).model_dump(mode="json")
+        except (ValueError, KeyError, TypeError) as exc:
+            failures += 1
+            detail = f"missing {exc}" if isinstance(exc, KeyError) else str(exc).splitlines()[0]
+            result = {"risk": None, "reasons": [], "error": f"line {number}: {detail}"}
+        print(json.dumps(result), flush=True)
+    if failures:
+        raise typer.Exit(2)
 
 
 def main() -> None:

@@ -26,6 +26,8 @@ from openhands_tui.sdk.event import (
     SystemPromptEvent,
 )
 from openhands_tui.sdk.outcome import RunOutcome
+from openhands_tui.sdk.security.permissions import PermissionRule
+from openhands_tui.sdk.security.secrets import RedactingFilter
 
 PREVIEW_LINES = 8
 
@@ -124,14 +126,20 @@ class TerminalConfirmer:
             )
         chain = " → ".join(request.chain)
         reasons = "; ".join(request.reasons)
+        always = ""
+        if request.suggested_rule:
+            rule = PermissionRule.model_validate(request.suggested_rule)
+            always = f", a = always ({rule.describe()})"
         prompt = (
             f"\n[{chain}] wants to run ({request.risk}: {reasons}):\n"
-            f"  {request.summary}\nApprove? [y/N/reason] "
+            f"  {request.summary}\nApprove? [y = yes, N = no{always}, or type a reason to reject] "
         )
         async with self._one_at_a_time:
             answer = (await asyncio.to_thread(_ask, prompt)).strip()
         if answer.lower() in ("y", "yes"):
             return Decision(approved=True)
+        if answer.lower() in ("a", "always") and request.suggested_rule:
+            return Decision(approved=True, remember=PermissionRule.model_validate(request.suggested_rule))
         reason = "" if answer.lower() in ("", "n", "no") else answer
         return Decision(approved=False, reason=reason)
 
@@ -187,6 +195,7 @@ def _log_to_session(launched: Launched) -> None:
     """Engine warnings and tracebacks go to the session's tui.log, never to the transcript."""
     handler = logging.FileHandler(launched.log.directory / "tui.log")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.addFilter(RedactingFilter(launched.conversation.bus.redactor))
     root = logging.getLogger()
     root.addHandler(handler)
     root.setLevel(logging.WARNING)

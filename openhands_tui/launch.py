@@ -14,9 +14,10 @@ from openhands_tui.sdk.agent import Agent
 from openhands_tui.sdk.confirmation import ConfirmationMode, ConfirmationPolicy, Confirmer
 from openhands_tui.sdk.conversation import Conversation
 from openhands_tui.sdk.errors import SettingsError
-from openhands_tui.sdk.event import Event
+from openhands_tui.sdk.event import Event, Risk
 from openhands_tui.sdk.llm import LLM
 from openhands_tui.sdk.runtime import Limits
+from openhands_tui.sdk.security.permissions import PermissionSet, project_rules_file
 from openhands_tui.sdk.settings import LLMSettings, resolve_llm_settings
 from openhands_tui.sdk.store import SessionLog, SessionMeta, SessionStore, new_session_id
 from openhands_tui.sdk.strategy import LoadedStrategy, load_strategy_source, parse_param_flags
@@ -34,6 +35,7 @@ class LaunchOptions:
     api_key: str | None = None
     workspace: Path | None = None
     confirm: ConfirmationMode = ConfirmationMode.RISKY
+    risk_threshold: Risk = Risk.HIGH
     resume: str | None = None
     max_iterations: int | None = None
     max_budget: float | None = None
@@ -112,11 +114,13 @@ def launch(options: LaunchOptions, *, confirmer: Confirmer, subscribers: list[An
         workspace=workspace,
         log=log,
         confirmer=confirmer,
-        policy=ConfirmationPolicy(mode=options.confirm),
+        policy=ConfirmationPolicy(mode=options.confirm, threshold=options.risk_threshold),
         limits=Limits(
             max_iterations=options.max_iterations or Limits.max_iterations, max_budget=options.max_budget
         ),
         history=history,
         subscribers=subscribers or [],
+        permissions=PermissionSet.load(workspace),
+        rules_file=project_rules_file(workspace),
     )
     return Launched(conversation, log, strategy, agent, settings, warnings, resumed=bool(options.resume))

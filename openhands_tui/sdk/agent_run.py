@@ -93,6 +93,8 @@ class AgentRun:
     async def open(self, history: list[Event] | None = None) -> None:
         """Create live tools; start a fresh history or fold in a stored one."""
         own = [e for e in history or () if e.agent_id == self.agent_id]
+        if self.agent.llm.api_key is not None:
+            self.runtime.bus.redactor.add(self.agent.llm.api_key.get_secret_value(), "API key")
         ctx = ToolContext(
             self.runtime.workspace, self.agent_id, own, self.runtime.services, self, self.runtime
         )
@@ -118,9 +120,9 @@ class AgentRun:
             await tool.close()
 
     def emit(self, event: EventBase) -> Any:
-        self.runtime.bus.publish(event)  # type: ignore[arg-type]
-        self.builder.add(event)  # type: ignore[arg-type]
-        return event
+        published = self.runtime.bus.publish(event)  # type: ignore[arg-type]
+        self.builder.add(published)  # the model is sent the redacted event, like everyone else
+        return published
 
     def record(self, cls: type[Any], **fields: Any) -> Any:
         return self.emit(cls(agent_id=self.agent_id, parent_agent_id=self.parent_id, **fields))
@@ -191,14 +193,7 @@ class AgentRun:
         response = await self.agent.llm.complete(
             self.builder.messages,
             self.schemas,
-            on_text=lambda delta: self.runtime.bus.publish(
-                TextDeltaEvent(
-                    agent_id=self.agent_id,
-                    parent_agent_id=self.parent_id,
-                    delta=delta,
-                    response_id=response_id,
-                )
-            ),
+            on_text=lambda delta: self._stream(delta, response_id),
             on_retry=lambda attempt, delay, error: self.record(
                 AgentErrorEvent, error=f"model call failed ({error}); retry {attempt} in {delay:.1f}s"
             ),
@@ -215,6 +210,13 @@ class AgentRun:
         finish_message = await self._run_calls(prepared)
         if finish_message is not None:
             raise Finished(finish_message)
+
+    def _stream(self, delta: str, response_id: str) -> None:
+        self.runtime.bus.publish(
+            TextDeltaEvent(
+                agent_id=self.agent_id, parent_agent_id=self.parent_id, delta=delta, response_id=response_id
+            )
+        )
 
     def _charge_iteration(self) -> None:
         limit = self.agent.max_iterations

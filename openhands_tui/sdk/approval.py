@@ -10,8 +10,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from openhands_tui.sdk.event import ConfirmationRequestEvent, ConfirmationResolvedEvent, Risk, Status
+from openhands_tui.sdk.confirmation import Decision
+from openhands_tui.sdk.event import (
+    ActionEvent,
+    ConfirmationRequestEvent,
+    ConfirmationResolvedEvent,
+    Risk,
+    Status,
+)
 from openhands_tui.sdk.runtime import Runtime
+from openhands_tui.sdk.security.permissions import suggest_rule
 from openhands_tui.sdk.tool import Action, Observation, ToolDefinition
 from openhands_tui.sdk.tool_calls import PreparedCall
 
@@ -39,12 +47,20 @@ def assess_risk(
 
 
 async def approved(run: AgentRun, call: PreparedCall) -> bool:
-    """Whether `call` may run. A rejection is recorded as the call's observation."""
+    """Whether `call` may run. Deny rules always apply; allow rules and the confirmer are
+    consulted only when the policy says to ask. A rejection becomes the call's observation."""
     assert call.tool is not None and call.action is not None
-    event = call.event
+    event, runtime = call.event, run.runtime
     risk = event.risk or Risk.LOW
-    if not run.runtime.policy.should_ask(risk, call.tool.changes_state(call.action)):
+    by_rule = runtime.permissions.decide(event.tool_name, event.arguments, call.tool.working_directory())
+    if by_rule is not None and not by_rule.approved:
+        denial = Decision(approved=False, decided_by=by_rule.decided_by, reason="a deny rule forbids it")
+        return _resolve(run, event, denial)
+    if not runtime.policy.should_ask(risk, call.tool.changes_state(call.action)):
         return True
+    if by_rule is not None:
+        return _resolve(run, event, Decision(approved=True, decided_by=by_rule.decided_by))
+    suggestion = suggest_rule(event.tool_name, event.arguments, runtime.workspace)
     request = run.record(
         ConfirmationRequestEvent,
         action_id=event.id,
@@ -55,18 +71,27 @@ async def approved(run: AgentRun, call: PreparedCall) -> bool:
         risk=risk,
         reasons=event.risk_reasons,
         chain=run.chain,
+        suggested_rule=suggestion.model_dump(exclude={"source"}, exclude_none=True) if suggestion else None,
     )
-    run.runtime.bus.sync()
+    runtime.bus.sync()
     run.set_status(Status.WAITING_FOR_CONFIRMATION)
-    decision = await run.runtime.confirmer.confirm(request)
+    decision = await runtime.confirmer.confirm(request)
+    run.set_status(Status.RUNNING)
+    if decision.approved and decision.remember is not None and runtime.rules_file is not None:
+        runtime.permissions.remember(decision.remember, runtime.rules_file)
+    return _resolve(run, event, decision)
+
+
+def _resolve(run: AgentRun, event: ActionEvent, decision: Decision) -> bool:
     run.record(
         ConfirmationResolvedEvent,
         action_id=event.id,
         approved=decision.approved,
         reason=decision.reason,
-        decided_by=decision.decided_by,
+        decided_by=decision.decided_by
+        if decision.remember is None
+        else f"{decision.decided_by} (remembered)",
     )
-    run.set_status(Status.RUNNING)
     if not decision.approved:
         who = "the user" if decision.decided_by == "user" else decision.decided_by
         because = f": {decision.reason}." if decision.reason else "."

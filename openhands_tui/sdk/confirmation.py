@@ -12,6 +12,7 @@ from typing import Protocol
 from pydantic import BaseModel
 
 from openhands_tui.sdk.event import ConfirmationRequestEvent, Risk
+from openhands_tui.sdk.security.permissions import PermissionRule
 
 
 class ConfirmationMode(StrEnum):
@@ -40,6 +41,8 @@ class Decision(BaseModel):
     approved: bool
     reason: str = ""
     decided_by: str = "user"
+    #: "Approve and always allow": the rule to remember (usually the request's suggested_rule).
+    remember: PermissionRule | None = None
 
 
 class Confirmer(Protocol):

@@ -15,12 +15,21 @@ from pathlib import Path
 from openhands_tui.sdk.agent import Agent
 from openhands_tui.sdk.agent_run import AgentRun
 from openhands_tui.sdk.bus import EventBus, Subscriber
-from openhands_tui.sdk.confirmation import ApproveAll, ConfirmationPolicy, Confirmer
+from openhands_tui.sdk.confirmation import ApproveAll, ConfirmationMode, ConfirmationPolicy, Confirmer
 from openhands_tui.sdk.errors import LLMAuthError, LLMError, SessionError
-from openhands_tui.sdk.event import DelegationClosedEvent, DelegationOpenedEvent, Event, Status
+from openhands_tui.sdk.event import (
+    DelegationClosedEvent,
+    DelegationOpenedEvent,
+    Event,
+    PolicyChangedEvent,
+    Risk,
+    Status,
+)
 from openhands_tui.sdk.outcome import Finished, RunEnded, RunOutcome
 from openhands_tui.sdk.runtime import Limits, Runtime
 from openhands_tui.sdk.security import RiskAnalyzer, RuleAnalyzer
+from openhands_tui.sdk.security.permissions import PermissionSet
+from openhands_tui.sdk.security.secrets import Redactor
 from openhands_tui.sdk.store import SessionLog
 
 logger = logging.getLogger(__name__)
@@ -73,8 +82,11 @@ class Conversation:
         limits: Limits | None = None,
         history: list[Event] | None = None,
         subscribers: Iterable[Subscriber] = (),
+        permissions: PermissionSet | None = None,
+        rules_file: Path | None = None,
+        redactor: Redactor | None = None,
     ) -> None:
-        self.bus = EventBus(log)
+        self.bus = EventBus(log, redactor if redactor is not None else Redactor.from_environment())
         for subscriber in subscribers:
             self.bus.subscribe(subscriber)
         self.runtime = Runtime(
@@ -84,6 +96,8 @@ class Conversation:
             policy=policy or ConfirmationPolicy(),
             analyzer=analyzer or RuleAnalyzer(),
             limits=limits or Limits(),
+            permissions=permissions or PermissionSet(workspace=workspace.resolve()),
+            rules_file=rules_file,
         )
         self.root = AgentRun(agent, self.runtime, agent_id="root")
         self.log = log
@@ -93,6 +107,16 @@ class Conversation:
     @property
     def status(self) -> Status:
         return self.root.status
+
+    def set_policy(self, mode: ConfirmationMode, threshold: Risk | None = None) -> None:
+        """Switch when to ask, mid-session; the switch is recorded as an event."""
+        policy = ConfirmationPolicy(mode=mode, threshold=threshold or self.runtime.policy.threshold)
+        self.runtime.policy = policy
+        self.bus.publish(
+            PolicyChangedEvent(
+                agent_id=self.root.agent_id, mode=policy.mode.value, threshold=policy.threshold
+            )
+        )
 
     async def open(self) -> None:
         if not self._opened:

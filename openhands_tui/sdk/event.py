@@ -188,7 +188,11 @@ class ConfirmationRequestEvent(EventBase):
     risk: Risk
     reasons: list[str] = Field(default_factory=list)
     chain: list[str] = Field(
-        default_factory=list, description="Agent names from the root to the asking agent."
+        default_factory=list, description="Agent names, root first, ending with the asker."
+    )
+    suggested_rule: dict[str, Any] | None = Field(
+        default=None,
+        description='What "always allow" would remember, e.g. {"action": "allow", "command": "npm test"}.',
     )
 
 
@@ -198,6 +202,14 @@ class ConfirmationResolvedEvent(EventBase):
     approved: bool
     reason: str = ""
     decided_by: str = "user"
+
+
+class PolicyChangedEvent(EventBase):
+    """The confirmation policy was switched during the session."""
+
+    kind: Literal["policy_changed"] = "policy_changed"
+    mode: Literal["always", "risky", "never"]
+    threshold: Risk = Risk.HIGH
 
 
 class DelegationOpenedEvent(EventBase):
@@ -239,7 +251,8 @@ Event = Annotated[
     | ConfirmationRequestEvent
     | ConfirmationResolvedEvent
     | DelegationOpenedEvent
-    | DelegationClosedEvent,
+    | DelegationClosedEvent
+    | PolicyChangedEvent,
     Field(discriminator="kind"),
 ]
 

@@ -11,6 +11,7 @@ from openhands_tui.sdk.bus import EventBus
 from openhands_tui.sdk.confirmation import ApproveAll, ConfirmationPolicy, Confirmer
 from openhands_tui.sdk.outcome import LimitReached
 from openhands_tui.sdk.security import RiskAnalyzer, RuleAnalyzer
+from openhands_tui.sdk.security.permissions import PermissionSet
 
 
 @dataclass
@@ -38,6 +39,9 @@ class Runtime:
     policy: ConfirmationPolicy = field(default_factory=ConfirmationPolicy)
     analyzer: RiskAnalyzer = field(default_factory=RuleAnalyzer)
     limits: Limits = field(default_factory=Limits)
+    #: Remembered allow/deny rules, and the file new "always allow" answers are added to.
+    permissions: PermissionSet = field(default_factory=PermissionSet)
+    rules_file: Path | None = None
     services: dict[str, Any] = field(default_factory=dict)
     #: How many agents have been started in this session, so child ids stay unique.
     agents_started: int = 0

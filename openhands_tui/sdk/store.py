@@ -62,10 +62,11 @@ class SessionLog:
     def id(self) -> str:
         return self.meta.id
 
-    def append(self, event: Event) -> None:
+    def append(self, event: Event, line: str | None = None) -> None:
+        """Append one event (`line` is its JSON when the caller already has it)."""
         if self._file is None:
             self._file = open(self.events_path, "ab")  # noqa: SIM115 - kept open for the session
-        self._file.write(event.model_dump_json().encode() + b"\n")
+        self._file.write((line or event.model_dump_json()).encode() + b"\n")
         self._file.flush()
 
     def sync(self) -> None:

@@ -86,3 +86,24 @@ class RuleAnalyzer:
         if not changes_state:
             return Assessment(risk=Risk.LOW, reasons=[f"{tool_name} changes nothing"])
         return Assessment(risk=Risk.MEDIUM, reasons=[f"{tool_name} can change the workspace"])
+
+
+def assess_case(kind: str, value: Any, workspace: Path, cwd: Path | None = None) -> Assessment:
+    """Rate one action described the way `tui risk --json` takes it: `cmd` with a command
+    string, `read` with `{"path": ...}`, `edit` with `{"path": ..., "op": ...}`."""
+    from openhands_tui.sdk.security.commands import assess_command
+    from openhands_tui.sdk.security.files import assess_edit, assess_read
+
+    if kind == "cmd":
+        if not isinstance(value, str):
+            raise ValueError('"cmd" input must be the command string')
+        return Assessment.from_findings(assess_command(value, str(workspace), str(cwd) if cwd else None))
+    if kind in ("read", "edit"):
+        if not isinstance(value, dict) or not isinstance(value.get("path"), str):
+            raise ValueError(f'"{kind}" input must be an object with a "path" string')
+        if kind == "read":
+            return Assessment.from_findings(assess_read(value["path"], str(workspace)))
+        return Assessment.from_findings(
+            assess_edit(value["path"], str(workspace), str(value.get("op", "edit")))
+        )
+    raise ValueError(f'unknown kind {kind!r} (expected "cmd", "edit" or "read")')

@@ -49,6 +49,7 @@ class CommandAnalysis:
         self.cwd = cwd
         self.depth = depth
         self.findings: list[Finding] = []
+        self.facts: dict[str, set[str]] = {}
 
     # -- the Analysis interface used by rules ----------------------------------------------
 
@@ -96,6 +97,7 @@ class CommandAnalysis:
             self.flag(Risk.HIGH, "commands nested too deeply to follow")
             return
         inner = CommandAnalysis(self.judge, cwd, self.depth + 1)
+        inner.facts = self.facts
         inner.run(code)
         for finding in inner.findings:
             self.flag(finding.risk, f"{origin}: {finding.reason}")

@@ -63,6 +63,8 @@ def _git_push(a: Analysis, inv: Invocation) -> None:
     operands = [w.value for w in inv.operands(frozenset({"--repo", "-o", "--push-option", "--receive-pack"}))]
     if any(v.startswith(("+", ":")) for v in operands[1:]):
         a.flag(Risk.HIGH, "git push with a +/: refspec force-updates or deletes a remote branch")
+    if operands and operands[0] in a.facts.get("git remotes added", set()):
+        a.flag(Risk.HIGH, f"git push sends code to {operands[0]}, a remote added in this same command")
     if operands and _is_url(operands[0]):
         a.flag(Risk.HIGH, f"git push sends code to {operands[0]}, not to a configured remote (exfiltration)")
 
@@ -158,6 +160,9 @@ def _git_history_rewrite(a: Analysis, inv: Invocation) -> None:
 
 
 def _git_remote(a: Analysis, inv: Invocation) -> None:
+    operands = [w.value for w in inv.operands(frozenset({"-t", "-m"}))]
+    if operands[:1] in (["add"], ["set-url"]) and len(operands) > 1:
+        a.facts.setdefault("git remotes added", set()).add(operands[1])
     if inv.values and inv.values[0] in ("add", "set-url", "rename", "remove", "rm", "set-head", "prune"):
         a.flag(Risk.MEDIUM, "git remote changes where the repository fetches from and pushes to")
 

@@ -90,6 +90,9 @@ class Invocation:
 class Analysis(Protocol):
     """What a rule can do: report, judge paths, and analyze nested commands or code."""
 
+    #: Facts one part of a command line leaves for later parts (e.g. remotes it added).
+    facts: dict[str, set[str]]
+
     def flag(self, risk: Risk, reason: str) -> None: ...
 
     def read_path(self, word: Word, cwd: str) -> None: ...

@@ -83,6 +83,7 @@ class BashSession:
 
     async def _start(self) -> asyncio.subprocess.Process:
         env = dict(os.environ)
+        env.pop("LLM_API_KEY", None)  # the agent's shell has no business with our model's key
         env.update({"PAGER": "cat", "GIT_PAGER": "cat", "TERM": "dumb", "NO_COLOR": "1", "PS1": ""})
         cwd = self.cwd if Path(self.cwd).is_dir() else str(Path.home())
         self._process = await asyncio.create_subprocess_exec(
