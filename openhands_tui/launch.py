@@ -18,6 +18,7 @@ from openhands_tui.sdk.event import Event, Risk
 from openhands_tui.sdk.llm import LLM
 from openhands_tui.sdk.runtime import Limits
 from openhands_tui.sdk.security.permissions import PermissionSet, project_rules_file
+from openhands_tui.sdk.security.secrets import Redactor
 from openhands_tui.sdk.settings import LLMSettings, resolve_llm_settings
 from openhands_tui.sdk.store import SessionLog, SessionMeta, SessionStore, new_session_id
 from openhands_tui.sdk.strategy import LoadedStrategy, load_strategy_source, parse_param_flags
@@ -93,6 +94,9 @@ def launch(options: LaunchOptions, *, confirmer: Confirmer, subscribers: list[An
     llm = LLM(model=settings.require_model(), api_key=settings.api_key, base_url=settings.base_url)
     agent = strategy.build_agent(llm, params)
     workspace = _workspace(options, meta)
+    redactor = Redactor.from_environment(
+        extra=[("API key", llm.api_key.get_secret_value() if llm.api_key else None)]
+    )
 
     if log is None:
         stored_strategy = (
@@ -106,7 +110,9 @@ def launch(options: LaunchOptions, *, confirmer: Confirmer, subscribers: list[An
                 model=llm.model,
                 base_url=llm.base_url,
                 workspace=str(workspace),
-                title=(options.task or "").strip().splitlines()[0][:100] if options.task else "",
+                title=redactor.redact(options.task.strip().splitlines()[0][:100])
+                if (options.task or "").strip()
+                else "",
             )
         )
     conversation = Conversation(
@@ -122,5 +128,6 @@ def launch(options: LaunchOptions, *, confirmer: Confirmer, subscribers: list[An
         subscribers=subscribers or [],
         permissions=PermissionSet.load(workspace),
         rules_file=project_rules_file(workspace),
+        redactor=redactor,
     )
     return Launched(conversation, log, strategy, agent, settings, warnings, resumed=bool(options.resume))

@@ -200,10 +200,10 @@ class AgentRun:
         )
         self._record_usage(response, response_id)
         if response.text or not response.tool_calls:
-            self.record(MessageEvent, role="assistant", content=response.text, response_id=response_id)
-            self.last_text = response.text or self.last_text
+            said = self.record(MessageEvent, role="assistant", content=response.text, response_id=response_id)
+            self.last_text = said.content or self.last_text
         if not response.tool_calls:
-            self._answer_without_tools(response.text)
+            self._answer_without_tools(self.last_text if response.text else "")
             return
         prepared = [self._prepare(call, response_id) for call in response.tool_calls]
         self.runtime.bus.sync()  # the actions are durable before any of them runs
@@ -330,13 +330,13 @@ class AgentRun:
             observation = Observation(
                 text=f"The {call.tool.name} tool failed: {type(exc).__name__}: {exc}", is_error=True
             )
-        self.observe(call.event, observation, "error" if observation.is_error else "ok")
+        recorded = self.observe(call.event, observation, "error" if observation.is_error else "ok")
         if call.tool.name == "finish" and not observation.is_error:
-            return observation.text
+            return recorded.content  # as published: redacted
         return None
 
-    def observe(self, action: ActionEvent, observation: Observation, outcome: str) -> None:
-        self.record(
+    def observe(self, action: ActionEvent, observation: Observation, outcome: str) -> ObservationEvent:
+        return self.record(
             ObservationEvent,
             tool_call_id=action.tool_call_id,
             tool_name=action.tool_name,
