@@ -69,7 +69,16 @@ def main_command(
         ),
     ] = None,
     task: Annotated[
-        str | None, typer.Option("--task", "-t", metavar="TEXT", help="The task to start with.")
+        str | None,
+        typer.Option(
+            "--task", "-t", metavar="TEXT", help="The task to start with (/name runs a task microagent)."
+        ),
+    ] = None,
+    task_input: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--input", "-i", metavar="NAME=VALUE", help="An input of a /name task microagent (repeatable)."
+        ),
     ] = None,
     model: Annotated[
         str | None,
@@ -158,6 +167,7 @@ def main_command(
             resume=resume,
             max_iterations=max_iterations,
             max_budget=max_budget,
+            inputs=task_input or [],
         )
         if not headless:
             raise _fail("the interactive app is not available yet; run with --headless")
@@ -227,6 +237,37 @@ def sessions_command(
         print("no sessions stored yet")
     for meta in metas:
         print(f"{meta.id}  {meta.status:<9} {meta.model or '-':<28} {meta.title}")
+
+
+@app.command("microagents")
+def microagents_command(
+    workspace: Annotated[Path | None, typer.Option(metavar="DIR", help="The workspace to look in.")] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
+) -> None:
+    """List the microagents a session here would load: type, triggers, source, and problems."""
+    from openhands_tui.sdk.context.loader import load_microagents
+
+    root = (workspace or Path.cwd()).resolve()
+    if not root.is_dir():
+        raise _fail(f"--workspace {workspace}: not a directory")
+    loaded = load_microagents(root)
+    if json_output:
+        import json
+
+        info = {
+            "microagents": [s.info() for s in loaded.skills],
+            "warnings": loaded.warnings,
+            "shadowed": loaded.shadowed,
+        }
+        print(json.dumps(info, indent=2))
+        return
+    for skill in loaded.skills:
+        triggers = ", ".join(skill.triggers) if skill.type != "repo" else "always on"
+        cut = " (truncated)" if skill.truncated else ""
+        print(f"{skill.name:<20} {skill.type:<9} {skill.origin:<9} {skill.tokens:>5} tok{cut}  [{triggers}]")
+        print(f"{'':<20} {skill.source}")
+    for problem in loaded.shadowed + loaded.warnings:
+        print(f"warning: {problem}")
 
 
 @app.command("risk")

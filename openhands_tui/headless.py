@@ -21,6 +21,8 @@ from openhands_tui.sdk.event import (
     DelegationOpenedEvent,
     Event,
     MessageEvent,
+    MicroagentsLoadedEvent,
+    MicroagentTriggeredEvent,
     ObservationEvent,
     StatusEvent,
     SystemPromptEvent,
@@ -73,6 +75,13 @@ class TranscriptPrinter:
         if isinstance(event, SystemPromptEvent):
             self.names.setdefault(event.agent_id, event.agent_name)
             return f"{who}── agent {event.agent_name} · {event.model}"
+        if isinstance(event, MicroagentTriggeredEvent):
+            why = f"keyword {event.keyword!r}" if event.keyword else "always on"
+            return f"{who}  ◆ microagent {event.name} ({event.type}, {why}, {event.tokens} tokens)"
+        if isinstance(event, MicroagentsLoadedEvent):
+            for problem in [*event.warnings, *event.shadowed]:
+                print(f"warning: {problem}", file=sys.stderr)
+            return None
         if isinstance(event, DelegationClosedEvent) and event.status == "rejected":
             return f"{who}✗ not started: {event.reason}"
         if isinstance(event, MessageEvent):
@@ -150,7 +159,7 @@ def _ask(prompt: str) -> str:
     return sys.stdin.readline()
 
 
-async def _run(launched: Launched, task: str | None) -> RunOutcome:
+async def _run(launched: Launched, task: str | None, inputs: dict[str, str]) -> RunOutcome:
     conversation = launched.conversation
     loop = asyncio.get_running_loop()
     current = asyncio.current_task()
@@ -164,7 +173,7 @@ async def _run(launched: Launched, task: str | None) -> RunOutcome:
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, interrupt)
     try:
-        return await conversation.run(task)
+        return await conversation.run(task, inputs)
     finally:
         await conversation.close()
 
@@ -181,7 +190,7 @@ def run_headless(options: LaunchOptions, *, json_output: bool) -> int:
     print(
         f"{verb} {launched.log.id} · {launched.strategy.name} · {launched.agent.llm.model}", file=sys.stderr
     )
-    outcome = asyncio.run(_run(launched, options.task))
+    outcome = asyncio.run(_run(launched, options.task, launched.inputs))
     if not json_output and outcome.result:
         out.write(f"\n{outcome.result}\n")
     print(

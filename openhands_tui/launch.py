@@ -12,6 +12,8 @@ from typing import Any
 
 from openhands_tui.sdk.agent import Agent
 from openhands_tui.sdk.confirmation import ConfirmationMode, ConfirmationPolicy, Confirmer
+from openhands_tui.sdk.context.loader import load_microagents
+from openhands_tui.sdk.context.tasks import find_task_command, parse_inputs
 from openhands_tui.sdk.conversation import Conversation
 from openhands_tui.sdk.errors import SettingsError
 from openhands_tui.sdk.event import Event, Risk
@@ -40,6 +42,7 @@ class LaunchOptions:
     resume: str | None = None
     max_iterations: int | None = None
     max_budget: float | None = None
+    inputs: list[str] = field(default_factory=list)
     state_dir: Path | None = None
 
 
@@ -52,6 +55,7 @@ class Launched:
     settings: LLMSettings
     warnings: list[str] = field(default_factory=list)
     resumed: bool = False
+    inputs: dict[str, str] = field(default_factory=dict)
 
 
 def load_strategy_spec(spec: str | None) -> LoadedStrategy:
@@ -68,6 +72,11 @@ def _workspace(options: LaunchOptions, meta: SessionMeta | None) -> Path:
     if not raw.is_dir():
         raise SettingsError(f"--workspace {raw}: not a directory")
     return raw.resolve()
+
+
+def _title(task: str | None, redactor: Redactor) -> str:
+    lines = (task or "").strip().splitlines()
+    return redactor.redact(lines[0][:100]) if lines else ""
 
 
 def launch(options: LaunchOptions, *, confirmer: Confirmer, subscribers: list[Any] | None = None) -> Launched:
@@ -94,6 +103,12 @@ def launch(options: LaunchOptions, *, confirmer: Confirmer, subscribers: list[An
     llm = LLM(model=settings.require_model(), api_key=settings.api_key, base_url=settings.base_url)
     agent = strategy.build_agent(llm, params)
     workspace = _workspace(options, meta)
+    microagents = load_microagents(workspace, strategy_skills=agent.context.skills)
+    inputs = parse_inputs(options.inputs)
+    if options.task:
+        command = find_task_command(options.task, microagents)
+        if command is not None:
+            command.render(inputs)  # a missing input is a usage error before anything starts
     redactor = Redactor.from_environment(
         extra=[("API key", llm.api_key.get_secret_value() if llm.api_key else None)]
     )
@@ -110,9 +125,7 @@ def launch(options: LaunchOptions, *, confirmer: Confirmer, subscribers: list[An
                 model=llm.model,
                 base_url=llm.base_url,
                 workspace=str(workspace),
-                title=redactor.redact(options.task.strip().splitlines()[0][:100])
-                if (options.task or "").strip()
-                else "",
+                title=_title(options.task, redactor),
             )
         )
     conversation = Conversation(
@@ -129,5 +142,8 @@ def launch(options: LaunchOptions, *, confirmer: Confirmer, subscribers: list[An
         permissions=PermissionSet.load(workspace),
         rules_file=project_rules_file(workspace),
         redactor=redactor,
+        microagents=microagents,
     )
-    return Launched(conversation, log, strategy, agent, settings, warnings, resumed=bool(options.resume))
+    return Launched(
+        conversation, log, strategy, agent, settings, warnings, resumed=bool(options.resume), inputs=inputs
+    )

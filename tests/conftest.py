@@ -22,6 +22,7 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "home"
     (home / "state").mkdir(parents=True)
     (home / "config").mkdir()
+    monkeypatch.setenv("HOME", str(home))  # no test sees the developer's ~/.openhands either
     monkeypatch.setenv("XDG_STATE_HOME", str(home / "state"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
     for name in ("LLM_MODEL", "LLM_API_KEY", "LLM_BASE_URL"):

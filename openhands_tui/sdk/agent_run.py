@@ -15,7 +15,13 @@ from pydantic import ValidationError
 
 from openhands_tui.sdk.agent import Agent
 from openhands_tui.sdk.approval import approved, assess_risk
-from openhands_tui.sdk.context.agent_context import extra_info_block
+from openhands_tui.sdk.context.agent_context import (
+    extra_info_block,
+    merge_skills,
+    triggered_skills,
+    workspace_block,
+)
+from openhands_tui.sdk.context.skill import Skill
 from openhands_tui.sdk.event import (
     ActionEvent,
     AgentErrorEvent,
@@ -25,6 +31,7 @@ from openhands_tui.sdk.event import (
     EventBase,
     LLMUsageEvent,
     MessageEvent,
+    MicroagentTriggeredEvent,
     ObservationEvent,
     Status,
     StatusEvent,
@@ -85,6 +92,7 @@ class AgentRun:
         self.iterations = 0
         self.user_messages = 0
         self.injected_skills: set[str] = set()
+        self.skills: list[Skill] = []
         self._nudged = False
         self._awaiting_decision: list[ActionEvent] = []
 
@@ -93,6 +101,7 @@ class AgentRun:
     async def open(self, history: list[Event] | None = None) -> None:
         """Create live tools; start a fresh history or fold in a stored one."""
         own = [e for e in history or () if e.agent_id == self.agent_id]
+        self.skills = merge_skills(self.agent.context.skills, self.runtime.microagents.skills)
         if self.agent.llm.api_key is not None:
             self.runtime.bus.redactor.add(self.agent.llm.api_key.get_secret_value(), "API key")
         ctx = ToolContext(
@@ -146,6 +155,8 @@ class AgentRun:
             self.builder.add(event)
             if isinstance(event, MessageEvent) and event.role == "user":
                 self.user_messages += 1
+            elif isinstance(event, MicroagentTriggeredEvent):
+                self.injected_skills.add(event.name)
             elif isinstance(event, LLMUsageEvent):
                 self._add_usage(event.prompt_tokens + event.completion_tokens, event.cost or 0.0)
             elif isinstance(event, StatusEvent):
@@ -168,18 +179,40 @@ class AgentRun:
 
     # -- messages --------------------------------------------------------------------------
 
-    def add_user_message(self, text: str) -> None:
-        context = []
-        agent_context = self.agent.context
+    def add_user_message(self, text: str, task: Skill | None = None) -> None:
+        """Send `text` as the user; the first message carries the workspace context (with the
+        always-on microagents) and any message carries the knowledge its words trigger, each
+        microagent once per conversation. `task` is the task microagent `text` came from."""
+        context: list[str] = []
+        fired: list[tuple[Skill, str | None]] = []
         if self.user_messages == 0:
-            context.append(agent_context.workspace_block(self.runtime.workspace))
-        for skill, keyword in agent_context.knowledge_blocks(text, self.injected_skills):
+            repo = [s for s in self.skills if s.type == "repo"]
+            context.append(workspace_block(self.runtime.workspace, repo))
+            fired += [(skill, None) for skill in repo]
+        if task is not None:
+            fired.append((task, f"/{task.name}"))
+        for skill, keyword in triggered_skills(self.skills, text, self.injected_skills):
             context.append(extra_info_block(skill, keyword))
-            self.injected_skills.add(skill.name)
-        if agent_context.user_message_suffix:
-            context.append(agent_context.user_message_suffix.strip())
+            fired.append((skill, keyword))
+        suffix = self.agent.context.user_message_suffix
+        if suffix:
+            context.append(suffix.strip())
         self.user_messages += 1
         self.record(MessageEvent, role="user", content=text, context=context)
+        for skill, keyword in fired:
+            self._triggered(skill, keyword)
+
+    def _triggered(self, skill: Skill, keyword: str | None) -> None:
+        self.injected_skills.add(skill.name)
+        self.record(
+            MicroagentTriggeredEvent,
+            name=skill.name,
+            type=skill.type,
+            keyword=keyword,
+            source=skill.source,
+            tokens=skill.tokens,
+            content=skill.content,
+        )
 
     # -- the step --------------------------------------------------------------------------
 

@@ -16,11 +16,14 @@ from openhands_tui.sdk.agent import Agent
 from openhands_tui.sdk.agent_run import AgentRun
 from openhands_tui.sdk.bus import EventBus, Subscriber
 from openhands_tui.sdk.confirmation import ApproveAll, ConfirmationMode, ConfirmationPolicy, Confirmer
+from openhands_tui.sdk.context.loader import LoadedMicroagents, load_microagents
+from openhands_tui.sdk.context.tasks import find_task_command
 from openhands_tui.sdk.errors import LLMAuthError, LLMError, SessionError
 from openhands_tui.sdk.event import (
     DelegationClosedEvent,
     DelegationOpenedEvent,
     Event,
+    MicroagentsLoadedEvent,
     PolicyChangedEvent,
     Risk,
     Status,
@@ -85,6 +88,7 @@ class Conversation:
         permissions: PermissionSet | None = None,
         rules_file: Path | None = None,
         redactor: Redactor | None = None,
+        microagents: LoadedMicroagents | None = None,
     ) -> None:
         self.bus = EventBus(log, redactor if redactor is not None else Redactor.from_environment())
         for subscriber in subscribers:
@@ -98,6 +102,9 @@ class Conversation:
             limits=limits or Limits(),
             permissions=permissions or PermissionSet(workspace=workspace.resolve()),
             rules_file=rules_file,
+            microagents=microagents
+            if microagents is not None
+            else load_microagents(workspace.resolve(), strategy_skills=agent.context.skills),
         )
         self.root = AgentRun(agent, self.runtime, agent_id="root")
         self.log = log
@@ -123,6 +130,15 @@ class Conversation:
             self._opened = True
             self._close_orphaned_delegations()
             await self.root.open(self._history)
+            loaded = self.runtime.microagents
+            self.bus.publish(
+                MicroagentsLoadedEvent(
+                    agent_id=self.root.agent_id,
+                    microagents=[skill.info() for skill in loaded.skills],
+                    warnings=loaded.warnings,
+                    shadowed=loaded.shadowed,
+                )
+            )
 
     def _close_orphaned_delegations(self) -> None:
         """Children that were running when the session stopped are not resumed: close them
@@ -142,11 +158,16 @@ class Conversation:
                     )
                 )
 
-    async def run(self, task: str | None = None) -> RunOutcome:
-        """Run until the root agent ends. Without `task`, continue a resumed session."""
+    async def run(self, task: str | None = None, inputs: dict[str, str] | None = None) -> RunOutcome:
+        """Run until the root agent ends. Without `task`, continue a resumed session.
+        A task starting with `/name` runs that task microagent with `inputs`."""
         await self.open()
         if task is not None and task.strip():
-            self.root.add_user_message(task)
+            command = find_task_command(task, self.runtime.microagents)
+            if command is None:
+                self.root.add_user_message(task)
+            else:
+                self.root.add_user_message(command.render(inputs or {}), task=command.skill)
         elif not self.root.has_work:
             raise SessionError("nothing to continue: the session has finished; give a new --task")
         outcome = await run_agent(self.root)

@@ -204,6 +204,27 @@ class ConfirmationResolvedEvent(EventBase):
     decided_by: str = "user"
 
 
+class MicroagentsLoadedEvent(EventBase):
+    """What microagents this session can use, and what went wrong loading them."""
+
+    kind: Literal["microagents_loaded"] = "microagents_loaded"
+    microagents: list[dict[str, Any]] = Field(description="name, type, triggers, source, tokens, ... each")
+    warnings: list[str] = Field(default_factory=list)
+    shadowed: list[str] = Field(default_factory=list)
+
+
+class MicroagentTriggeredEvent(EventBase):
+    """A microagent's content was added to what this agent is sent."""
+
+    kind: Literal["microagent_triggered"] = "microagent_triggered"
+    name: str
+    type: Literal["repo", "knowledge", "task"]
+    keyword: str | None = None
+    source: str
+    tokens: int
+    content: str
+
+
 class PolicyChangedEvent(EventBase):
     """The confirmation policy was switched during the session."""
 
@@ -252,7 +273,9 @@ Event = Annotated[
     | ConfirmationResolvedEvent
     | DelegationOpenedEvent
     | DelegationClosedEvent
-    | PolicyChangedEvent,
+    | PolicyChangedEvent
+    | MicroagentsLoadedEvent
+    | MicroagentTriggeredEvent,
     Field(discriminator="kind"),
 ]
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from openhands_tui.sdk.bus import EventBus
 from openhands_tui.sdk.confirmation import ApproveAll, ConfirmationPolicy, Confirmer
+from openhands_tui.sdk.context.loader import LoadedMicroagents
 from openhands_tui.sdk.outcome import LimitReached
 from openhands_tui.sdk.security import RiskAnalyzer, RuleAnalyzer
 from openhands_tui.sdk.security.permissions import PermissionSet
@@ -42,6 +43,8 @@ class Runtime:
     #: Remembered allow/deny rules, and the file new "always allow" answers are added to.
     permissions: PermissionSet = field(default_factory=PermissionSet)
     rules_file: Path | None = None
+    #: Microagents found in the workspace, the user's directories and the built-in set.
+    microagents: LoadedMicroagents = field(default_factory=LoadedMicroagents)
     services: dict[str, Any] = field(default_factory=dict)
     #: How many agents have been started in this session, so child ids stay unique.
     agents_started: int = 0

@@ -18,25 +18,35 @@ class AgentContext(BaseModel):
     user_message_suffix: str | None = None
     skills: list[Skill] = Field(default_factory=list)
 
-    def workspace_block(self, workspace: Path) -> str:
-        """The block added to an agent's first message: where it works and always-on skills."""
-        lines = ["<WORKSPACE_CONTEXT>", f"Working directory: {workspace}"]
-        for skill in self.skills:
-            if skill.type == "repo":
-                lines += ["", f"## {skill.name}", skill.content.strip()]
-        lines.append("</WORKSPACE_CONTEXT>")
-        return "\n".join(lines)
 
-    def knowledge_blocks(self, text: str, already: set[str]) -> list[tuple[Skill, str]]:
-        """Knowledge skills whose trigger appears in `text` and that were not injected yet."""
-        fired = []
-        for skill in self.skills:
-            if skill.type != "knowledge" or skill.name in already:
-                continue
-            keyword = skill.match(text)
-            if keyword is not None:
-                fired.append((skill, keyword))
-        return fired
+def merge_skills(*groups: list[Skill]) -> list[Skill]:
+    """Skills from several sources, the first of each name winning."""
+    merged: dict[str, Skill] = {}
+    for group in groups:
+        for skill in group:
+            merged.setdefault(skill.name, skill)
+    return list(merged.values())
+
+
+def workspace_block(workspace: Path, repo_skills: list[Skill]) -> str:
+    """The block added to an agent's first message: where it works and its always-on skills."""
+    lines = ["<WORKSPACE_CONTEXT>", f"Working directory: {workspace}"]
+    for skill in repo_skills:
+        lines += ["", f"## {skill.name} ({Path(skill.source).name})", skill.content.strip()]
+    lines.append("</WORKSPACE_CONTEXT>")
+    return "\n".join(lines)
+
+
+def triggered_skills(skills: list[Skill], text: str, already: set[str]) -> list[tuple[Skill, str]]:
+    """Knowledge skills whose trigger appears in `text` and that were not injected yet."""
+    fired = []
+    for skill in skills:
+        if skill.type != "knowledge" or skill.name in already:
+            continue
+        keyword = skill.match(text)
+        if keyword is not None:
+            fired.append((skill, keyword))
+    return fired
 
 
 def extra_info_block(skill: Skill, keyword: str) -> str:

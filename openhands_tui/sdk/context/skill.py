@@ -26,12 +26,36 @@ class Skill(BaseModel):
     inputs: list[SkillInput] = Field(default_factory=list)
     description: str = ""
     source: str = "strategy"
+    #: Where it came from, in loading order: strategy, workspace, user, builtin.
+    origin: str = "strategy"
+    truncated: bool = False
 
     @model_validator(mode="after")
-    def _knowledge_when_triggered(self) -> Skill:
+    def _settle_type(self) -> Skill:
         if self.triggers and self.type == "repo" and "type" not in self.model_fields_set:
             self.type = "knowledge"
+        if self.type == "task" and not self.triggers:
+            self.triggers = [f"/{self.name}"]
         return self
+
+    @property
+    def tokens(self) -> int:
+        """A size estimate in tokens (about four characters each), for budgets and panels."""
+        return max(1, (len(self.content) + 3) // 4)
+
+    def info(self) -> dict[str, object]:
+        """What `microagents_loaded` and `tui microagents` report about it."""
+        return {
+            "name": self.name,
+            "type": self.type,
+            "triggers": self.triggers,
+            "inputs": [i.model_dump() for i in self.inputs],
+            "source": self.source,
+            "origin": self.origin,
+            "tokens": self.tokens,
+            "truncated": self.truncated,
+            "description": self.description,
+        }
 
     def match(self, text: str) -> str | None:
         """The first trigger found in `text` as a whole word (case-insensitive), or None."""
