@@ -64,27 +64,19 @@ def main_command(
     ] = None,
     param: Annotated[
         list[str] | None,
-        typer.Option(
-            "--param", "-p", metavar="NAME=VALUE", help="Strategy parameter as name=value (repeatable)."
-        ),
+        typer.Option("--param", "-p", metavar="NAME=VALUE", help="Strategy parameter as name=value (repeatable)."),
     ] = None,
     task: Annotated[
         str | None,
-        typer.Option(
-            "--task", "-t", metavar="TEXT", help="The task to start with (/name runs a task microagent)."
-        ),
+        typer.Option("--task", "-t", metavar="TEXT", help="The task to start with (/name runs a task microagent)."),
     ] = None,
     task_input: Annotated[
         list[str] | None,
-        typer.Option(
-            "--input", "-i", metavar="NAME=VALUE", help="An input of a /name task microagent (repeatable)."
-        ),
+        typer.Option("--input", "-i", metavar="NAME=VALUE", help="An input of a /name task microagent (repeatable)."),
     ] = None,
     model: Annotated[
         str | None,
-        typer.Option(
-            metavar="MODEL", help="litellm model name, e.g. anthropic/claude-sonnet-4-5 (env LLM_MODEL)."
-        ),
+        typer.Option(metavar="MODEL", help="litellm model name, e.g. anthropic/claude-sonnet-4-5 (env LLM_MODEL)."),
     ] = None,
     base_url: Annotated[
         str | None,
@@ -104,8 +96,7 @@ def main_command(
     confirm: Annotated[
         ConfirmChoice,
         typer.Option(
-            help="When to ask before an action: always (anything that changes state), "
-            "risky (HIGH risk), never."
+            help="When to ask before an action: always (anything that changes state), risky (HIGH risk), never."
         ),
     ] = ConfirmChoice.risky,
     risk_threshold: Annotated[
@@ -114,9 +105,7 @@ def main_command(
     ] = RiskChoice.HIGH,
     resume: Annotated[
         str | None,
-        typer.Option(
-            metavar="ID|last", help="Continue a stored session: its id (or a unique prefix), or 'last'."
-        ),
+        typer.Option(metavar="ID|last", help="Continue a stored session: its id (or a unique prefix), or 'last'."),
     ] = None,
     max_iterations: Annotated[
         int | None,
@@ -124,15 +113,14 @@ def main_command(
     ] = None,
     demo: Annotated[
         bool,
-        typer.Option(
-            "--demo", help="Run against a built-in scripted model in a temporary workspace (no key)."
-        ),
+        typer.Option("--demo", help="Run against a built-in scripted model in a temporary workspace (no key)."),
     ] = False,
     max_budget: Annotated[
         float | None,
-        typer.Option(
-            min=0, metavar="USD", help="Most dollars of model calls for the whole run (priced models)."
-        ),
+        typer.Option(min=0, metavar="USD", help="Most dollars of model calls for the whole run (priced models)."),
+    ] = None,
+    theme: Annotated[
+        str | None, typer.Option(metavar="NAME", help="App theme (openhands-dark, openhands-light, ...).")
     ] = None,
     describe: Annotated[
         bool, typer.Option("--describe", help="Print the strategy's name, description and params, then exit.")
@@ -169,30 +157,38 @@ def main_command(
             max_budget=max_budget,
             inputs=task_input or [],
         )
-        if not headless:
-            raise _fail("the interactive app is not available yet; run with --headless")
-        from openhands_tui.headless import run_headless
-
         if demo:
-            code = _run_demo(options, json_output)
+            code = _run_demo(options, json_output, headless, theme)
+        elif not headless:
+            from openhands_tui.tui.runner import run_app
+
+            code = run_app(options, theme=theme)
         elif not task and not resume:
             raise _fail("--headless needs --task (or --resume to continue a session)")
         else:
+            from openhands_tui.headless import run_headless
+
             code = run_headless(options, json_output=json_output)
     except OpenHandsTUIError as exc:
         raise _fail(str(exc), exc.exit_code) from None
     raise typer.Exit(code)
 
 
-def _run_demo(options: LaunchOptions, json_output: bool) -> int:
-    from openhands_tui.demo import DEMO_MODEL, DEMO_TASK, demo_workspace, start_demo_server
-    from openhands_tui.headless import run_headless
+def _run_demo(options: LaunchOptions, json_output: bool, headless: bool, theme: str | None) -> int:
+    from openhands_tui.demo import DEMO_MODEL, DEMO_STRATEGY, DEMO_TASK, demo_workspace, start_demo_server
 
     server = start_demo_server()
     try:
         options.model, options.base_url, options.api_key = DEMO_MODEL, server.base_url, "demo-key"
+        options.strategy = options.strategy or DEMO_STRATEGY
         options.workspace = options.workspace or demo_workspace()
         options.task = options.task or DEMO_TASK
+        if not headless:
+            from openhands_tui.tui.runner import run_app
+
+            return run_app(options, theme=theme, demo=True)
+        from openhands_tui.headless import run_headless
+
         print(f"DEMO · scripted model, no API key used · workspace {options.workspace}", file=sys.stderr)
         return run_headless(options, json_output=json_output)
     finally:
@@ -237,6 +233,23 @@ def sessions_command(
         print("no sessions stored yet")
     for meta in metas:
         print(f"{meta.id}  {meta.status:<9} {meta.model or '-':<28} {meta.title}")
+
+
+@app.command("view")
+def view_command(
+    session: Annotated[str, typer.Argument(help="Session id (or a unique prefix), or 'last'.")],
+    theme: Annotated[str | None, typer.Option(metavar="NAME", help="App theme.")] = None,
+) -> None:
+    """Browse a stored session read-only: its transcripts and agent tree."""
+    from openhands_tui.sdk.errors import OpenHandsTUIError
+
+    try:
+        from openhands_tui.tui.runner import view_session
+
+        code = view_session(session, theme)
+    except OpenHandsTUIError as exc:
+        raise _fail(str(exc), exc.exit_code) from None
+    raise typer.Exit(code)
 
 
 @app.command("microagents")

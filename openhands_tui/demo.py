@@ -1,7 +1,10 @@
 """`tui --demo`: the whole product against a built-in scripted model, with no API key.
 
-The demo starts the scripted OpenAI-compatible server in-process, points the run at it and
-uses a fresh temporary workspace, so trying it never touches the user's files or money.
+The waterfall strategy runs a canned multi-agent session: the root delegates a design, then
+the implementation (whose task mentions pytest, so the testing microagent fires for the
+coder), the coder edits files and asks to run a HIGH-risk command (you approve or reject
+it), and the root verifies. The scripted server runs in-process and the workspace is a fresh
+temporary directory, so trying it touches none of your files and costs nothing.
 """
 
 from __future__ import annotations
@@ -11,75 +14,125 @@ from pathlib import Path
 
 from openhands_tui.testing import Script, ScriptedLLMServer, ScriptedToolCall, Turn
 
-DEMO_TASK = "DEMO: write a tiny greeting script, run it, and report what it printed."
+DEMO_TASK = "DEMO: build a tiny todo module with tests"
 DEMO_MODEL = "openai/scripted-demo"
+DEMO_STRATEGY = "builtin:waterfall"
 
-_GREETING = 'import sys\n\nname = sys.argv[1] if len(sys.argv) > 1 else "world"\nprint(f"hello, {name}!")\n'
+_TODOS = '''"""A tiny in-memory todo list."""
+
+TODOS: list[dict] = []
+
+
+def add(title: str) -> dict:
+    item = {"id": len(TODOS) + 1, "title": title, "done": False}
+    TODOS.append(item)
+    return item
+
+
+def complete(item_id: int) -> dict:
+    item = next(t for t in TODOS if t["id"] == item_id)
+    item["done"] = True
+    return item
+'''
+_TESTS = """from todos import TODOS, add, complete
+
+
+def test_add_and_complete():
+    TODOS.clear()
+    item = add("write tests")
+    assert complete(item["id"])["done"] is True
+"""
+_DESIGN = (
+    "## Design: todos\n\n"
+    "- `todos.py`: `add(title)` and `complete(id)` over an in-memory list.\n"
+    "- `test_todos.py`: one pytest test covering add then complete.\n"
+    "- Errors: completing an unknown id raises `StopIteration` (acceptable for a demo)."
+)
+
+
+def _call(name: str, **arguments: object) -> ScriptedToolCall:
+    return ScriptedToolCall(name=name, arguments=arguments)
 
 
 def demo_scripts() -> list[Script]:
-    def call(name: str, **arguments: object) -> ScriptedToolCall:
-        return ScriptedToolCall(name=name, arguments=arguments)
-
+    streaming = 0.02
     return [
         Script(
-            name="demo",
+            name="root",
+            match="Orchestrate a waterfall process",
             turns=[
                 Turn(
-                    text="I'll plan the work, then write and run the script.",
-                    tool_calls=[
-                        call(
-                            "task_tracker",
-                            command="plan",
-                            task_list=[
-                                {"title": "write greet.py", "status": "in_progress"},
-                                {"title": "run it", "status": "todo"},
-                            ],
-                        )
-                    ],
-                    chunk_delay=0.01,
+                    text="I'll get a design first, then have it implemented, then check it.",
+                    tool_calls=[_call("delegate", agent="designer", task="Design a tiny todo module with tests.")],
+                    chunk_delay=streaming,
                 ),
                 Turn(
                     tool_calls=[
-                        call(
-                            "file_editor",
-                            command="create",
-                            path="greet.py",
-                            file_text=_GREETING,
-                            security_risk="MEDIUM",
-                        )
-                    ]
-                ),
-                Turn(tool_calls=[call("terminal", command="python3 greet.py demo", security_risk="MEDIUM")]),
-                Turn(
-                    tool_calls=[
-                        call(
-                            "file_editor",
-                            command="str_replace",
-                            path="greet.py",
-                            old_str='print(f"hello, {name}!")',
-                            new_str='print(f"Hello, {name}!")',
-                            security_risk="MEDIUM",
-                        )
+                        _call("delegate", agent="coder", task=f"Implement this design, with pytest tests:\n\n{_DESIGN}")
                     ]
                 ),
                 Turn(
-                    tool_calls=[call("terminal", command="python3 greet.py demo && ls", security_risk="LOW")]
+                    tool_calls=[
+                        _call("terminal", command="python3 -m pytest -q 2>&1 | tail -3", security_risk="MEDIUM")
+                    ]
                 ),
                 Turn(
                     text="Done.",
                     tool_calls=[
-                        call(
+                        _call(
                             "finish",
                             message=(
-                                "Wrote greet.py, ran it (`python3 greet.py demo` prints `Hello, demo!`) and "
-                                "capitalised the greeting. This was a scripted demo: no model was called."
+                                "Built `todos.py` and `test_todos.py`; the tests pass. "
+                                "This was a scripted DEMO: no model was called."
                             ),
                         )
                     ],
                 ),
             ],
-        )
+        ),
+        Script(
+            name="designer",
+            match="You are a system architect",
+            turns=[
+                Turn(tool_calls=[_call("file_editor", command="view", path=".")]),
+                Turn(text="Here is the design.", tool_calls=[_call("finish", message=_DESIGN)], chunk_delay=streaming),
+            ],
+        ),
+        Script(
+            name="coder",
+            match="You are an implementation engineer",
+            turns=[
+                Turn(
+                    tool_calls=[
+                        _call(
+                            "file_editor", command="create", path="todos.py", file_text=_TODOS, security_risk="MEDIUM"
+                        )
+                    ]
+                ),
+                Turn(
+                    tool_calls=[
+                        _call(
+                            "file_editor",
+                            command="create",
+                            path="test_todos.py",
+                            file_text=_TESTS,
+                            security_risk="MEDIUM",
+                        )
+                    ]
+                ),
+                Turn(
+                    text="Cleaning old build output before running the tests.",
+                    tool_calls=[
+                        _call(
+                            "terminal",
+                            command="rm -rf build && python3 -m pytest -q 2>&1 | tail -3",
+                            security_risk="LOW",
+                        )
+                    ],
+                ),
+                Turn(tool_calls=[_call("finish", message="Implemented todos.py with a pytest test.")]),
+            ],
+        ),
     ]
 
 

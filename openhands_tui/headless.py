@@ -187,9 +187,7 @@ def run_headless(options: LaunchOptions, *, json_output: bool) -> int:
     for warning in launched.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     verb = "resuming" if launched.resumed else "session"
-    print(
-        f"{verb} {launched.log.id} · {launched.strategy.name} · {launched.agent.llm.model}", file=sys.stderr
-    )
+    print(f"{verb} {launched.log.id} · {launched.strategy.name} · {launched.agent.llm.model}", file=sys.stderr)
     outcome = asyncio.run(_run(launched, options.task, launched.inputs))
     if not json_output and outcome.result:
         out.write(f"\n{outcome.result}\n")

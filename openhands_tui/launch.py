@@ -15,7 +15,7 @@ from openhands_tui.sdk.confirmation import ConfirmationMode, ConfirmationPolicy,
 from openhands_tui.sdk.context.loader import load_microagents
 from openhands_tui.sdk.context.tasks import find_task_command, parse_inputs
 from openhands_tui.sdk.conversation import Conversation
-from openhands_tui.sdk.errors import SettingsError
+from openhands_tui.sdk.errors import SettingsError, StrategyError
 from openhands_tui.sdk.event import Event, Risk
 from openhands_tui.sdk.llm import LLM
 from openhands_tui.sdk.runtime import Limits
@@ -56,14 +56,19 @@ class Launched:
     warnings: list[str] = field(default_factory=list)
     resumed: bool = False
     inputs: dict[str, str] = field(default_factory=dict)
+    history: list[Event] = field(default_factory=list)
 
 
 def load_strategy_spec(spec: str | None) -> LoadedStrategy:
-    """`None` or `builtin:solo` is the built-in solo strategy; anything else is a file."""
-    if spec in (None, BUILTIN_SOLO):
-        import openhands_tui.builtin.solo as solo_module
-
-        return load_strategy_source(f"{solo_module.__file__}:Solo")
+    """`None` is the built-in solo strategy, `builtin:NAME` one shipped in the package
+    (solo, waterfall), anything else a strategy file."""
+    spec = spec or BUILTIN_SOLO
+    if spec.startswith("builtin:"):
+        name = spec.removeprefix("builtin:")
+        path = Path(__file__).parent / "builtin" / f"{name}.py"
+        if not name.isidentifier() or not path.exists():
+            raise StrategyError(f"{spec}: no such built-in strategy (have: builtin:solo, builtin:waterfall)")
+        return load_strategy_source(str(path))
     return load_strategy_source(spec)
 
 
@@ -109,14 +114,11 @@ def launch(options: LaunchOptions, *, confirmer: Confirmer, subscribers: list[An
         command = find_task_command(options.task, microagents)
         if command is not None:
             command.render(inputs)  # a missing input is a usage error before anything starts
-    redactor = Redactor.from_environment(
-        extra=[("API key", llm.api_key.get_secret_value() if llm.api_key else None)]
-    )
+    redactor = Redactor.from_environment(extra=[("API key", llm.api_key.get_secret_value() if llm.api_key else None)])
 
     if log is None:
-        stored_strategy = (
-            BUILTIN_SOLO if strategy_spec in (None, BUILTIN_SOLO) else str(Path(strategy.source).resolve())
-        )
+        spec = strategy_spec or BUILTIN_SOLO
+        stored_strategy = spec if spec.startswith("builtin:") else str(Path(strategy.source).resolve())
         log = store.create(
             SessionMeta(
                 id=new_session_id(),
@@ -134,9 +136,7 @@ def launch(options: LaunchOptions, *, confirmer: Confirmer, subscribers: list[An
         log=log,
         confirmer=confirmer,
         policy=ConfirmationPolicy(mode=options.confirm, threshold=options.risk_threshold),
-        limits=Limits(
-            max_iterations=options.max_iterations or Limits.max_iterations, max_budget=options.max_budget
-        ),
+        limits=Limits(max_iterations=options.max_iterations or Limits.max_iterations, max_budget=options.max_budget),
         history=history,
         subscribers=subscribers or [],
         permissions=PermissionSet.load(workspace),
@@ -145,5 +145,13 @@ def launch(options: LaunchOptions, *, confirmer: Confirmer, subscribers: list[An
         microagents=microagents,
     )
     return Launched(
-        conversation, log, strategy, agent, settings, warnings, resumed=bool(options.resume), inputs=inputs
+        conversation,
+        log,
+        strategy,
+        agent,
+        settings,
+        warnings,
+        resumed=bool(options.resume),
+        inputs=inputs,
+        history=history,
     )

@@ -38,9 +38,7 @@ class Fanout(Strategy):
     params = [StrategyParam(name="workers", type="integer", default=3, description="Researchers run at once")]
 
     def setup(self) -> None:
-        register_agent(
-            "researcher", _researcher, "Researcher: investigates one question and reports findings"
-        )
+        register_agent("researcher", _researcher, "Researcher: investigates one question and reports findings")
         register_agent("synthesizer", _synthesizer, "Synthesizer: merges several researchers' findings")
 
     def build_agent(self, llm: LLM, params: dict[str, Any] | None = None) -> Agent:

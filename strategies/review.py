@@ -40,9 +40,7 @@ class Review(Strategy):
     params = [StrategyParam(name="rounds", type="integer", default=3, description="Most code/review rounds")]
 
     def setup(self) -> None:
-        register_agent(
-            "coder", _coder, "Implementer: makes the change and its tests, addresses review findings"
-        )
+        register_agent("coder", _coder, "Implementer: makes the change and its tests, addresses review findings")
         register_agent("reviewer", _reviewer, "Adversarial reviewer: answers APPROVED or CHANGES REQUESTED")
 
     def build_agent(self, llm: LLM, params: dict[str, Any] | None = None) -> Agent:

@@ -58,9 +58,7 @@ INTERRUPTED_TEXT = (
     "This action was interrupted before it finished (the session stopped) and was not run "
     "again. Check its effects before retrying it."
 )
-EMPTY_ANSWER_NUDGE = (
-    "Your last reply was empty. Continue the task with a tool call, or call `finish` if it is done."
-)
+EMPTY_ANSWER_NUDGE = "Your last reply was empty. Continue the task with a tool call, or call `finish` if it is done."
 
 
 class AgentRun:
@@ -104,9 +102,7 @@ class AgentRun:
         self.skills = merge_skills(self.agent.context.skills, self.runtime.microagents.skills)
         if self.agent.llm.api_key is not None:
             self.runtime.bus.redactor.add(self.agent.llm.api_key.get_secret_value(), "API key")
-        ctx = ToolContext(
-            self.runtime.workspace, self.agent_id, own, self.runtime.services, self, self.runtime
-        )
+        ctx = ToolContext(self.runtime.workspace, self.agent_id, own, self.runtime.services, self, self.runtime)
         tools = resolve_tools(self.agent.tools, ctx)
         self.tools = {tool.name: tool for tool in tools}
         self.schemas = [tool.schema for tool in tools]
@@ -199,8 +195,8 @@ class AgentRun:
             context.append(suffix.strip())
         self.user_messages += 1
         self.record(MessageEvent, role="user", content=text, context=context)
-        for skill, keyword in fired:
-            self._triggered(skill, keyword)
+        for skill, why in fired:
+            self._triggered(skill, why)
 
     def _triggered(self, skill: Skill, keyword: str | None) -> None:
         self.injected_skills.add(skill.name)
@@ -246,9 +242,7 @@ class AgentRun:
 
     def _stream(self, delta: str, response_id: str) -> None:
         self.runtime.bus.publish(
-            TextDeltaEvent(
-                agent_id=self.agent_id, parent_agent_id=self.parent_id, delta=delta, response_id=response_id
-            )
+            TextDeltaEvent(agent_id=self.agent_id, parent_agent_id=self.parent_id, delta=delta, response_id=response_id)
         )
 
     def _charge_iteration(self) -> None:
@@ -312,9 +306,7 @@ class AgentRun:
             arguments=arguments,
             raw_arguments=call.arguments,
             valid=error is None,
-            summary=tool.summarize(action)
-            if tool is not None and action is not None
-            else f"{call.name} (invalid)",
+            summary=tool.summarize(action) if tool is not None and action is not None else f"{call.name} (invalid)",
             security_risk=model_risk,
             risk=risk,
             risk_reasons=reasons,

@@ -88,9 +88,7 @@ def _resolve(run: AgentRun, event: ActionEvent, decision: Decision) -> bool:
         action_id=event.id,
         approved=decision.approved,
         reason=decision.reason,
-        decided_by=decision.decided_by
-        if decision.remember is None
-        else f"{decision.decided_by} (remembered)",
+        decided_by=decision.decided_by if decision.remember is None else f"{decision.decided_by} (remembered)",
     )
     if not decision.approved:
         who = "the user" if decision.decided_by == "user" else decision.decided_by

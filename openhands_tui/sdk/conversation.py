@@ -120,9 +120,7 @@ class Conversation:
         policy = ConfirmationPolicy(mode=mode, threshold=threshold or self.runtime.policy.threshold)
         self.runtime.policy = policy
         self.bus.publish(
-            PolicyChangedEvent(
-                agent_id=self.root.agent_id, mode=policy.mode.value, threshold=policy.threshold
-            )
+            PolicyChangedEvent(agent_id=self.root.agent_id, mode=policy.mode.value, threshold=policy.threshold)
         )
 
     async def open(self) -> None:

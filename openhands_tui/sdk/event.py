@@ -187,9 +187,7 @@ class ConfirmationRequestEvent(EventBase):
     arguments: dict[str, Any] = Field(default_factory=dict)
     risk: Risk
     reasons: list[str] = Field(default_factory=list)
-    chain: list[str] = Field(
-        default_factory=list, description="Agent names, root first, ending with the asker."
-    )
+    chain: list[str] = Field(default_factory=list, description="Agent names, root first, ending with the asker.")
     suggested_rule: dict[str, Any] | None = Field(
         default=None,
         description='What "always allow" would remember, e.g. {"action": "allow", "command": "npm test"}.',

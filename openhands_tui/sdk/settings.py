@@ -85,3 +85,49 @@ def resolve_llm_settings(
                 values[name], source[name] = str(value), layer
                 break
     return LLMSettings(**values, source=source)
+
+
+def save_config(changes: dict[str, Any], path: Path | None = None) -> Path:
+    """Merge `changes` (top-level keys, or one-level tables like {"llm": {...}}) into the
+    config file, keeping everything else, readable by the user only."""
+    path = path or config_path()
+    data = load_config(path)
+    for key, value in changes.items():
+        if isinstance(value, dict):
+            table = data.setdefault(key, {})
+            table.update({k: v for k, v in value.items() if v is not None})
+            for k in [k for k, v in value.items() if v is None]:
+                table.pop(k, None)
+        elif value is None:
+            data.pop(key, None)
+        else:
+            data[key] = value
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(_to_toml(data))
+    os.chmod(tmp, 0o600)
+    os.replace(tmp, path)
+    return path
+
+
+def save_llm_config(model: str, api_key: str | None, base_url: str | None) -> Path:
+    return save_config({"llm": {"model": model, "api_key": api_key, "base_url": base_url}})
+
+
+def _to_toml(data: dict[str, Any]) -> str:
+    import json
+
+    def value(v: Any) -> str:
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, int | float):
+            return repr(v)
+        if isinstance(v, list):
+            return "[" + ", ".join(value(item) for item in v) + "]"
+        return json.dumps(str(v))  # a TOML basic string accepts JSON's escapes
+
+    lines = [f"{k} = {value(v)}" for k, v in data.items() if not isinstance(v, dict)]
+    for name, table in data.items():
+        if isinstance(table, dict):
+            lines += ["", f"[{name}]", *(f"{k} = {value(v)}" for k, v in table.items())]
+    return "\n".join(lines).lstrip("\n") + "\n"

@@ -194,9 +194,7 @@ def _import_file(path: Path, shown: str) -> ModuleType:
         raise StrategyError(f"{shown}: import failed{_where(exc, str(resolved))}: {_one_line(exc)}") from None
     except Exception as exc:
         sys.modules.pop(module_name, None)
-        raise StrategyError(
-            f"{shown}: error while loading{_where(exc, str(resolved))}: {_one_line(exc)}"
-        ) from None
+        raise StrategyError(f"{shown}: error while loading{_where(exc, str(resolved))}: {_one_line(exc)}") from None
     return module
 
 
@@ -214,8 +212,7 @@ def _pick_class(module: ModuleType, shown: str, selector: str | None) -> type[St
         found = chosen
     if not found:
         raise StrategyError(
-            f"{shown}: no Strategy subclass found (define a class that inherits "
-            "openhands_tui.sdk.strategy.Strategy)"
+            f"{shown}: no Strategy subclass found (define a class that inherits openhands_tui.sdk.strategy.Strategy)"
         )
     concrete = [cls for cls in found if not inspect.isabstract(cls)]
     if not concrete:

@@ -93,9 +93,7 @@ class DelegationTree:
             if event.parent_agent_id is None:
                 self.root_id = self.root_id or event.agent_id
         else:
-            node = self.nodes.get(event.agent_id) or self._node(
-                event.agent_id, event.agent_id, event.parent_agent_id
-            )
+            node = self.nodes.get(event.agent_id) or self._node(event.agent_id, event.agent_id, event.parent_agent_id)
         node.started = node.started or event.timestamp
         node.last_seen = event.timestamp
         if isinstance(event, LLMUsageEvent):
@@ -156,9 +154,7 @@ class DelegationTree:
         def walk(agent_id: str, indent: int) -> None:
             node = self.nodes[agent_id]
             task = f" — {node.task[:60]}" if node.task else ""
-            lines.append(
-                f"{'  ' * indent}{node.name} [{node.status}] {self.subtree_tokens(agent_id)} tok{task}"
-            )
+            lines.append(f"{'  ' * indent}{node.name} [{node.status}] {self.subtree_tokens(agent_id)} tok{task}")
             for child in node.children:
                 walk(child, indent + 1)
 

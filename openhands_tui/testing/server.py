@@ -161,9 +161,7 @@ def _handler_for(server: ScriptedLLMServer) -> type[BaseHTTPRequestHandler]:
                 headers = {"Retry-After": f"{turn.retry_after if turn.retry_after is not None else 0:g}"}
                 self._json(429, _error("Rate limit reached for requests", "rate_limit_exceeded"), headers)
             elif turn.fault == "500":
-                self._json(
-                    500, _error("The server had an error while processing your request", "server_error")
-                )
+                self._json(500, _error("The server had an error while processing your request", "server_error"))
             elif turn.fault == "401":
                 self._json(401, _error("Incorrect API key provided", "invalid_api_key"))
             elif turn.fault == "context_window":
@@ -199,9 +197,7 @@ def _handler_for(server: ScriptedLLMServer) -> type[BaseHTTPRequestHandler]:
         def _json(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
             self._send(status, json.dumps(payload).encode(), "application/json", headers)
 
-        def _send(
-            self, status: int, data: bytes, content_type: str, headers: dict[str, str] | None = None
-        ) -> None:
+        def _send(self, status: int, data: bytes, content_type: str, headers: dict[str, str] | None = None) -> None:
             self.send_response(status)
             self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(data)))
@@ -242,9 +238,7 @@ def _completion(turn: Turn, body: dict[str, Any], request_bytes: int) -> dict[st
         "object": "chat.completion",
         "created": int(time.time()),
         "model": body.get("model", MODEL_NAME),
-        "choices": [
-            {"index": 0, "message": message, "finish_reason": "tool_calls" if turn.tool_calls else "stop"}
-        ],
+        "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if turn.tool_calls else "stop"}],
         "usage": _usage(turn, request_bytes),
     }
 
@@ -254,9 +248,7 @@ def _pieces(text: str, size: int) -> Iterator[str]:
         yield text[start : start + size]
 
 
-def _chunks(
-    turn: Turn, body: dict[str, Any], include_usage: bool, request_bytes: int
-) -> Iterator[dict[str, Any]]:
+def _chunks(turn: Turn, body: dict[str, Any], include_usage: bool, request_bytes: int) -> Iterator[dict[str, Any]]:
     base = {
         "id": f"chatcmpl-{secrets.token_hex(6)}",
         "object": "chat.completion.chunk",

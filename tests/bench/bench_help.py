@@ -13,9 +13,7 @@ from pathlib import Path
 
 from _common import describe
 
-PROBE = (
-    "import sys, openhands_tui.cli; print(','.join(m for m in ('litellm', 'textual') if m in sys.modules))"
-)
+PROBE = "import sys, openhands_tui.cli; print(','.join(m for m in ('litellm', 'textual') if m in sys.modules))"
 
 
 def main() -> None:

@@ -29,9 +29,7 @@ async def main(children: int, latency: float) -> None:
     tasks = [{"agent": "worker", "task": f"part {i}"} for i in range(children)]
     scripts = [
         Script(name="warm", match_user="warm", turns=[Turn.finish("warm")]),
-        Script(
-            name="root", match="ROLE:root", turns=[Turn.call("delegate_parallel", tasks=tasks), Turn.finish()]
-        ),
+        Script(name="root", match="ROLE:root", turns=[Turn.call("delegate_parallel", tasks=tasks), Turn.finish()]),
         Script(name="worker", match="ROLE:worker", turns=[finish] * children),
     ]
     with server_process(scripts) as url:

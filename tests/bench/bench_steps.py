@@ -31,9 +31,7 @@ from openhands_tui.tools.preset.default import get_default_tools
 
 
 def _script(name: str, steps: int) -> Script:
-    step = Turn(
-        tool_calls=[ScriptedToolCall(name="terminal", arguments={"command": "echo step"})], repeat=steps
-    )
+    step = Turn(tool_calls=[ScriptedToolCall(name="terminal", arguments={"command": "echo step"})], repeat=steps)
     return Script(name=name, match_user=f"[{name}]", turns=[step, Turn.finish("done")])
 
 

@@ -91,9 +91,7 @@ def test_describe(tmp_path: Path) -> None:
 def test_twenty_terminal_steps_headless(serve, workspace: Path, isolated_home: Path) -> None:
     steps = [Turn.call("terminal", command=f"echo step-{i}") for i in range(20)]
     server = serve([Script(turns=[*steps, Turn.finish("twenty done")])])
-    result = run_tui(
-        "--headless", "--task", "run twenty", "--workspace", str(workspace), *_model_args(server)
-    )
+    result = run_tui("--headless", "--task", "run twenty", "--workspace", str(workspace), *_model_args(server))
     assert result.returncode == 0, result.stderr
     assert "step-19" in result.stdout and result.stdout.rstrip().endswith("twenty done")
     events = _events(isolated_home)
@@ -106,9 +104,7 @@ def test_twenty_terminal_steps_headless(serve, workspace: Path, isolated_home: P
 
 def test_json_output_is_the_event_log(serve, workspace: Path, isolated_home: Path) -> None:
     server = serve([Script(turns=[Turn.call("terminal", command="echo hi"), Turn.finish("ok")])])
-    result = run_tui(
-        "--headless", "--json", "--task", "t", "--workspace", str(workspace), *_model_args(server)
-    )
+    result = run_tui("--headless", "--json", "--task", "t", "--workspace", str(workspace), *_model_args(server))
     assert result.returncode == 0, result.stderr
     printed = [parse_event(line) for line in result.stdout.splitlines()]
     assert printed == _events(isolated_home)
@@ -117,17 +113,13 @@ def test_json_output_is_the_event_log(serve, workspace: Path, isolated_home: Pat
 def test_headless_rejects_high_risk_without_a_terminal(serve, workspace: Path) -> None:
     (workspace / "precious").write_text("x")
     risky = Turn(
-        tool_calls=[
-            ScriptedToolCall(name="terminal", arguments={"command": "rm precious", "security_risk": "HIGH"})
-        ]
+        tool_calls=[ScriptedToolCall(name="terminal", arguments={"command": "rm precious", "security_risk": "HIGH"})]
     )
     server = serve([Script(turns=[risky, Turn.finish("gave up")])])
     result = run_tui("--headless", "--task", "t", "--workspace", str(workspace), *_model_args(server))
     assert result.returncode == 0 and (workspace / "precious").exists()
     told = server.requests[1].messages[-1]["content"]
-    assert told.startswith(
-        "Rejected by policy: this headless run has no terminal to ask for approval of HIGH"
-    )
+    assert told.startswith("Rejected by policy: this headless run has no terminal to ask for approval of HIGH")
 
 
 def test_resume_last_continues_the_conversation(serve, workspace: Path, isolated_home: Path) -> None:
@@ -173,8 +165,10 @@ def test_demo_runs_with_no_key(isolated_home: Path) -> None:
     result = run_tui("--demo", "--headless")
     assert result.returncode == 0, result.stderr
     assert "DEMO · scripted model, no API key used" in result.stderr
-    assert "Hello, demo!" in result.stdout
-    assert "● finished" in result.stdout
+    assert "[designer] › Design a tiny todo module" in result.stdout  # waterfall: a real delegation
+    assert "[coder]   ◆ microagent testing" in result.stdout
+    assert "Rejected by policy" in result.stdout  # the HIGH action cannot be approved without a terminal
+    assert "1 passed" in result.stdout and result.stdout.rstrip().endswith("no model was called.")
 
 
 def test_sessions_lists_what_resume_accepts(serve, workspace: Path) -> None:
@@ -185,9 +179,7 @@ def test_sessions_lists_what_resume_accepts(serve, workspace: Path) -> None:
     assert "finished" in listing and "openai/scripted" in listing and "list me" in listing
 
 
-def test_sigint_interrupts_kills_the_command_and_stays_resumable(
-    serve, workspace: Path, isolated_home: Path
-) -> None:
+def test_sigint_interrupts_kills_the_command_and_stays_resumable(serve, workspace: Path, isolated_home: Path) -> None:
     pid_file = workspace / "sleeper.pid"
     long = Turn.call("terminal", command=f"sleep 300 & echo $! > {pid_file}; wait")
     server = serve([Script(turns=[long, Turn.finish("finished after resume")])])
@@ -206,9 +198,7 @@ def test_sigint_interrupts_kills_the_command_and_stays_resumable(
     assert child.returncode == 130, stderr
     assert "Traceback" not in stderr
     sleeper = int(pid_file.read_text())
-    assert (
-        not Path(f"/proc/{sleeper}").exists() or "Z" in Path(f"/proc/{sleeper}/stat").read_text().split()[2]
-    )
+    assert not Path(f"/proc/{sleeper}").exists() or "Z" in Path(f"/proc/{sleeper}/stat").read_text().split()[2]
     events = _events(isolated_home)
     assert [e.outcome for e in events if e.kind == "observation"] == ["interrupted"]
     assert events[-1].kind == "status" and events[-1].detail == "interrupted"

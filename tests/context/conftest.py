@@ -26,9 +26,7 @@ def microagent_workspace(workspace: Path, isolated_home: Path) -> Path:
             "Fix issue #${issue} on branch ${branch}. Add a regression test.\n"
         ),
     )
-    write(
-        m / "docker.md", "---\nname: docker\ntriggers: [docker]\n---\nOur own docker rules: use compose v2.\n"
-    )
+    write(m / "docker.md", "---\nname: docker\ntriggers: [docker]\n---\nOur own docker rules: use compose v2.\n")
     write(m / "broken.md", "---\ntriggers: [a, b\n---\nbody\n")
     write(m / "wrongtype.md", "---\ntriggers: 5\n---\nbody\n")
     write(m / "listy.md", "---\n- a\n- b\n---\nbody\n")
@@ -40,9 +38,7 @@ def microagent_workspace(workspace: Path, isolated_home: Path) -> Path:
         workspace / ".agents" / "skills" / "pdf-tools" / "SKILL.md",
         "---\nname: pdf-tools\ndescription: Work with PDF files\n---\nUse pdftotext for text.\n",
     )
-    write(
-        workspace / ".agents" / "skills" / "pdf-tools" / "reference.md", "extra resource, not a microagent\n"
-    )
+    write(workspace / ".agents" / "skills" / "pdf-tools" / "reference.md", "extra resource, not a microagent\n")
     write(workspace / "AGENTS.md", "Project uses tabs.\n")
     write(workspace / "CLAUDE.md", "Prefer small commits.\n")
     write(workspace / "GEMINI.md", "Answer briefly.\n")

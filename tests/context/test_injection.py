@@ -19,9 +19,7 @@ def _agent(server, **kwargs) -> Agent:
 
 
 async def test_knowledge_is_injected_once_and_the_system_prompt_never_changes(serve, workspace: Path) -> None:
-    server = serve(
-        [Script(turns=[Turn.call("think", thought="hm"), Turn.finish("first"), Turn.finish("second")])]
-    )
+    server = serve([Script(turns=[Turn.call("think", thought="hm"), Turn.finish("first"), Turn.finish("second")])])
     first = await run(_agent(server), workspace, "Write a Dockerfile for this docker app")
     triggered = [e for e in first.kinds("microagent_triggered") if e.type == "knowledge"]
     assert [(e.name, e.keyword) for e in triggered] == [("docker", "docker")]
@@ -51,9 +49,7 @@ async def test_repo_microagents_go_in_the_workspace_block(serve, workspace: Path
     assert any(m["name"] == "agents" and m["type"] == "repo" for m in loaded.microagents)
 
 
-async def test_a_child_gets_knowledge_from_its_own_task_and_the_parent_does_not(
-    serve, workspace: Path
-) -> None:
+async def test_a_child_gets_knowledge_from_its_own_task_and_the_parent_does_not(serve, workspace: Path) -> None:
     def tester(llm):
         return Agent(
             llm=llm,
@@ -118,9 +114,7 @@ async def test_task_microagents_fill_inputs(serve, microagent_workspace: Path) -
     await conversation.close()
     sent = server.requests[0].messages[1]["content"]
     assert sent.startswith("Fix issue #42 on branch fix/42. Add a regression test.\n\nplease be careful")
-    assert any(
-        e.kind == "microagent_triggered" and e.type == "task" and e.keyword == "/fix_issue" for e in events
-    )
+    assert any(e.kind == "microagent_triggered" and e.type == "task" and e.keyword == "/fix_issue" for e in events)
 
 
 def test_task_microagent_headless_with_inputs_and_missing_input(serve, microagent_workspace: Path) -> None:
@@ -143,8 +137,5 @@ def test_task_microagent_headless_with_inputs_and_missing_input(serve, microagen
     assert missing.returncode == 2
     assert missing.stderr.strip() == "tui: /fix_issue needs input branch (give --input branch=...)"
     unknown = run_tui(*common, "--task", "/fix_isue")
-    assert (
-        unknown.returncode == 2
-        and "no task microagent by that name (available: /fix_issue)" in unknown.stderr
-    )
+    assert unknown.returncode == 2 and "no task microagent by that name (available: /fix_issue)" in unknown.stderr
     assert len(server.requests) == 1  # nothing ran for the bad invocations

@@ -157,9 +157,7 @@ async def test_model_failure_is_an_error_outcome_not_a_crash(serve, workspace: P
 
 
 async def test_system_prompt_and_tools_are_byte_identical_across_steps(serve, workspace: Path) -> None:
-    server = serve(
-        [Script(turns=[Turn.call("terminal", command=f"echo {i}") for i in range(4)] + [Turn.finish()])]
-    )
+    server = serve([Script(turns=[Turn.call("terminal", command=f"echo {i}") for i in range(4)] + [Turn.finish()])])
     await run(_agent(server, agent_context=AgentContext(system_message_suffix="Be brief.")), workspace, "go")
     import json
 
@@ -179,15 +177,11 @@ async def test_workspace_context_goes_in_the_first_user_message(serve, workspace
 
 
 HIGH_RM = Turn(
-    tool_calls=[
-        ScriptedToolCall(name="terminal", arguments={"command": "rm -f a.txt", "security_risk": "HIGH"})
-    ]
+    tool_calls=[ScriptedToolCall(name="terminal", arguments={"command": "rm -f a.txt", "security_risk": "HIGH"})]
 )
 
 
-async def test_risky_policy_asks_only_for_high_risk_and_rejection_reaches_the_model(
-    serve, workspace: Path
-) -> None:
+async def test_risky_policy_asks_only_for_high_risk_and_rejection_reaches_the_model(serve, workspace: Path) -> None:
     (workspace / "a.txt").write_text("keep me")
     server = serve([Script(turns=[Turn.call("terminal", command="echo safe"), HIGH_RM, Turn.finish()])])
     confirmer = ScriptedConfirmer([Decision(approved=False, reason="not today")])

@@ -31,13 +31,9 @@ def _register(name: str, role: str, tools: list[Tool] | None = None, **agent_kwa
     register_agent(name, factory, f"the {name}")
 
 
-def _root(
-    server, role: str = "ROLE:root", params: dict | None = None, tools: list[Tool] | None = None
-) -> Agent:
+def _root(server, role: str = "ROLE:root", params: dict | None = None, tools: list[Tool] | None = None) -> Agent:
     delegate = Tool(name="DelegateTool", params=params or {})
-    return Agent(
-        llm=llm_for(server), name="root", tools=[delegate, *(tools or [])], agent_context=_role(role)
-    )
+    return Agent(llm=llm_for(server), name="root", tools=[delegate, *(tools or [])], agent_context=_role(role))
 
 
 def delegate(agent: str, task: str) -> Turn:
@@ -96,9 +92,7 @@ async def test_children_are_isolated_from_the_parents_history(serve, workspace: 
     _register("helper", "ROLE:helper")
 
     async def child_first_request(chatter: int) -> list[dict]:
-        thinking = [
-            Turn.call("think", thought=f"parent secret thought number {i} " * 5) for i in range(chatter)
-        ]
+        thinking = [Turn.call("think", thought=f"parent secret thought number {i} " * 5) for i in range(chatter)]
         server = serve(
             [
                 Script(
@@ -153,9 +147,7 @@ async def test_parallel_children_run_at_the_same_time(serve, workspace: Path) ->
 async def test_several_delegate_calls_in_one_response_run_concurrently(serve, workspace: Path) -> None:
     _register("a", "ROLE:a")
     _register("b", "ROLE:b")
-    both = Turn(
-        tool_calls=[ScriptedToolCall(name="delegate", arguments={"agent": n, "task": "t"}) for n in "ab"]
-    )
+    both = Turn(tool_calls=[ScriptedToolCall(name="delegate", arguments={"agent": n, "task": "t"}) for n in "ab"])
     slow_finish = Turn(delay=0.5, tool_calls=[ScriptedToolCall(name="finish", arguments={"message": "x"})])
     server = serve(
         [
@@ -170,9 +162,7 @@ async def test_several_delegate_calls_in_one_response_run_concurrently(serve, wo
 
 async def test_depth_four_is_refused_at_default(serve, workspace: Path) -> None:
     def nested(llm):
-        return Agent(
-            llm=llm, name="nested", tools=[Tool(name="DelegateTool")], agent_context=_role("ROLE:nested")
-        )
+        return Agent(llm=llm, name="nested", tools=[Tool(name="DelegateTool")], agent_context=_role("ROLE:nested"))
 
     register_agent("nested", nested, "delegates again")
     down = Turn.call("delegate", agent="nested", task="go deeper")
@@ -270,9 +260,7 @@ async def test_a_failing_child_reports_status_reason_and_partial_result(serve, w
     )
     server = serve(
         [
-            Script(
-                name="root", match="ROLE:root", turns=[delegate("helper", "fix it"), Turn.finish("reported")]
-            ),
+            Script(name="root", match="ROLE:root", turns=[delegate("helper", "fix it"), Turn.finish("reported")]),
             Script(name="helper", match="ROLE:helper", turns=[chatty, chatty, chatty]),
         ]
     )
@@ -283,9 +271,7 @@ async def test_a_failing_child_reports_status_reason_and_partial_result(serve, w
     assert "Found the bug in parser.py line 12." in text
 
 
-async def test_grandchild_high_risk_action_reaches_the_confirmer_with_the_chain(
-    serve, workspace: Path
-) -> None:
+async def test_grandchild_high_risk_action_reaches_the_confirmer_with_the_chain(serve, workspace: Path) -> None:
     (workspace / "precious.txt").write_text("keep")
 
     def coder(llm):
@@ -300,19 +286,13 @@ async def test_grandchild_high_risk_action_reaches_the_confirmer_with_the_chain(
     _register("tester", "ROLE:tester", tools=get_default_tools())
     rm = Turn(
         tool_calls=[
-            ScriptedToolCall(
-                name="terminal", arguments={"command": "rm precious.txt", "security_risk": "HIGH"}
-            )
+            ScriptedToolCall(name="terminal", arguments={"command": "rm precious.txt", "security_risk": "HIGH"})
         ]
     )
     server = serve(
         [
-            Script(
-                name="root", match="ROLE:root", turns=[delegate("coder", "code"), Turn.finish("root done")]
-            ),
-            Script(
-                name="coder", match="ROLE:coder", turns=[delegate("tester", "test"), Turn.finish("coded")]
-            ),
+            Script(name="root", match="ROLE:root", turns=[delegate("coder", "code"), Turn.finish("root done")]),
+            Script(name="coder", match="ROLE:coder", turns=[delegate("tester", "test"), Turn.finish("coded")]),
             Script(name="tester", match="ROLE:tester", turns=[rm, Turn.finish("could not delete")]),
         ]
     )
@@ -330,9 +310,7 @@ async def test_grandchild_high_risk_action_reaches_the_confirmer_with_the_chain(
 async def test_siblings_keep_running_while_one_waits_for_confirmation(serve, workspace: Path) -> None:
     _register("asker", "ROLE:asker", tools=get_default_tools())
     _register("quick", "ROLE:quick")
-    risky = Turn(
-        tool_calls=[ScriptedToolCall(name="terminal", arguments={"command": "true", "security_risk": "HIGH"})]
-    )
+    risky = Turn(tool_calls=[ScriptedToolCall(name="terminal", arguments={"command": "true", "security_risk": "HIGH"})])
     tasks = [{"agent": "asker", "task": "a"}, {"agent": "quick", "task": "q"}]
     server = serve(
         [

@@ -120,9 +120,7 @@ async def test_an_unanswered_confirmation_is_asked_again(serve, workspace: Path,
 
     log = store.open("cut")
     confirmer = ScriptedConfirmer([Decision(approved=True)])
-    resumed = await run(
-        _agent(server), workspace, None, log=log, history=log.load().events, confirmer=confirmer
-    )
+    resumed = await run(_agent(server), workspace, None, log=log, history=log.load().events, confirmer=confirmer)
     assert [r.summary for r in confirmer.requests] == ["$ echo approved >> log.txt"]
     assert (workspace / "log.txt").read_text() == "approved\n"
     assert resumed.outcome.result == "after resume"
@@ -130,9 +128,7 @@ async def test_an_unanswered_confirmation_is_asked_again(serve, workspace: Path,
 
 async def test_task_tracker_plan_survives_resume(serve, workspace: Path, tmp_path: Path) -> None:
     store = SessionStore(tmp_path / "state")
-    plan = Turn.call(
-        "task_tracker", command="plan", task_list=[{"title": "write tests", "status": "in_progress"}]
-    )
+    plan = Turn.call("task_tracker", command="plan", task_list=[{"title": "write tests", "status": "in_progress"}])
     server = serve(
         [Script(turns=[plan, Turn.finish("a"), Turn.call("task_tracker", command="view"), Turn.finish("b")])]
     )

@@ -96,10 +96,7 @@ async def test_waterfall_root_designer_coder_in_order(serve, workspace: Path) ->
     # max_turns reached the phase agents
     coder_prompt = server.requests_for("coder")[0].messages[0]["content"]
     assert "You are an implementation engineer" in coder_prompt
-    assert (
-        "designer' for the architecture (5 turns max)"
-        in server.requests_for("root")[0].messages[0]["content"]
-    )
+    assert "designer' for the architecture (5 turns max)" in server.requests_for("root")[0].messages[0]["content"]
 
 
 def test_waterfall_headless_cli(serve, workspace: Path, isolated_home: Path) -> None:
@@ -159,9 +156,7 @@ async def test_review_loops_until_approved(serve, workspace: Path) -> None:
     names = [e.agent_name for e in events if e.kind == "delegation_closed"]
     statuses = [e.status for e in events if e.kind == "delegation_closed"]
     assert names == ["coder", "reviewer", "coder", "reviewer"] and statuses == ["finished"] * 4
-    tool = next(
-        t for t in server.requests_for("root")[0].body["tools"] if t["function"]["name"] == "delegate"
-    )
+    tool = next(t for t in server.requests_for("root")[0].body["tools"] if t["function"]["name"] == "delegate")
     assert tool["function"]["parameters"]["properties"]["agent"]["enum"] == ["coder", "reviewer"]
 
 
@@ -227,9 +222,7 @@ async def test_the_rfc_example_runs_after_renaming_its_imports(serve, workspace:
             ),
         ]
     )
-    outcome, events, live, _ = await _launch_and_run(
-        str(fixture), server, workspace, "Build a REST API for todos"
-    )
+    outcome, events, live, _ = await _launch_and_run(str(fixture), server, workspace, "Build a REST API for todos")
     assert outcome.status is Status.FINISHED and outcome.result == "verified"
     assert [e.status for e in events if e.kind == "delegation_closed"] == ["finished", "finished"]
     assert [n.name for n in live.nodes.values()] == ["agent", "designer", "coder"]

@@ -31,7 +31,6 @@ def test_case_within_bounds(case: dict, project: Path) -> None:
     assessment = Assessment.from_findings(findings)
     low, high = Risk(case["min_risk"]), Risk(case.get("max_risk", "HIGH"))
     assert low.severity <= assessment.risk.severity <= high.severity, (
-        f"{case['id']} {value!r}: got {assessment.risk} ({assessment.reasons}), "
-        f"want {low}..{high}: {case['why']}"
+        f"{case['id']} {value!r}: got {assessment.risk} ({assessment.reasons}), want {low}..{high}: {case['why']}"
     )
     assert assessment.reasons, "every verdict says why"

@@ -138,10 +138,7 @@ def test_headless_risky_runs_no_high_action(serve, workspace: Path, isolated_hom
     sessions = isolated_home / "state" / "openhands-tui" / "sessions"
     from openhands_tui.sdk.event import parse_event
 
-    events = [
-        parse_event(line)
-        for line in next(sessions.iterdir()).joinpath("events.jsonl").read_text().splitlines()
-    ]
+    events = [parse_event(line) for line in next(sessions.iterdir()).joinpath("events.jsonl").read_text().splitlines()]
     high, unapproved = _high_actions_run_without_approval(events)
     assert high == 5 and unapproved == 0
     assert sum(1 for e in events if e.kind == "observation" and e.outcome == "rejected") == 5
@@ -150,9 +147,7 @@ def test_headless_risky_runs_no_high_action(serve, workspace: Path, isolated_hom
 async def test_deny_rules_apply_even_when_the_policy_never_asks(serve, workspace: Path) -> None:
     file = project_rules_file(workspace)
     file.parent.mkdir(parents=True)
-    file.write_text(
-        '[[rule]]\naction = "deny"\ncommand = "git push"\n[[rule]]\naction = "allow"\ncommand = "rm"\n'
-    )
+    file.write_text('[[rule]]\naction = "deny"\ncommand = "git push"\n[[rule]]\naction = "allow"\ncommand = "rm"\n')
     server = serve([Script(turns=[_call("git push origin main"), _call("rm -rf build"), Turn.finish()])])
     confirmer = ScriptedConfirmer()
     result = await run(
@@ -164,11 +159,7 @@ async def test_deny_rules_apply_even_when_the_policy_never_asks(serve, workspace
         permissions=PermissionSet.load(workspace),
     )
     resolved = result.kinds("confirmation_resolved")
-    assert (
-        len(resolved) == 1
-        and not resolved[0].approved
-        and "deny command 'git push'" in resolved[0].decided_by
-    )
+    assert len(resolved) == 1 and not resolved[0].approved and "deny command 'git push'" in resolved[0].decided_by
     assert confirmer.requests == []
     outcomes = [o.outcome for o in result.kinds("observation") if o.tool_name == "terminal"]
     assert outcomes == ["rejected", "ok"]

@@ -63,9 +63,7 @@ def test_selector_picks_one_of_several() -> None:
     assert loaded.name == "second"
     agent = loaded.build_agent(LLM_, {})
     assert isinstance(agent, Agent) and agent.name == "second"
-    assert "no Strategy class named 'Third' (found: First, Second)" in _error(
-        f"{FIXTURES / 'several.py'}:Third"
-    )
+    assert "no Strategy class named 'Third' (found: First, Second)" in _error(f"{FIXTURES / 'several.py'}:Third")
 
 
 def test_params_are_coerced_and_defaulted() -> None:

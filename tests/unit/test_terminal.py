@@ -46,9 +46,7 @@ async def test_stdin_is_closed(shell: BashSession) -> None:
     assert result.output == "done"
 
 
-async def test_timeout_kills_the_process_group_and_restarts_in_cwd(
-    shell: BashSession, workspace: Path
-) -> None:
+async def test_timeout_kills_the_process_group_and_restarts_in_cwd(shell: BashSession, workspace: Path) -> None:
     marker = workspace / "pid"
     await shell.run("cd /tmp", 10)
     started = time.monotonic()

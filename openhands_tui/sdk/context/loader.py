@@ -141,9 +141,7 @@ def load_file(
     if metadata is None:
         metadata = {}
     if not isinstance(metadata, dict):
-        warnings.append(
-            f"{path}: skipped, the frontmatter must be a mapping, not a {type(metadata).__name__}"
-        )
+        warnings.append(f"{path}: skipped, the frontmatter must be a mapping, not a {type(metadata).__name__}")
         return None
     body = body.strip()
     if not body:

@@ -73,9 +73,7 @@ class RuleAnalyzer:
 
         if tool_name == "terminal":
             command = str(arguments.get("command", ""))
-            return Assessment.from_findings(
-                assess_command(command, str(workspace), str(cwd) if cwd else None)
-            )
+            return Assessment.from_findings(assess_command(command, str(workspace), str(cwd) if cwd else None))
         if tool_name == "file_editor":
             path = str(arguments.get("path", ""))
             operation = str(arguments.get("command", "edit"))
@@ -103,7 +101,5 @@ def assess_case(kind: str, value: Any, workspace: Path, cwd: Path | None = None)
             raise ValueError(f'"{kind}" input must be an object with a "path" string')
         if kind == "read":
             return Assessment.from_findings(assess_read(value["path"], str(workspace)))
-        return Assessment.from_findings(
-            assess_edit(value["path"], str(workspace), str(value.get("op", "edit")))
-        )
+        return Assessment.from_findings(assess_edit(value["path"], str(workspace), str(value.get("op", "edit"))))
     raise ValueError(f'unknown kind {kind!r} (expected "cmd", "edit" or "read")')

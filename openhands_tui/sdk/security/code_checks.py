@@ -54,19 +54,13 @@ def check_python(code: str) -> list[Finding]:
             for name in names:
                 root = name.split(".")[0]
                 if root in _COMMAND_MODULES:
-                    findings.append(
-                        Finding(Risk.HIGH, f"the Python code imports {name}, which runs commands")
-                    )
+                    findings.append(Finding(Risk.HIGH, f"the Python code imports {name}, which runs commands"))
                 elif root in _NETWORK_MODULES:
-                    findings.append(
-                        Finding(Risk.HIGH, f"the Python code imports {name}, which reaches the network")
-                    )
+                    findings.append(Finding(Risk.HIGH, f"the Python code imports {name}, which reaches the network"))
         elif isinstance(node, ast.Call):
             findings.extend(_call_findings(node))
         elif isinstance(node, ast.Attribute) and node.attr == "environ":
-            findings.append(
-                Finding(Risk.HIGH, "the Python code reads environment variables (API keys live there)")
-            )
+            findings.append(Finding(Risk.HIGH, "the Python code reads environment variables (API keys live there)"))
     if not findings:
         findings.append(Finding(Risk.MEDIUM, "runs inline Python code"))
     return findings
@@ -93,9 +87,7 @@ def _call_findings(node: ast.Call) -> list[Finding]:
 
 def _opens_for_writing(node: ast.Call) -> bool:
     modes = [a for a in node.args[1:2]] + [k.value for k in node.keywords if k.arg == "mode"]
-    return any(
-        isinstance(m, ast.Constant) and isinstance(m.value, str) and set(m.value) & set("wax+") for m in modes
-    )
+    return any(isinstance(m, ast.Constant) and isinstance(m.value, str) and set(m.value) & set("wax+") for m in modes)
 
 
 _SCRIPT_DANGER = [
@@ -131,8 +123,6 @@ _SCRIPT_DANGER = [
 def check_script(language: str, code: str) -> list[Finding]:
     """Token scan for languages we do not parse (JavaScript, Ruby, Perl, PHP)."""
     findings = [
-        Finding(Risk.HIGH, f"the {language} code {what}")
-        for pattern, what in _SCRIPT_DANGER
-        if pattern.search(code)
+        Finding(Risk.HIGH, f"the {language} code {what}") for pattern, what in _SCRIPT_DANGER if pattern.search(code)
     ]
     return findings or [Finding(Risk.MEDIUM, f"runs inline {language} code")]

@@ -155,8 +155,7 @@ class CommandAnalysis:
             )
             self.flag(
                 Risk.HIGH,
-                f"the program name {name_word.value!r} is built from {how}, so what runs "
-                "is only known at run time",
+                f"the program name {name_word.value!r} is built from {how}, so what runs is only known at run time",
             )
             return
         name = name_word.value
@@ -209,9 +208,7 @@ class CommandAnalysis:
                     self.flag(Risk.HIGH, f"expands ${name}, which holds a secret")
 
 
-def assess_command(
-    command: str, workspace: str, cwd: str | None = None, home: str | None = None
-) -> list[Finding]:
+def assess_command(command: str, workspace: str, cwd: str | None = None, home: str | None = None) -> list[Finding]:
     judge = PathJudge(workspace, home)
     analysis = CommandAnalysis(judge, cwd or judge.workspace)
     analysis.run(command)

@@ -99,9 +99,7 @@ def package_manager(a: Analysis, inv: Invocation) -> None:
             a.write_path(Word(value.split("=", 1)[1]), inv.cwd)
     if sub in _READ_SUBCOMMANDS and "--fix" not in flags:
         return
-    what = (
-        "installs packages (their install scripts run code)" if sub in _INSTALLS else "runs project tooling"
-    )
+    what = "installs packages (their install scripts run code)" if sub in _INSTALLS else "runs project tooling"
     a.flag(Risk.MEDIUM, f"{inv.name} {sub} {what}" if sub else f"{inv.name} {what}")
 
 
@@ -181,15 +179,11 @@ def container(a: Analysis, inv: Invocation) -> None:
                 host = (
                     spec.split(":", 1)[0]
                     if not spec.startswith(("type=", "source=", "src="))
-                    else next(
-                        (p.split("=", 1)[1] for p in spec.split(",") if p.startswith(("source=", "src="))), ""
-                    )
+                    else next((p.split("=", 1)[1] for p in spec.split(",") if p.startswith(("source=", "src="))), "")
                 )
                 if host.startswith(("/", "~", ".")):
                     if "docker.sock" in host:
-                        a.flag(
-                            Risk.HIGH, "mounting the Docker socket gives the container control of the host"
-                        )
+                        a.flag(Risk.HIGH, "mounting the Docker socket gives the container control of the host")
                     a.write_path(Word(host), inv.cwd)
 
 

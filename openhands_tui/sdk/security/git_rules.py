@@ -29,9 +29,7 @@ def git(a: Analysis, inv: Invocation) -> None:
     while index < len(args) and args[index].value.startswith("-"):
         option = args[index].value
         if option in ("-c", "--config-env") or option.startswith("-c"):
-            a.flag(
-                Risk.MEDIUM, "git -c overrides configuration for this call (it can select programs to run)"
-            )
+            a.flag(Risk.MEDIUM, "git -c overrides configuration for this call (it can select programs to run)")
         if option in ("-C", "--git-dir", "--work-tree") and index + 1 < len(args):
             a.read_path(args[index + 1], inv.cwd)
         index += 2 if option in _GIT_GLOBAL_VALUE else 1
@@ -56,9 +54,7 @@ def _git_read(a: Analysis, inv: Invocation) -> None:
 
 def _git_push(a: Analysis, inv: Invocation) -> None:
     a.flag(Risk.MEDIUM, "git push uploads commits to a remote")
-    if inv.has(
-        "-f", "--force", "--force-with-lease", "--force-if-includes", "--mirror", "--delete", "-d", "--prune"
-    ):
+    if inv.has("-f", "--force", "--force-with-lease", "--force-if-includes", "--mirror", "--delete", "-d", "--prune"):
         a.flag(Risk.HIGH, "git push with force/mirror/delete rewrites or deletes history on the remote")
     operands = [w.value for w in inv.operands(frozenset({"--repo", "-o", "--push-option", "--receive-pack"}))]
     if any(v.startswith(("+", ":")) for v in operands[1:]):
@@ -111,9 +107,7 @@ def _git_branch(a: Analysis, inv: Invocation) -> None:
 
 def _git_tag(a: Analysis, inv: Invocation) -> None:
     if inv.operands() and not inv.has("-l", "--list"):
-        a.flag(
-            Risk.HIGH if inv.has("-d", "--delete", "-f", "--force") else Risk.MEDIUM, "git tag changes tags"
-        )
+        a.flag(Risk.HIGH if inv.has("-d", "--delete", "-f", "--force") else Risk.MEDIUM, "git tag changes tags")
 
 
 def _git_stash(a: Analysis, inv: Invocation) -> None:
@@ -149,9 +143,7 @@ def _git_config(a: Analysis, inv: Invocation) -> None:
         a.flag(Risk.HIGH, "git config writes configuration outside the repository (it applies everywhere)")
     key = operands[0].lower() if operands else ""
     if key.startswith(_GIT_EXEC_KEYS):
-        a.flag(
-            Risk.HIGH, f"git config {key} sets a program, hook directory or remote that git will use later"
-        )
+        a.flag(Risk.HIGH, f"git config {key} sets a program, hook directory or remote that git will use later")
     a.flag(Risk.MEDIUM, "git config changes repository configuration")
 
 

@@ -77,9 +77,7 @@ class PermissionSet:
             rules += _read_rules(path)
         return cls(rules, workspace)
 
-    def decide(
-        self, tool_name: str, arguments: dict[str, Any], cwd: Path | None = None
-    ) -> RuleDecision | None:
+    def decide(self, tool_name: str, arguments: dict[str, Any], cwd: Path | None = None) -> RuleDecision | None:
         if not self.rules:
             return None
         if tool_name == "terminal":
@@ -95,12 +93,7 @@ class PermissionSet:
         for rule in self._of("deny", "command"):
             if any(words is not None and rule.covers(words) for words in parts):
                 return RuleDecision(approved=False, rule=rule)
-        if (
-            parsed.error
-            or not parts
-            or any(words is None for words in parts)
-            or _writes_files(parsed.commands)
-        ):
+        if parsed.error or not parts or any(words is None for words in parts) or _writes_files(parsed.commands):
             return None
         chosen: list[PermissionRule] = []
         for words in parts:
@@ -148,9 +141,7 @@ def suggest_rule(tool_name: str, arguments: dict[str, Any], workspace: Path) -> 
     """The rule an "always allow" answer would add: the program and its subcommand for a
     single command (`npm test`, `git status`), the exact file for an edit."""
     if tool_name == "terminal":
-        parsed = parse_shell(
-            str(arguments.get("command", "")), home=os.path.expanduser("~"), cwd=str(workspace)
-        )
+        parsed = parse_shell(str(arguments.get("command", "")), home=os.path.expanduser("~"), cwd=str(workspace))
         commands = [c for c in parsed.commands if c.words]
         if parsed.error or len(commands) != 1 or _writes_files(commands):
             return None

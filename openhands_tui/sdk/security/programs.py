@@ -154,9 +154,7 @@ def rm(a: Analysis, inv: Invocation) -> None:
         a.flag(Risk.MEDIUM, "rm deletes files")
     for word in targets:
         if word.value.rstrip("/") in ("", ".", "..", "*", "~") or not word.static:
-            a.flag(
-                Risk.HIGH, f"rm target {word.value!r} is the whole tree, a parent, or unknown until run time"
-            )
+            a.flag(Risk.HIGH, f"rm target {word.value!r} is the whole tree, a parent, or unknown until run time")
         a.write_path(word, inv.cwd)
 
 
@@ -223,9 +221,7 @@ def network(a: Analysis, inv: Invocation) -> None:
     )
     if inv.has(*upload_flags) or any(v.startswith(("--post-", "--body-")) for v in values):
         a.flag(Risk.HIGH, f"{inv.name} uploads data to a remote server (exfiltration)")
-    method = next(
-        (values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-X", "--request", "--method")), ""
-    )
+    method = next((values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-X", "--request", "--method")), "")
     if method.upper() in ("POST", "PUT", "PATCH", "DELETE"):
         a.flag(Risk.HIGH, f"{inv.name} sends a {method.upper()} request (changes remote state or uploads)")
     for word in inv.args:

@@ -25,9 +25,7 @@ def secret_environment(environ: Mapping[str, str] | None = None) -> dict[str, st
     """Environment variables that look like secrets, with values long enough to matter."""
     environ = os.environ if environ is None else environ
     return {
-        name: value
-        for name, value in environ.items()
-        if SECRET_NAME.search(name) and len(value) >= MIN_SECRET_LENGTH
+        name: value for name, value in environ.items() if SECRET_NAME.search(name) and len(value) >= MIN_SECRET_LENGTH
     }
 
 

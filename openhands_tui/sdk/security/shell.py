@@ -159,9 +159,7 @@ class _Walker:
 
     def _redirected(self, node: Any, nested: bool) -> None:
         body = node.child_by_field_name("body")
-        redirects = [
-            c for c in node.children if c.type in ("file_redirect", "heredoc_redirect", "herestring_redirect")
-        ]
+        redirects = [c for c in node.children if c.type in ("file_redirect", "heredoc_redirect", "herestring_redirect")]
         if body is not None and body.type == "command":
             target = self._command(body, nested)
         else:

@@ -57,14 +57,8 @@ class FileEditor:
         if len(text) > MAX_VIEW_CHARS:
             shown = text[:MAX_VIEW_CHARS].rsplit("\n", 1)[0]
             last = shown.count("\n") + start
-            text = (
-                shown + f"\n[... output cut at line {last} of {len(lines)}; use view_range to see more ...]"
-            )
-        header = (
-            f"{target} ({len(lines)} lines)"
-            if not view_range
-            else f"{target} lines {start}-{end} of {len(lines)}"
-        )
+            text = shown + f"\n[... output cut at line {last} of {len(lines)}; use view_range to see more ...]"
+        header = f"{target} ({len(lines)} lines)" if not view_range else f"{target} lines {start}-{end} of {len(lines)}"
         return EditResult(f"{header}\n{text}" if text else f"{header}\n(empty file)", str(target))
 
     def _check_range(self, view_range: list[int], total: int) -> tuple[int, int]:

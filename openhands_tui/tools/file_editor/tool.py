@@ -67,9 +67,7 @@ class FileEditorTool(ToolDefinition[FileEditorAction]):
         try:
             result = self._dispatch(action)
         except EditorError as exc:
-            return FileEditorObservation(
-                text=str(exc), is_error=True, command=action.command, path=action.path
-            )
+            return FileEditorObservation(text=str(exc), is_error=True, command=action.command, path=action.path)
         except OSError as exc:
             return FileEditorObservation(
                 text=f"{action.path}: {exc.strerror or exc}",
@@ -77,9 +75,7 @@ class FileEditorTool(ToolDefinition[FileEditorAction]):
                 command=action.command,
                 path=action.path,
             )
-        return FileEditorObservation(
-            text=result.text, command=action.command, path=result.path, diff=result.diff
-        )
+        return FileEditorObservation(text=result.text, command=action.command, path=result.path, diff=result.diff)
 
     def _dispatch(self, action: FileEditorAction) -> EditResult:
         editor = self.editor

@@ -18,9 +18,7 @@ _MARK = {"todo": "[ ]", "in_progress": "[~]", "done": "[x]"}
 
 class TaskItem(BaseModel):
     title: str = Field(description="What to do, in a few words.")
-    status: Literal["todo", "in_progress", "done"] = Field(
-        default="todo", description="todo, in_progress or done."
-    )
+    status: Literal["todo", "in_progress", "done"] = Field(default="todo", description="todo, in_progress or done.")
     notes: str = Field(default="", description="Optional detail: findings, blockers, file names.")
 
 

@@ -102,9 +102,7 @@ class BashSession:
     async def run(self, command: str, timeout: float) -> CommandResult:
         async with self._lock:
             restarted = self._process is not None and self._process.returncode is not None
-            process = (
-                self._process if self._process and self._process.returncode is None else await self._start()
-            )
+            process = self._process if self._process and self._process.returncode is None else await self._start()
             try:
                 result = await asyncio.wait_for(self._exchange(process, command), timeout)
             except TimeoutError:
@@ -149,9 +147,7 @@ class BashSession:
                     break
                 output.buffer += more
                 line_end = output.buffer.find(b"\n", found)
-            status_line = (
-                bytes(output.buffer[found + len(marker) : line_end]).decode(errors="replace").strip()
-            )
+            status_line = bytes(output.buffer[found + len(marker) : line_end]).decode(errors="replace").strip()
             code_text, _, cwd = status_line.partition(" ")
             self.cwd = cwd or self.cwd
             end = found

@@ -1,0 +1,1 @@
+"""The Textual app. Only this package imports textual; the engine never does."""

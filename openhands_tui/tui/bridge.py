@@ -1,0 +1,138 @@
+"""The seam between the app and the engine: events out, decisions in.
+
+The engine runs on its own thread and asyncio loop, so a model call or a slow tool never
+stalls typing or repainting. Events are queued and the app is poked once per batch (not
+once per token); confirmation requests travel to the app as messages carrying a future,
+and the answer comes back through it. Interrupting cancels the engine's task on its loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import threading
+from collections import deque
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from textual.message import Message
+
+from openhands_tui.sdk.confirmation import ConfirmationMode, ConfirmationRequest, Decision
+from openhands_tui.sdk.conversation import Conversation
+from openhands_tui.sdk.event import Event
+from openhands_tui.sdk.outcome import RunOutcome
+
+
+class EventsReady(Message):
+    """New engine events are waiting in the bridge's queue."""
+
+
+class ConfirmationNeeded(Message):
+    def __init__(self, request: ConfirmationRequest, answer: concurrent.futures.Future[Decision]) -> None:
+        super().__init__()
+        self.request = request
+        self.answer = answer
+
+
+class RunEnded(Message):
+    def __init__(self, outcome: RunOutcome | None, error: str | None = None) -> None:
+        super().__init__()
+        self.outcome = outcome
+        self.error = error
+
+
+Poster = Callable[[Message], object]
+
+
+class TUIConfirmer:
+    """Asks the user through the app; any number of agents may be waiting at once."""
+
+    def __init__(self, post: Poster) -> None:
+        self.post = post
+
+    async def confirm(self, request: ConfirmationRequest) -> Decision:
+        answer: concurrent.futures.Future[Decision] = concurrent.futures.Future()
+        self.post(ConfirmationNeeded(request, answer))
+        return await asyncio.wrap_future(answer)
+
+
+class EngineBridge:
+    def __init__(self, post: Poster) -> None:
+        self.post = post
+        self.events: deque[Event] = deque()
+        self._poked = False
+        self._lock = threading.Lock()
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="engine", daemon=True)
+        self._thread.start()
+        self._task: asyncio.Task[Any] | None = None
+        self._running = False
+        self.conversation: Conversation | None = None
+
+    # -- engine -> app ---------------------------------------------------------------------
+
+    def subscriber(self, event: Event) -> None:
+        """Runs on the engine thread for every event: queue it, poke the app once per batch."""
+        with self._lock:
+            self.events.append(event)
+            if self._poked:
+                return
+            self._poked = True
+        self.post(EventsReady())
+
+    def drain(self) -> list[Event]:
+        with self._lock:
+            batch = list(self.events)
+            self.events.clear()
+            self._poked = False
+        return batch
+
+    # -- app -> engine ---------------------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        """True from the moment a run is asked for until just before its RunEnded is posted."""
+        return self._running
+
+    def submit(self, coroutine: Coroutine[Any, Any, Any]) -> concurrent.futures.Future[Any]:
+        return asyncio.run_coroutine_threadsafe(coroutine, self._loop)
+
+    def start_run(self, task: str | None, inputs: dict[str, str] | None = None) -> None:
+        conversation = self.conversation
+        assert conversation is not None, "no conversation attached"
+
+        async def run() -> None:
+            self._task = asyncio.current_task()
+            try:
+                outcome = await conversation.run(task, inputs)
+            except Exception as exc:  # a usage problem (unknown /task...) shown in the app
+                ended = RunEnded(None, str(exc))
+            else:
+                ended = RunEnded(outcome)
+            self._task = None
+            self._running = False
+            self.post(ended)
+
+        self._running = True
+        self.submit(run())
+
+    def interrupt(self) -> None:
+        task = self._task
+        if task is not None and not task.done():
+            self._loop.call_soon_threadsafe(task.cancel)
+
+    def set_policy(self, mode: ConfirmationMode) -> None:
+        conversation = self.conversation
+        if conversation is not None:
+            self._loop.call_soon_threadsafe(conversation.set_policy, mode)
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Stop the run, close the conversation (kills shells, fsyncs the log), stop the loop."""
+        self.interrupt()
+        conversation = self.conversation
+        if conversation is not None:
+            with contextlib.suppress(concurrent.futures.TimeoutError, RuntimeError):
+                self.submit(conversation.close()).result(timeout)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout)

@@ -1,0 +1,192 @@
+"""Slash commands typed in the prompt, and the same actions in the command palette."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from textual.app import SystemCommand
+
+from openhands_tui.sdk.confirmation import ConfirmationMode
+from openhands_tui.tui.widgets.prompt import SlashCommand
+
+if TYPE_CHECKING:
+    from openhands_tui.tui.app import OpenHandsApp
+
+BUILTIN = [
+    SlashCommand("help", "what you can type and press"),
+    SlashCommand("new", "start a new session"),
+    SlashCommand("confirm", "always | risky | never (no argument: next mode)"),
+    SlashCommand("microagents", "loaded microagents and what fired"),
+    SlashCommand("tree", "show or hide the agent tree"),
+    SlashCommand("theme", "switch theme (name, or the next one)"),
+    SlashCommand("resume", "reopen a stored session (id, or the list)"),
+    SlashCommand("exit", "quit"),
+]
+MODES = [ConfirmationMode.ALWAYS, ConfirmationMode.RISKY, ConfirmationMode.NEVER]
+
+HELP = """\
+**Typing** — Enter sends, Alt+Enter (or Ctrl+J) adds a line, Up/Down recall earlier messages.
+Messages typed while agents work are queued and sent when the run ends.
+
+**Keys** — Esc interrupts the run (the model call and the running command stop; the session is
+saved). Ctrl+B shows/hides the agent tree, Ctrl+R shows the root agent, Ctrl+F follows whichever
+agent is active, Ctrl+O lists microagents, F2 switches the confirmation mode, Ctrl+P opens the
+command palette, Ctrl+C twice quits. Select text with the mouse; Ctrl+C copies it.
+
+**Confirmations** — y approve, n reject (then type a reason or press Enter), a always allow the
+suggested rule, d show every argument.
+
+**Commands** — /help /new /confirm [always|risky|never] /microagents /tree /theme [name]
+/resume [id] /exit, and /name for each task microagent.
+"""
+
+
+class SlashCommands:
+    def __init__(self, app: OpenHandsApp) -> None:
+        self.app = app
+
+    def slash_commands(self) -> list[SlashCommand]:
+        commands = list(BUILTIN)
+        for info in self._task_microagents():
+            commands.append(SlashCommand(info["name"], info.get("description") or "task microagent"))
+        return commands
+
+    def _task_microagents(self) -> list[dict[str, Any]]:
+        launched = self.app.config.launched
+        if launched is None:
+            return []
+        return [s.info() for s in launched.conversation.runtime.microagents.tasks()]
+
+    def run(self, text: str) -> bool:
+        """Handle `text` if it is one of our commands (True), or leave it to the engine (False)."""
+        name, _, argument = text[1:].partition(" ")
+        argument = argument.strip()
+        handler = getattr(self, f"do_{name}", None)
+        if handler is None:
+            if name in {t["name"] for t in self._task_microagents()}:
+                self.run_task(name, argument)
+                return True
+            return False
+        handler(argument)
+        return True
+
+    def do_help(self, argument: str) -> None:
+        from openhands_tui.tui.screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen(HELP))
+
+    def do_exit(self, argument: str) -> None:
+        self.app.exit(0)
+
+    def do_tree(self, argument: str) -> None:
+        self.app.action_toggle_tree()
+
+    def do_microagents(self, argument: str) -> None:
+        from openhands_tui.tui.screens.microagents import MicroagentsScreen
+
+        view = self.app.view
+        self.app.push_screen(MicroagentsScreen(view.microagents, view.triggered, view.names))
+
+    def do_confirm(self, argument: str) -> None:
+        current = self.app.view.policy.mode if self.app.view.policy else self.app.mode.value
+        if argument:
+            try:
+                mode = ConfirmationMode(argument)
+            except ValueError:
+                self.app.notify(f"/confirm {argument}: use always, risky or never", severity="error")
+                return
+        else:
+            mode = MODES[(MODES.index(ConfirmationMode(current)) + 1) % len(MODES)]
+        self.app.mode = mode
+        if self.app.bridge is not None:
+            self.app.bridge.set_policy(mode)
+        self.app.notify(f"Confirmation mode: {mode.value}", timeout=3)
+        self.app._update_status()
+
+    def do_theme(self, argument: str) -> None:
+        themes = [t for t in self.app.available_themes if t.startswith("openhands")] or list(self.app.available_themes)
+        if argument:
+            if argument not in self.app.available_themes:
+                self.app.notify(f"/theme {argument}: unknown (have: {', '.join(sorted(themes))})", severity="error")
+                return
+            self.app.theme = argument
+        else:
+            current = themes.index(self.app.theme) if self.app.theme in themes else -1
+            self.app.theme = themes[(current + 1) % len(themes)]
+
+    def do_new(self, argument: str) -> None:
+        self._relaunch(None)
+
+    def do_resume(self, argument: str) -> None:
+        if argument:
+            self._relaunch(argument)
+            return
+        from openhands_tui.tui.screens.help import SessionsScreen
+
+        def chosen(session_id: str | None) -> None:
+            if session_id:
+                self._relaunch(session_id)
+
+        self.app.push_screen(SessionsScreen(), chosen)
+
+    def _relaunch(self, resume: str | None) -> None:
+        relaunch = self.app.config.relaunch
+        if relaunch is None or self.app.config.read_only:
+            self.app.notify("Not available here.", severity="warning")
+            return
+        if self.app.bridge is not None and self.app.bridge.running:
+            self.app.notify("Interrupt the run first (Esc).", severity="warning")
+            return
+        try:
+            launched = relaunch(resume)
+        except Exception as exc:  # a bad id or a damaged session: say so, keep the current one
+            self.app.notify(str(exc), severity="error")
+            return
+        self.app.replace_session(launched)
+
+    def run_task(self, name: str, rest: str) -> None:
+        from openhands_tui.sdk.context.tasks import find_task_command
+        from openhands_tui.tui.screens.microagents import TaskInputsScreen
+
+        launched = self.app.config.launched
+        assert launched is not None
+        command = find_task_command(f"/{name} {rest}", launched.conversation.runtime.microagents)
+        assert command is not None
+        missing = command.missing(self.app.config.inputs)
+        text = f"/{name} {rest}".strip()
+        if not missing:
+            self.app.start_run(text, self.app.config.inputs)
+            return
+        descriptions = {i.name: i.description for i in command.skill.inputs}
+
+        def filled(values: dict[str, str] | None) -> None:
+            if values is not None:
+                self.app.start_run(text, {**self.app.config.inputs, **values})
+
+        self.app.push_screen(TaskInputsScreen(name, missing, descriptions), filled)
+
+    def palette(self) -> list[SystemCommand]:
+        app = self.app
+        return [
+            SystemCommand("Interrupt the run", "Stop the model call and the running command", app.action_interrupt),
+            SystemCommand("Toggle the agent tree", "Show or hide the delegation tree", app.action_toggle_tree),
+            SystemCommand("Show the root agent", "Back to the root agent's transcript", app.action_show_root),
+            SystemCommand("Follow the active agent", "Switch transcripts as agents work", app.action_toggle_follow),
+            SystemCommand("Microagents", "What is loaded, and what fired", lambda: self.run("/microagents")),
+            *[
+                SystemCommand(f"Confirm: {m.value}", f"Confirmation mode {m.value}", _bind(self.do_confirm, m.value))
+                for m in MODES
+            ],
+            *[
+                SystemCommand(f"Theme: {name}", "Switch theme", _bind(self.do_theme, name))
+                for name in sorted(app.available_themes)
+                if name.startswith("openhands")
+            ],
+            SystemCommand("New session", "Start over in a new session", lambda: self.run("/new")),
+            SystemCommand("Resume a session", "Reopen a stored session", lambda: self.run("/resume")),
+            SystemCommand("Help", "Keys and commands", lambda: self.run("/help")),
+        ]
+
+
+def _bind(function: Any, argument: str) -> Any:
+    return lambda: function(argument)

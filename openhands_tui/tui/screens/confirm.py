@@ -1,0 +1,126 @@
+"""The confirmation prompt, for any agent at any depth.
+
+It shows who is asking (the agent chain), what (the command, or the diff of an edit), how
+risky and why. y approves, n rejects (then an optional reason), a approves and remembers
+the suggested rule, d shows every argument. Several pending requests are answered one by
+one; the count of those still waiting is on screen.
+"""
+
+from __future__ import annotations
+
+import json
+
+from rich.syntax import Syntax
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Static
+
+from openhands_tui.sdk.confirmation import ConfirmationRequest, Decision
+from openhands_tui.sdk.event import ActionEvent
+from openhands_tui.sdk.security.permissions import PermissionRule
+from openhands_tui.tui.widgets.entries import proposed_diff
+
+
+class ConfirmScreen(ModalScreen[Decision]):
+    BINDINGS = [
+        Binding("y", "approve", "Approve"),
+        Binding("n", "reject", "Reject"),
+        Binding("a", "always", "Always allow"),
+        Binding("d", "details", "Details"),
+    ]
+
+    def __init__(self, request: ConfirmationRequest, queued: int = 0) -> None:
+        super().__init__(classes="confirm-screen")
+        self.request = request
+        self.queued = queued
+        self._asking_reason = False
+
+    def compose(self) -> ComposeResult:
+        request = self.request
+        with Vertical(id="confirm-dialog", classes=f"risk-{request.risk.lower()}"):
+            yield Static(self._header(), id="confirm-header")
+            with VerticalScroll(id="confirm-body"):
+                diff = proposed_diff(_as_action(request))
+                if request.tool_name == "terminal":
+                    command = str(request.arguments.get("command", ""))
+                    yield Static(Syntax(command, "bash", theme="ansi_dark", word_wrap=True), id="confirm-command")
+                else:
+                    yield Static(Text(request.summary, style="bold"), id="confirm-summary")
+                if diff:
+                    yield Static(Syntax(diff, "diff", theme="ansi_dark", word_wrap=True), id="confirm-diff")
+                reasons = "\n".join(f"• {reason}" for reason in request.reasons) or "• no reasons given"
+                yield Static(Text("Why it is rated so:\n" + reasons), id="confirm-reasons")
+                yield Static(Text(json.dumps(request.arguments, indent=2)), id="confirm-details", classes="hidden")
+            yield Input(placeholder="Why not? (optional, Enter to reject)", id="confirm-reason", classes="hidden")
+            with Horizontal(id="confirm-buttons"):
+                yield Button("Approve (y)", id="approve", variant="success")
+                yield Button("Reject (n)", id="reject", variant="error")
+                if request.suggested_rule:
+                    rule = PermissionRule.model_validate(request.suggested_rule)
+                    target = rule.command if rule.command is not None else rule.path
+                    yield Button(f"Always allow '{target}' (a)", id="always", variant="primary")
+                yield Button("Details (d)", id="details")
+
+    def _header(self) -> Text:
+        header = Text()
+        header.append(f" {self.request.risk} ", style="bold reverse")
+        header.append(f"  {' → '.join(self.request.chain)} wants to run {self.request.tool_name}")
+        if self.queued:
+            header.append(f"   (+{self.queued} more waiting)", style="bold")
+        return header
+
+    def set_queued(self, queued: int) -> None:
+        """More requests arrived while this one is shown: say how many wait behind it."""
+        self.queued = queued
+        if self.is_mounted:
+            self.query_one("#confirm-header", Static).update(self._header())
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        actions = {
+            "approve": self.action_approve,
+            "reject": self.action_reject,
+            "always": self.action_always,
+            "details": self.action_details,
+        }
+        action = actions.get(event.button.id or "")
+        if action is not None:
+            action()
+
+    def action_approve(self) -> None:
+        self.dismiss(Decision(approved=True))
+
+    def action_always(self) -> None:
+        if self.request.suggested_rule:
+            self.dismiss(Decision(approved=True, remember=PermissionRule.model_validate(self.request.suggested_rule)))
+
+    def action_reject(self) -> None:
+        if self._asking_reason:
+            return
+        self._asking_reason = True
+        reason = self.query_one("#confirm-reason", Input)
+        reason.remove_class("hidden")
+        reason.focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(Decision(approved=False, reason=event.value.strip()))
+
+    def action_details(self) -> None:
+        self.query_one("#confirm-details").toggle_class("hidden")
+
+    def on_key(self, event: object) -> None:
+        key = getattr(event, "key", "")
+        if self._asking_reason and key == "escape":
+            self.dismiss(Decision(approved=False))
+
+
+def _as_action(request: ConfirmationRequest) -> ActionEvent:
+    return ActionEvent(
+        agent_id=request.agent_id,
+        tool_call_id=request.tool_call_id,
+        tool_name=request.tool_name,
+        arguments=request.arguments,
+        summary=request.summary,
+    )

@@ -1,0 +1,41 @@
+"""Help, and the list of stored sessions for /resume."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Markdown, OptionList, Static
+from textual.widgets.option_list import Option
+
+from openhands_tui.sdk.store import SessionStore
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,q,f1", "dismiss", "Close")]
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="help-dialog"):
+            yield Markdown(self.text)
+            yield Static("[dim]Esc closes[/dim]")
+
+
+class SessionsScreen(ModalScreen[str | None]):
+    BINDINGS = [Binding("escape", "dismiss_none", "Close")]
+
+    def compose(self) -> ComposeResult:
+        metas = SessionStore().list_sessions()[:50]
+        with Vertical(id="sessions-dialog"):
+            yield Static("[b]Stored sessions[/b] (newest first) — Enter reopens one")
+            yield OptionList(*[Option(f"{m.id}  {m.status:<9} {m.title[:60]}", id=m.id) for m in metas])
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+    def action_dismiss_none(self) -> None:
+        self.dismiss(None)

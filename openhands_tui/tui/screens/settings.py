@@ -1,0 +1,72 @@
+"""First run without a model: ask for model, API key and base URL, test, save to config."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Static
+
+from openhands_tui.sdk.llm import LLM
+from openhands_tui.sdk.settings import config_path, save_llm_config
+
+
+class SettingsScreen(ModalScreen[LLM | None]):
+    """Returns the LLM to use (saved to the config file), or None if the user gave up."""
+
+    def __init__(self, model: str = "", base_url: str = "") -> None:
+        super().__init__()
+        self.initial_model = model
+        self.initial_base_url = base_url
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="settings-dialog"):
+            yield Static(Text("Connect a model", style="bold"))
+            yield Static(Text(f"Saved to {config_path()} (readable only by you).", style="dim"))
+            yield Label("Model (litellm name, e.g. anthropic/claude-sonnet-4-5, openai/gpt-4o)")
+            yield Input(value=self.initial_model, id="model")
+            yield Label("API key")
+            yield Input(password=True, id="api-key")
+            yield Label("Base URL (only for OpenAI-compatible servers)")
+            yield Input(value=self.initial_base_url, id="base-url")
+            yield Static("", id="settings-result")
+            with Horizontal(id="settings-buttons"):
+                yield Button("Test connection", id="test")
+                yield Button("Save and start", id="save", variant="primary")
+                yield Button("Quit", id="quit", variant="error")
+
+    def _llm(self) -> LLM | None:
+        model = self.query_one("#model", Input).value.strip()
+        if not model:
+            self.query_one("#settings-result", Static).update("Give a model name first.")
+            return None
+        key = self.query_one("#api-key", Input).value.strip() or None
+        base = self.query_one("#base-url", Input).value.strip() or None
+        return LLM(model=model, api_key=key, base_url=base, num_retries=0, timeout=30)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "quit":
+            self.dismiss(None)
+        elif event.button.id == "test":
+            llm = self._llm()
+            if llm is not None:
+                self.query_one("#settings-result", Static).update("Testing…")
+                self.test_connection(llm)
+        elif event.button.id == "save":
+            llm = self._llm()
+            if llm is not None:
+                save_llm_config(llm.model, llm.api_key.get_secret_value() if llm.api_key else None, llm.base_url)
+                self.dismiss(llm.model_copy(update={"num_retries": 5, "timeout": 120}))
+
+    @work(thread=True, exclusive=True)
+    def test_connection(self, llm: LLM) -> None:
+        import asyncio
+
+        try:
+            response = asyncio.run(llm.complete([{"role": "user", "content": "Say OK."}]))
+            message = f"✓ Connected: the model answered {response.text.strip()[:40]!r}"
+        except Exception as exc:  # every provider error is shown, none crashes the screen
+            message = f"✗ {type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
+        self.app.call_from_thread(self.query_one("#settings-result", Static).update, message)

@@ -1,0 +1,259 @@
+"""What the app shows, folded from engine events — plain Python, no widgets.
+
+The app applies every event here and then redraws what changed. Keeping the fold apart from
+the widgets makes it testable on its own and lets a resumed or viewed session show exactly
+what the live one did: the same events give the same transcripts and the same tree.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from openhands_tui.sdk.event import (
+    ActionEvent,
+    AgentErrorEvent,
+    ConfirmationRequestEvent,
+    ConfirmationResolvedEvent,
+    DelegationClosedEvent,
+    DelegationOpenedEvent,
+    Event,
+    LLMUsageEvent,
+    MessageEvent,
+    MicroagentsLoadedEvent,
+    MicroagentTriggeredEvent,
+    ObservationEvent,
+    PolicyChangedEvent,
+    StatusEvent,
+    SystemPromptEvent,
+    TextDeltaEvent,
+)
+from openhands_tui.sdk.tree import DelegationTree
+
+EntryKind = Literal["user", "assistant", "tool", "delegation", "microagent", "notice"]
+_ids = itertools.count(1)
+
+
+@dataclass
+class Entry:
+    """One block of an agent's transcript. `version` goes up whenever it changes."""
+
+    kind: EntryKind
+    agent_id: str
+    text: str = ""
+    data: dict[str, Any] = field(default_factory=dict)
+    level: Literal["info", "warning", "error"] = "info"
+    streaming: bool = False
+    version: int = 0
+    key: int = field(default_factory=lambda: next(_ids))
+
+    def touch(self) -> None:
+        self.version += 1
+
+
+@dataclass
+class Usage:
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float = 0.0
+    last_prompt_tokens: int = 0
+
+
+class SessionView:
+    """Transcripts per agent, the delegation tree, pending questions, usage and status."""
+
+    def __init__(self) -> None:
+        self.tree = DelegationTree()
+        self.transcripts: dict[str, list[Entry]] = {}
+        self.names: dict[str, str] = {}
+        self.models: dict[str, str] = {}
+        self.usage = Usage()
+        self.microagents: MicroagentsLoadedEvent | None = None
+        self.triggered: list[MicroagentTriggeredEvent] = []
+        self.pending: dict[str, ConfirmationRequestEvent] = {}
+        self.policy: PolicyChangedEvent | None = None
+        self.root_status = "idle"
+        self.root_detail = ""
+        self.events_seen = 0
+        self._tools: dict[tuple[str, str], Entry] = {}
+        self._streams: dict[str, Entry] = {}
+        self._children: dict[str, Entry] = {}
+
+    def transcript(self, agent_id: str) -> list[Entry]:
+        return self.transcripts.setdefault(agent_id, [])
+
+    def _add(self, entry: Entry) -> Entry:
+        self.transcript(entry.agent_id).append(entry)
+        return entry
+
+    def apply(self, event: Event) -> set[str]:
+        """Fold one event in; returns the ids of agents whose transcript changed."""
+        self.events_seen += 1
+        self.tree.apply(event)
+        handler = _HANDLERS.get(type(event))
+        if handler is None:
+            return set()
+        changed: set[str] = handler(self, event)
+        return changed
+
+    # -- per event kind --------------------------------------------------------------------
+
+    def _system(self, event: SystemPromptEvent) -> set[str]:
+        self.names.setdefault(event.agent_id, event.agent_name)
+        self.models[event.agent_id] = event.model
+        self.transcript(event.agent_id)
+        return {event.agent_id}
+
+    def _message(self, event: MessageEvent) -> set[str]:
+        if event.role == "user":
+            self._add(Entry("user", event.agent_id, event.content, {"context": len(event.context)}))
+            return {event.agent_id}
+        stream = self._streams.pop(event.agent_id, None)
+        if stream is not None:
+            stream.text, stream.streaming = event.content, False
+            stream.touch()
+        elif event.content.strip():
+            self._add(Entry("assistant", event.agent_id, event.content))
+        return {event.agent_id}
+
+    def _delta(self, event: TextDeltaEvent) -> set[str]:
+        stream = self._streams.get(event.agent_id)
+        if stream is None:
+            stream = self._add(Entry("assistant", event.agent_id, "", streaming=True))
+            self._streams[event.agent_id] = stream
+        stream.text += event.delta
+        stream.touch()
+        return {event.agent_id}
+
+    def _action(self, event: ActionEvent) -> set[str]:
+        if event.tool_name in _SHOWN_ELSEWHERE and event.valid:
+            return set()  # delegations get their own entries; finish shows its message when it lands
+        entry = self._add(Entry("tool", event.agent_id, event.summary, {"action": event}))
+        self._tools[(event.agent_id, event.tool_call_id)] = entry
+        return {event.agent_id}
+
+    def _observation(self, event: ObservationEvent) -> set[str]:
+        entry = self._tools.get((event.agent_id, event.tool_call_id))
+        if entry is not None:
+            entry.data["observation"] = event
+            entry.touch()
+        elif event.tool_name == "finish" and event.outcome == "ok":
+            self._add(Entry("assistant", event.agent_id, event.content, {"final": True}))
+        return {event.agent_id}
+
+    def _error(self, event: AgentErrorEvent) -> set[str]:
+        entry = self._tools.get((event.agent_id, event.tool_call_id or ""))
+        if entry is not None:
+            entry.data["error"] = event.error
+            entry.touch()
+        else:
+            self._add(Entry("notice", event.agent_id, event.error, level="warning"))
+        return {event.agent_id}
+
+    def _usage(self, event: LLMUsageEvent) -> set[str]:
+        self.usage.prompt_tokens += event.prompt_tokens
+        self.usage.completion_tokens += event.completion_tokens
+        self.usage.cost += event.cost or 0.0
+        self.usage.last_prompt_tokens = event.prompt_tokens
+        return set()
+
+    def _status(self, event: StatusEvent) -> set[str]:
+        if event.parent_agent_id is None:
+            self.root_status, self.root_detail = event.status.value, event.detail
+        if event.status.value in ("error", "stuck") or (event.status.value == "paused" and event.detail):
+            level: Literal["error", "warning"] = "error" if event.status.value in ("error", "stuck") else "warning"
+            hint = " — type a message to continue" if event.parent_agent_id is None else ""
+            self._add(Entry("notice", event.agent_id, f"{event.status.value}: {event.detail}{hint}", level=level))
+        elif event.status.value == "finished" and event.parent_agent_id is None:
+            tokens = self.usage.prompt_tokens + self.usage.completion_tokens
+            cost = f" · ${self.usage.cost:.4f}" if self.usage.cost else ""
+            self._add(Entry("notice", event.agent_id, f"● finished · {tokens:,} tokens{cost}"))
+        return {event.agent_id}
+
+    def _asked(self, event: ConfirmationRequestEvent) -> set[str]:
+        self.pending[event.action_id] = event
+        self._mark_tool(event.agent_id, event.tool_call_id, "waiting for you")
+        return {event.agent_id}
+
+    def _resolved(self, event: ConfirmationResolvedEvent) -> set[str]:
+        request = self.pending.pop(event.action_id, None)
+        verdict = "approved" if event.approved else "rejected"
+        who = "" if event.decided_by == "user" else f" ({event.decided_by})"
+        if request is not None:
+            self._mark_tool(request.agent_id, request.tool_call_id, f"{verdict}{who}")
+        else:  # decided by a rule without asking
+            for entry in reversed(self.transcript(event.agent_id)):
+                if entry.kind == "tool" and entry.data["action"].id == event.action_id:
+                    entry.data["decision"] = f"{verdict}{who}"
+                    entry.touch()
+                    break
+        return {event.agent_id}
+
+    def _mark_tool(self, agent_id: str, tool_call_id: str, decision: str) -> None:
+        entry = self._tools.get((agent_id, tool_call_id))
+        if entry is not None:
+            entry.data["decision"] = decision
+            entry.touch()
+
+    def _opened(self, event: DelegationOpenedEvent) -> set[str]:
+        parent = event.parent_agent_id or ""
+        self.names[event.agent_id] = event.agent_name
+        entry = self._add(
+            Entry(
+                "delegation",
+                parent,
+                event.task,
+                {"child": event.agent_id, "agent": event.agent_name, "status": "running"},
+            )
+        )
+        self._children[event.agent_id] = entry
+        self.transcript(event.agent_id)
+        return {parent, event.agent_id}
+
+    def _closed(self, event: DelegationClosedEvent) -> set[str]:
+        entry = self._children.get(event.agent_id)
+        if entry is not None:
+            entry.data.update(
+                status=event.status,
+                result=event.result,
+                reason=event.reason,
+                tokens=event.tokens,
+                elapsed=event.elapsed_s,
+            )
+            entry.touch()
+        return {event.parent_agent_id or "", event.agent_id}
+
+    def _loaded(self, event: MicroagentsLoadedEvent) -> set[str]:
+        self.microagents = event
+        return set()
+
+    def _fired(self, event: MicroagentTriggeredEvent) -> set[str]:
+        self.triggered.append(event)
+        self._add(Entry("microagent", event.agent_id, event.content, {"event": event}))
+        return {event.agent_id}
+
+    def _policy(self, event: PolicyChangedEvent) -> set[str]:
+        self.policy = event
+        return set()
+
+
+_SHOWN_ELSEWHERE = {"delegate", "delegate_parallel", "finish"}
+
+_HANDLERS: dict[type, Any] = {
+    SystemPromptEvent: SessionView._system,
+    MessageEvent: SessionView._message,
+    TextDeltaEvent: SessionView._delta,
+    ActionEvent: SessionView._action,
+    ObservationEvent: SessionView._observation,
+    AgentErrorEvent: SessionView._error,
+    LLMUsageEvent: SessionView._usage,
+    StatusEvent: SessionView._status,
+    ConfirmationRequestEvent: SessionView._asked,
+    ConfirmationResolvedEvent: SessionView._resolved,
+    DelegationOpenedEvent: SessionView._opened,
+    DelegationClosedEvent: SessionView._closed,
+    MicroagentsLoadedEvent: SessionView._loaded,
+    MicroagentTriggeredEvent: SessionView._fired,
+    PolicyChangedEvent: SessionView._policy,
+}

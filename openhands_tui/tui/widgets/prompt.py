@@ -1,0 +1,125 @@
+"""The prompt: multi-line input with history and `/` command completion.
+
+Enter sends; Alt+Enter or Ctrl+J starts a new line; Up/Down on the first/last line walk the
+history; typing `/` lists the commands (and task microagents) that match, Tab completes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual import events
+from textual.binding import Binding
+from textual.message import Message
+from textual.widgets import OptionList, TextArea
+from textual.widgets.option_list import Option
+
+
+@dataclass(frozen=True)
+class SlashCommand:
+    name: str
+    help: str
+
+
+class Prompt(TextArea):
+    BINDINGS = [
+        Binding("ctrl+j,alt+enter", "newline", "New line", show=False),
+    ]
+
+    class Submitted(Message):
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    def __init__(self, commands: list[SlashCommand], **kwargs: object) -> None:
+        super().__init__(soft_wrap=True, show_line_numbers=False, tab_behavior="focus", **kwargs)  # type: ignore[arg-type]
+        self.commands = commands
+        self.sent: list[str] = []
+        self._history_index: int | None = None
+        self._completions: OptionList | None = None
+
+    def attach_completions(self, options: OptionList) -> None:
+        self._completions = options
+
+    def action_newline(self) -> None:
+        self.insert("\n")
+
+    async def _on_key(self, event: events.Key) -> None:
+        completions = self._completions
+        showing = completions is not None and completions.display
+        if event.key == "enter":
+            event.prevent_default()
+            event.stop()
+            if showing and completions is not None and completions.highlighted is not None:
+                self._accept_completion()
+            self._submit()
+            return
+        if event.key == "tab" and showing:
+            event.prevent_default()
+            event.stop()
+            self._accept_completion()
+            return
+        if event.key in ("up", "down") and showing and completions is not None:
+            event.prevent_default()
+            event.stop()
+            completions.action_cursor_up() if event.key == "up" else completions.action_cursor_down()
+            return
+        if event.key == "up" and self.cursor_location[0] == 0 and self.sent:
+            event.prevent_default()
+            event.stop()
+            self._walk_history(-1)
+            return
+        if (
+            event.key == "down"
+            and self.cursor_location[0] == self.document.line_count - 1
+            and self._history_index is not None
+        ):
+            event.prevent_default()
+            event.stop()
+            self._walk_history(+1)
+            return
+        await super()._on_key(event)
+
+    def _submit(self) -> None:
+        text = self.text.strip()
+        if not text:
+            return
+        if not self.sent or self.sent[-1] != text:
+            self.sent.append(text)
+        self._history_index = None
+        self.clear()
+        self.post_message(self.Submitted(text))
+
+    def _walk_history(self, step: int) -> None:
+        index = len(self.sent) if self._history_index is None else self._history_index
+        index = max(0, min(len(self.sent), index + step))
+        self._history_index = index if index < len(self.sent) else None
+        self.load_text(self.sent[index] if index < len(self.sent) else "")
+        self.move_cursor(self.document.end)
+
+    def _on_text_area_changed(self, event: TextArea.Changed) -> None:
+        self.update_completions()
+
+    def update_completions(self) -> None:
+        options = self._completions
+        if options is None:
+            return
+        text = self.text
+        if not text.startswith("/") or " " in text or "\n" in text:
+            options.display = False
+            return
+        matches = [c for c in self.commands if c.name.startswith(text[1:])]
+        options.clear_options()
+        options.add_options([Option(f"/{c.name}  [dim]{c.help}[/dim]", id=c.name) for c in matches])
+        options.display = bool(matches)
+        if matches:
+            options.highlighted = 0
+
+    def _accept_completion(self) -> None:
+        options = self._completions
+        if options is None or options.highlighted is None:
+            return
+        option = options.get_option_at_index(options.highlighted)
+        self.load_text(f"/{option.id} " if option.id else self.text)
+        self.move_cursor(self.document.end)
+        options.display = False

@@ -1,0 +1,43 @@
+"""The status bar: model, confirmation badge, tokens, cost, context use, elapsed, run state."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from openhands_tui.tui.widgets.tree import compact, elapsed_text
+
+
+class StatusBar(Static):
+    def show(
+        self,
+        *,
+        model: str,
+        mode: str,
+        prompt_tokens: int,
+        completion_tokens: int,
+        cost: float,
+        context_tokens: int,
+        context_window: int | None,
+        elapsed: float,
+        state: str,
+        demo: bool,
+    ) -> None:
+        text = Text()
+        if demo:
+            text.append(" DEMO ", style="bold reverse")
+            text.append(" ")
+        text.append(model, style="bold")
+        badge = {"always": " ASK ALWAYS ", "risky": " ASK IF RISKY ", "never": " NEVER ASK "}[mode]
+        text.append("  ")
+        text.append(badge, style="reverse" if mode != "never" else "bold reverse red")
+        text.append(f"  ↑{compact(prompt_tokens)} ↓{compact(completion_tokens)} tok")
+        text.append(f"  ${cost:.4f}" if cost else "  $-")
+        if context_window:
+            share = 100 * context_tokens / context_window
+            text.append(f"  ctx {compact(context_tokens)}/{compact(context_window)} ({share:.0f}%)")
+        elif context_tokens:
+            text.append(f"  ctx {compact(context_tokens)}")
+        text.append(f"  {elapsed_text(elapsed)}")
+        text.append(f"  {state}", style="bold")
+        self.update(text)

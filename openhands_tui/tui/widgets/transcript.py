@@ -1,0 +1,78 @@
+"""The transcript of one agent: a scrolling column of entry widgets, capped in number.
+
+Only the most recent `MAX_MOUNTED` entries are mounted (older ones are a key press away),
+so a long session costs the same to draw as a short one. Updates are applied in batches by
+the app, at most ~30 times a second, however fast tokens arrive.
+"""
+
+from __future__ import annotations
+
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from openhands_tui.tui.state import Entry
+from openhands_tui.tui.widgets.entries import EntryWidget, widget_for
+
+MAX_MOUNTED = 150
+
+
+class TranscriptView(VerticalScroll):
+    can_focus = True
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.agent_id: str | None = None
+        self.limit = MAX_MOUNTED
+        self._widgets: dict[int, EntryWidget] = {}
+        self._hidden_note: Static | None = None
+
+    def show(self, agent_id: str, entries: list[Entry]) -> None:
+        """Switch to another agent's transcript (or redraw from scratch)."""
+        self.agent_id = agent_id
+        self.limit = MAX_MOUNTED
+        self.remove_children()
+        self._widgets.clear()
+        self._hidden_note = None
+        self.sync(entries)
+        self.scroll_end(animate=False)
+
+    def show_more(self, entries: list[Entry]) -> None:
+        self.limit += MAX_MOUNTED
+        assert self.agent_id is not None
+        self.show_keep_limit(entries)
+
+    def show_keep_limit(self, entries: list[Entry]) -> None:
+        limit = self.limit
+        self.remove_children()
+        self._widgets.clear()
+        self._hidden_note = None
+        self.limit = limit
+        self.sync(entries)
+
+    def sync(self, entries: list[Entry]) -> None:
+        """Mount new entries, refresh changed ones, drop the oldest past the cap."""
+        at_bottom = self.scroll_y >= self.max_scroll_y - 1
+        visible = entries[-self.limit :]
+        hidden = len(entries) - len(visible)
+        keep = {entry.key for entry in visible}
+        for key in [k for k in self._widgets if k not in keep]:
+            self._widgets.pop(key).remove()
+        new = [widget_for(e) for e in visible if e.key not in self._widgets]
+        for widget in new:
+            self._widgets[widget.entry.key] = widget
+        if new:
+            self.mount_all(new)
+        for entry in visible:
+            current = self._widgets.get(entry.key)
+            if current is not None and current not in new:
+                current.refresh_entry()
+        self._update_hidden_note(hidden)
+        if at_bottom and (new or any(e.streaming for e in visible[-1:])):
+            self.scroll_end(animate=False)
+
+    def _update_hidden_note(self, hidden: int) -> None:
+        if hidden and self._hidden_note is None:
+            self._hidden_note = Static(classes="hidden-note")
+            self.mount(self._hidden_note, before=0)
+        if self._hidden_note is not None:
+            self._hidden_note.update(f"… {hidden} earlier entries (ctrl+e shows more)" if hidden else "")

@@ -1,0 +1,60 @@
+"""Driving the app: live sessions against the scripted server, and canned events."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from openhands_tui.launch import LaunchOptions, launch
+from openhands_tui.sdk.confirmation import ConfirmationMode
+from openhands_tui.tui.app import AppConfig, OpenHandsApp
+from openhands_tui.tui.bridge import TUIConfirmer
+
+SIZE = (130, 40)
+
+
+def live_app(
+    server,
+    workspace: Path,
+    *,
+    strategy: str | None = None,
+    task: str | None = None,
+    confirm: ConfirmationMode = ConfirmationMode.RISKY,
+    inputs: list[str] | None = None,
+) -> OpenHandsApp:
+    options = LaunchOptions(
+        strategy=strategy,
+        task=task,
+        model="openai/scripted",
+        base_url=server.base_url,
+        api_key="sk-tui-test",
+        workspace=workspace,
+        confirm=confirm,
+        inputs=inputs or [],
+    )
+    launched = launch(options, confirmer=TUIConfirmer(lambda m: None))
+    config = AppConfig(
+        launched=launched,
+        history=launched.history,
+        task=task,
+        inputs=launched.inputs,
+        preload_litellm=False,
+        remember_theme=False,
+    )
+    return OpenHandsApp(config)
+
+
+async def wait_until(pilot, predicate: Callable[[], bool], timeout: float = 15.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {predicate.__doc__ or predicate}")
+        await pilot.pause(0.05)
+
+
+@pytest.fixture
+def fixed_clock() -> Callable[[], float]:
+    return lambda: 1000.0
