@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -92,6 +93,7 @@ class OpenHandsApp(App[int]):
         self._refresh_pending = False
         self._dirty: set[str] = set()
         self._last_ctrl_c = 0.0
+        self._tree_chosen = False
         self.commands = SlashCommands(self)
         #: First run without a model: ask for one before anything else.
         self.needs_model = False
@@ -125,14 +127,13 @@ class OpenHandsApp(App[int]):
 
     def on_mount(self) -> None:
         self.theme = self.config.theme if self.config.theme in self.available_themes else DEFAULT_THEME
+        self.query_one(TranscriptView).welcome = self._welcome_text()
         prompt = self.query_one(Prompt)
         completions = self.query_one("#completions", OptionList)
         completions.display = False
         prompt.attach_completions(completions)
         self.query_one("#working").display = False
         self.query_one("#queued").display = False
-        if self.size.width < 100:
-            self.query_one(AgentTree).display = False
         self.feed(self.config.history)
         launched = self.config.launched
         if launched is not None:
@@ -156,6 +157,20 @@ class OpenHandsApp(App[int]):
         self.bridge.conversation = conversation
         self.mode = conversation.runtime.policy.mode
         self.bridge.submit(conversation.open())
+
+    def _welcome_text(self) -> str:
+        if self.config.read_only:
+            return f"Viewing a stored session ({self.config.title or 'read-only'}). Select agents in the tree."
+        launched = self.config.launched
+        strategy = f"Strategy [b]{launched.strategy.name}[/b]: {launched.strategy.description}\n" if launched else ""
+        where = f"Workspace {launched.conversation.runtime.workspace}\n" if launched else ""
+        demo = (
+            "[b]DEMO[/b]: a scripted model plays every agent; nothing is sent anywhere.\n" if self.config.demo else ""
+        )
+        return (
+            f"{demo}{strategy}{where}\nType a task below and press Enter. /help lists commands; "
+            "ctrl+p opens the command palette."
+        )
 
     def _ask_for_model(self) -> None:
         from openhands_tui.tui.screens.settings import SettingsScreen
@@ -373,6 +388,12 @@ class OpenHandsApp(App[int]):
     def action_toggle_tree(self) -> None:
         tree = self.query_one(AgentTree)
         tree.display = not tree.display
+        self._tree_chosen = True
+
+    def on_resize(self, event: events.Resize) -> None:
+        """On narrow terminals the tree folds away (ctrl+b brings it back)."""
+        if not self._tree_chosen and self.main_screen_ready:
+            self.query_one(AgentTree).display = event.size.width >= 100
 
     def action_show_root(self) -> None:
         self.show_agent(self.view.tree.root_id or "root")

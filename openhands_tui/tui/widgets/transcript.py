@@ -23,8 +23,10 @@ class TranscriptView(VerticalScroll):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.agent_id: str | None = None
         self.limit = MAX_MOUNTED
+        self.welcome = ""
         self._widgets: dict[int, EntryWidget] = {}
         self._hidden_note: Static | None = None
+        self._welcome: Static | None = None
 
     def show(self, agent_id: str, entries: list[Entry]) -> None:
         """Switch to another agent's transcript (or redraw from scratch)."""
@@ -33,8 +35,9 @@ class TranscriptView(VerticalScroll):
         self.remove_children()
         self._widgets.clear()
         self._hidden_note = None
+        self._welcome = None
         self.sync(entries)
-        self.scroll_end(animate=False)
+        self.anchor()  # follow new output until the user scrolls up; scrolling back down re-anchors
 
     def show_more(self, entries: list[Entry]) -> None:
         self.limit += MAX_MOUNTED
@@ -46,14 +49,15 @@ class TranscriptView(VerticalScroll):
         self.remove_children()
         self._widgets.clear()
         self._hidden_note = None
+        self._welcome = None
         self.limit = limit
         self.sync(entries)
 
     def sync(self, entries: list[Entry]) -> None:
         """Mount new entries, refresh changed ones, drop the oldest past the cap."""
-        at_bottom = self.scroll_y >= self.max_scroll_y - 1
         visible = entries[-self.limit :]
         hidden = len(entries) - len(visible)
+        self._show_welcome(not entries)
         keep = {entry.key for entry in visible}
         for key in [k for k in self._widgets if k not in keep]:
             self._widgets.pop(key).remove()
@@ -67,8 +71,14 @@ class TranscriptView(VerticalScroll):
             if current is not None and current not in new:
                 current.refresh_entry()
         self._update_hidden_note(hidden)
-        if at_bottom and (new or any(e.streaming for e in visible[-1:])):
-            self.scroll_end(animate=False)
+
+    def _show_welcome(self, empty: bool) -> None:
+        if empty and self.welcome and self._welcome is None:
+            self._welcome = Static(self.welcome, classes="welcome")
+            self.mount(self._welcome)
+        elif not empty and self._welcome is not None:
+            self._welcome.remove()
+            self._welcome = None
 
     def _update_hidden_note(self, hidden: int) -> None:
         if hidden and self._hidden_note is None:
