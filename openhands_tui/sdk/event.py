@@ -13,6 +13,7 @@ import secrets
 from collections.abc import Callable
 from datetime import UTC, datetime
 from enum import StrEnum
+from functools import lru_cache
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -79,7 +80,8 @@ class Status(StrEnum):
 
 
 class EventBase(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # defer_build: schemas are built on first use, keeping imports (and start-up) cheap
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     id: str = Field(default_factory=new_id)
     timestamp: str = Field(default_factory=lambda: _clock())
@@ -277,9 +279,12 @@ Event = Annotated[
     Field(discriminator="kind"),
 ]
 
-EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
+@lru_cache(maxsize=1)
+def event_adapter() -> TypeAdapter[Event]:
+    """Built on first use, not at import: the app's first frame should not wait for it."""
+    return TypeAdapter(Event)
 
 
 def parse_event(line: str | bytes) -> Event:
     """Parse one JSON line of `events.jsonl` (raises pydantic.ValidationError on bad input)."""
-    return EVENT_ADAPTER.validate_json(line)
+    return event_adapter().validate_json(line)

@@ -139,7 +139,8 @@ class OpenHandsApp(App[int]):
         if launched is not None:
             self.attach(launched)
         if self.config.preload_litellm:
-            self.run_worker(self._preload, thread=True, exclusive=True, group="preload")
+            # after the first frame: importing litellm holds the GIL for seconds
+            self.set_timer(0.3, lambda: self.run_worker(self._preload, thread=True, exclusive=True, group="preload"))
         self.set_interval(1.0, self._tick)
         prompt.focus()
         if self.needs_model:
@@ -415,13 +416,13 @@ class OpenHandsApp(App[int]):
     def show_agent(self, agent_id: str) -> None:
         self.shown_agent = agent_id
         self.query_one(AgentTree).select_agent(agent_id)
-        self._schedule_refresh()
+        self.refresh_now()
 
     def on_tree_node_selected(self, message: Tree.NodeSelected[str]) -> None:
         if message.node.data:
             self.shown_agent = message.node.data
             self.follow = False
-            self._schedule_refresh()
+            self.refresh_now()  # the user is waiting: no coalescing delay
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

@@ -1,8 +1,10 @@
 """One widget per transcript entry: messages, tool calls, delegations, microagents, notices.
 
-Each widget renders from its Entry and re-renders only when the entry's version moved.
-Tool calls are compact collapsible blocks (errors open, successes closed); file edits show a
-coloured diff; assistant text is markdown and grows in place while it streams.
+Each entry is a single widget that renders from its Entry (no sub-widgets), so hundreds of
+them mount quickly; it re-renders only when the entry's version moved. Tool calls,
+delegations and microagents are folds: a one-line title that opens (click, or Enter when
+focused) to the output, the diff of an edit, a child's report, or a microagent's content.
+Failures start open; successes start closed.
 """
 
 from __future__ import annotations
@@ -10,12 +12,14 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
+from rich.console import Group, RenderableType
+from rich.markdown import Markdown as RichMarkdown
+from rich.padding import Padding
 from rich.syntax import Syntax
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.containers import Vertical
-from textual.widget import Widget
-from textual.widgets import Collapsible, Markdown, Static
+from textual import events
+from textual.binding import Binding
+from textual.widgets import Static
 
 from openhands_tui.sdk.event import ActionEvent, ObservationEvent
 from openhands_tui.tui.state import Entry
@@ -34,7 +38,7 @@ STATUS_ICONS = {
 MAX_OUTPUT_LINES = 400
 
 
-class EntryWidget(Widget):
+class EntryWidget(Static):
     DEFAULT_CSS = "EntryWidget { height: auto; }"
 
     def __init__(self, entry: Entry) -> None:
@@ -42,58 +46,112 @@ class EntryWidget(Widget):
         self.entry = entry
         self.shown_version = entry.version
 
+    def on_mount(self) -> None:
+        self.update(self.render_entry())
+
     def refresh_entry(self) -> None:
         """Bring the widget up to date with its entry (called at most ~30 times a second)."""
         if self.shown_version != self.entry.version:
             self.shown_version = self.entry.version
-            self.update_from_entry()
+            self.update(self.render_entry())
 
-    def update_from_entry(self) -> None:
-        self.refresh(recompose=True)
+    def render_entry(self) -> RenderableType:
+        return Text(self.entry.text)
 
 
 class UserEntry(EntryWidget):
-    def compose(self) -> ComposeResult:
+    def render_entry(self) -> RenderableType:
+        text = Text("› ", style="bold") + Text(self.entry.text, style="bold")
         extra = self.entry.data.get("context", 0)
-        note = f"  [dim](+{extra} context block{'s' if extra != 1 else ''})[/dim]" if extra else ""
-        yield Static(Text("› ", style="bold") + Text(self.entry.text), classes="user-text")
-        if note:
-            yield Static(note, classes="user-note")
+        if extra:
+            text.append(f"\n  (+{extra} context block{'s' if extra != 1 else ''})", style="dim not bold")
+        return text
 
 
 class AssistantEntry(EntryWidget):
-    def compose(self) -> ComposeResult:
+    """Markdown via Rich: one widget, cheap to re-render while tokens stream in."""
+
+    def on_mount(self) -> None:
         if self.entry.data.get("final"):
             self.add_class("final")
-        self._markdown = Markdown(self.entry.text or " ", classes="assistant-text")
-        self._length = len(self.entry.text)
-        yield self._markdown
+        super().on_mount()
 
-    def update_from_entry(self) -> None:
-        text = self.entry.text
-        if self.entry.streaming and len(text) > self._length:
-            self._markdown.append(text[self._length :])  # streaming only ever appends
-        else:
-            self._markdown.update(text or " ")  # the final message may differ (redaction)
-        self._length = len(text)
+    def render_entry(self) -> RenderableType:
+        return markdown(self.entry.text)
 
 
-class ToolEntry(EntryWidget):
-    """`▸ $ ls -la  ✓ exit 0` — expands to the output, or to the diff of an edit."""
+def markdown(text: str) -> RenderableType:
+    return RichMarkdown(text, code_theme="ansi_dark") if text.strip() else Text("…")
 
-    def compose(self) -> ComposeResult:
-        action: ActionEvent = self.entry.data["action"]
+
+class FoldEntry(EntryWidget):
+    """A title that opens to a body, built only when first opened."""
+
+    can_focus = True
+    BINDINGS = [Binding("enter,space", "fold", "Open/close", show=False)]
+
+    def __init__(self, entry: Entry) -> None:
+        super().__init__(entry)
+        self.expanded = self.starts_open()
+
+    def starts_open(self) -> bool:
+        return False
+
+    def title(self) -> Text:
+        return Text(self.entry.text)
+
+    def body(self) -> list[RenderableType]:
+        return []
+
+    def render_entry(self) -> RenderableType:
+        marker = "▼ " if self.expanded else "▶ "
+        title = Text(marker) + self.title()
+        if not self.expanded:
+            return title
+        return Group(title, *(Padding(part, (0, 0, 0, 2)) for part in self.body()))
+
+    def action_fold(self) -> None:
+        self.expanded = not self.expanded
+        self.update(self.render_entry())
+
+    def on_click(self, event: events.Click) -> None:
+        self.action_fold()
+
+
+class ToolEntry(FoldEntry):
+    """`▶ $ ls -la  ✓ exit 0` — opens to the output, or to the diff of an edit."""
+
+    def starts_open(self) -> bool:
+        return self._failed()
+
+    def _failed(self) -> bool:
         observation: ObservationEvent | None = self.entry.data.get("observation")
-        error: str | None = self.entry.data.get("error")
-        failed = error is not None or (observation is not None and observation.outcome != "ok")
-        title = _tool_title(action, observation, error, self.entry.data.get("decision"))
-        body = _tool_body(action, observation, error)
-        collapsible = Collapsible(*body, title=title, collapsed=not failed, classes="tool-block")
-        if failed:
-            collapsible.add_class("failed")
-        if action.risk == "HIGH":
-            collapsible.add_class("high-risk")
-        yield collapsible
+        return "error" in self.entry.data or (observation is not None and observation.outcome != "ok")
+
+    def refresh_entry(self) -> None:
+        if self.shown_version != self.entry.version and self._failed():
+            self.expanded = True  # a failure opens itself
+        self.set_class(self._failed(), "failed")
+        super().refresh_entry()
+
+    def on_mount(self) -> None:
+        action: ActionEvent = self.entry.data["action"]
+        self.set_class(action.risk == "HIGH", "high-risk")
+        self.set_class(self._failed(), "failed")
+        super().on_mount()
+
+    def title(self) -> Text:
+        return Text(
+            _tool_title(
+                self.entry.data["action"],
+                self.entry.data.get("observation"),
+                self.entry.data.get("error"),
+                self.entry.data.get("decision"),
+            )
+        )
+
+    def body(self) -> list[RenderableType]:
+        return _tool_body(self.entry.data["action"], self.entry.data.get("observation"), self.entry.data.get("error"))
 
 
 def _tool_title(
@@ -112,23 +170,23 @@ def _tool_title(
         exit_code = observation.data.get("exit_code")
         mark = "✓" if observation.outcome == "ok" else "✗"
         state = f"{mark} exit {exit_code}" if exit_code is not None else mark
-        if decision and decision.startswith(("approved", "rejected")) and decision != "approved":
+        if decision and decision != "approved" and decision.startswith(("approved", "rejected")):
             state += f" · {decision}"
     return f"{action.summary}{risk}  {state}"
 
 
-def _tool_body(action: ActionEvent, observation: ObservationEvent | None, error: str | None) -> list[Widget]:
-    parts: list[Widget] = []
+def _tool_body(action: ActionEvent, observation: ObservationEvent | None, error: str | None) -> list[RenderableType]:
+    parts: list[RenderableType] = []
     if action.risk_reasons and action.risk != "LOW":
-        parts.append(Static(Text("risk: " + "; ".join(action.risk_reasons), style="dim"), classes="risk-reasons"))
+        parts.append(Text("risk: " + "; ".join(action.risk_reasons), style="dim"))
     diff = (observation.data.get("diff") if observation else "") or proposed_diff(action)
     if diff:
-        parts.append(Static(Syntax(diff, "diff", theme="ansi_dark", word_wrap=True), classes="diff"))
+        parts.append(Syntax(diff, "diff", theme="ansi_dark", word_wrap=True))
     if error is not None:
-        parts.append(Static(Text(error), classes="tool-error"))
+        parts.append(Text(error, style="bold"))
     elif observation is not None and (not diff or observation.outcome != "ok"):
-        parts.append(Static(Text(_clip(observation.content)), classes="tool-output"))
-    return parts or [Static("…")]
+        parts.append(Text(_clip(observation.content)))
+    return parts or [Text("…")]
 
 
 def proposed_diff(action: ActionEvent) -> str:
@@ -146,10 +204,7 @@ def proposed_diff(action: ActionEvent) -> str:
     else:
         return ""
     lines = difflib.unified_diff(
-        before.splitlines(keepends=True),
-        after.splitlines(keepends=True),
-        fromfile=f"a/{path}",
-        tofile=f"b/{path}",
+        before.splitlines(keepends=True), after.splitlines(keepends=True), fromfile=f"a/{path}", tofile=f"b/{path}"
     )
     return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
 
@@ -162,31 +217,41 @@ def _clip(text: str) -> str:
     return "\n".join([*lines[:half], f"… {len(lines) - MAX_OUTPUT_LINES} more lines …", *lines[-half:]])
 
 
-class DelegationEntry(EntryWidget):
+class DelegationEntry(FoldEntry):
     """`⇢ coder — Implement the design  ✓ finished` (select it in the tree to follow the child)."""
 
-    def compose(self) -> ComposeResult:
+    def on_mount(self) -> None:
+        self.add_class(str(self.entry.data.get("status", "running")))
+        super().on_mount()
+
+    def title(self) -> Text:
         data = self.entry.data
         status = data.get("status", "running")
-        icon = STATUS_ICONS.get(status, "•")
-        title = f"⇢ {data['agent']} ({data['child']}) — {self.entry.text.splitlines()[0][:90]}  {icon} {status}"
-        details: list[Widget] = [Static(Text(self.entry.text), classes="delegation-task")]
+        task = self.entry.text.splitlines()[0][:90] if self.entry.text else ""
+        return Text(f"⇢ {data['agent']} ({data['child']}) — {task}  {STATUS_ICONS.get(status, '•')} {status}")
+
+    def body(self) -> list[RenderableType]:
+        data = self.entry.data
+        parts: list[RenderableType] = [Text(self.entry.text, style="italic")]
         if data.get("result") or data.get("reason"):
-            details.append(Markdown(data.get("result") or data.get("reason", ""), classes="delegation-result"))
-        yield Collapsible(*details, title=title, collapsed=True, classes=f"delegation-block {status}")
+            parts.append(markdown(data.get("result") or data.get("reason", "")))
+        return parts
 
 
-class MicroagentEntry(EntryWidget):
-    def compose(self) -> ComposeResult:
+class MicroagentEntry(FoldEntry):
+    def title(self) -> Text:
         event = self.entry.data["event"]
         why = f"keyword '{event.keyword}'" if event.keyword else "always on"
-        title = f"◆ microagent {event.name} · {event.type} · {why} · +{event.tokens} tokens"
-        yield Collapsible(Markdown(event.content), title=title, collapsed=True, classes="microagent-block")
+        return Text(f"◆ microagent {event.name} · {event.type} · {why} · +{event.tokens} tokens")
+
+    def body(self) -> list[RenderableType]:
+        return [markdown(self.entry.data["event"].content)]
 
 
 class NoticeEntry(EntryWidget):
-    def compose(self) -> ComposeResult:
-        yield Static(Text(self.entry.text), classes=f"notice-text {self.entry.level}")
+    def on_mount(self) -> None:
+        self.add_class(f"notice-{self.entry.level}")
+        super().on_mount()
 
 
 WIDGETS: dict[str, type[EntryWidget]] = {
@@ -201,7 +266,3 @@ WIDGETS: dict[str, type[EntryWidget]] = {
 
 def widget_for(entry: Entry) -> EntryWidget:
     return WIDGETS[entry.kind](entry)
-
-
-class EntryGroup(Vertical):
-    DEFAULT_CSS = "EntryGroup { height: auto; }"

@@ -13,7 +13,7 @@ from textual.widgets import Static
 from openhands_tui.tui.state import Entry
 from openhands_tui.tui.widgets.entries import EntryWidget, widget_for
 
-MAX_MOUNTED = 150
+MAX_MOUNTED = 50
 
 
 class TranscriptView(VerticalScroll):
