@@ -6,15 +6,16 @@ delegated child is built fresh for each task), and each run gets its own live to
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from openhands_tui.sdk.context import AgentContext
 from openhands_tui.sdk.llm import LLM
+from openhands_tui.sdk.model import Model
 from openhands_tui.sdk.prompts import BASE_SYSTEM_PROMPT
 from openhands_tui.sdk.tool.spec import Tool
 
 
-class Agent(BaseModel):
+class Agent(Model):
     llm: LLM
     tools: list[Tool] = Field(default_factory=list)
     agent_context: AgentContext | None = None

@@ -9,9 +9,8 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Protocol
 
-from pydantic import BaseModel
-
 from openhands_tui.sdk.event import ConfirmationRequestEvent, Risk
+from openhands_tui.sdk.model import Model
 from openhands_tui.sdk.security.permissions import PermissionRule
 
 
@@ -21,7 +20,7 @@ class ConfirmationMode(StrEnum):
     NEVER = "never"  # never ask
 
 
-class ConfirmationPolicy(BaseModel):
+class ConfirmationPolicy(Model):
     mode: ConfirmationMode = ConfirmationMode.RISKY
     threshold: Risk = Risk.HIGH
 
@@ -37,7 +36,7 @@ class ConfirmationPolicy(BaseModel):
 ConfirmationRequest = ConfirmationRequestEvent
 
 
-class Decision(BaseModel):
+class Decision(Model):
     approved: bool
     reason: str = ""
     decided_by: str = "user"

@@ -16,7 +16,9 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import ConfigDict, Field, TypeAdapter
+
+from openhands_tui.sdk.model import Model
 
 
 def _random_id() -> str:
@@ -79,7 +81,7 @@ class Status(StrEnum):
     PAUSED = "paused"
 
 
-class EventBase(BaseModel):
+class EventBase(Model):
     # defer_build: schemas are built on first use, keeping imports (and start-up) cheap
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
@@ -278,6 +280,7 @@ Event = Annotated[
     | MicroagentTriggeredEvent,
     Field(discriminator="kind"),
 ]
+
 
 @lru_cache(maxsize=1)
 def event_adapter() -> TypeAdapter[Event]:

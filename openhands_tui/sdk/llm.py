@@ -19,7 +19,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import ConfigDict, Field, SecretStr
 
 from openhands_tui.sdk.errors import (
     LLMAuthError,
@@ -28,6 +28,7 @@ from openhands_tui.sdk.errors import (
     LLMError,
     LLMTransientError,
 )
+from openhands_tui.sdk.model import Model
 
 _LITELLM_ENV = {
     # Use the price list shipped inside litellm instead of downloading one at import.
@@ -76,13 +77,13 @@ def preload() -> threading.Thread:
     return thread
 
 
-class ToolCall(BaseModel):
+class ToolCall(Model):
     id: str
     name: str
     arguments: str = ""
 
 
-class Usage(BaseModel):
+class Usage(Model):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cache_read_tokens: int = 0
@@ -90,7 +91,7 @@ class Usage(BaseModel):
     cost: float | None = None
 
 
-class LLMResponse(BaseModel):
+class LLMResponse(Model):
     id: str
     text: str = ""
     tool_calls: list[ToolCall] = Field(default_factory=list)
@@ -104,7 +105,7 @@ TextCallback = Callable[[str], None]
 RetryCallback = Callable[[int, float, LLMError], None]
 
 
-class LLM(BaseModel):
+class LLM(Model):
     """A model and how to reach it. The API key is a SecretStr: never printed or stored."""
 
     model_config = ConfigDict(frozen=True)

@@ -3,9 +3,8 @@ caught in exactly one place, the run loop, which turns it into a RunOutcome."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel
-
 from openhands_tui.sdk.event import Status
+from openhands_tui.sdk.model import Model
 
 
 class RunEnded(Exception):
@@ -47,7 +46,7 @@ class RunFailed(RunEnded):
     exit_code = 1
 
 
-class RunOutcome(BaseModel):
+class RunOutcome(Model):
     agent_id: str
     status: Status
     exit_code: int

@@ -11,9 +11,10 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, SecretStr
+from pydantic import SecretStr
 
 from openhands_tui.sdk.errors import SettingsError
+from openhands_tui.sdk.model import Model
 
 ENV_MODEL, ENV_API_KEY, ENV_BASE_URL = "LLM_MODEL", "LLM_API_KEY", "LLM_BASE_URL"
 
@@ -36,7 +37,7 @@ def load_config(path: Path | None = None) -> dict[str, Any]:
         raise SettingsError(f"{path}: cannot read ({exc.strerror})") from None
 
 
-class LLMSettings(BaseModel):
+class LLMSettings(Model):
     model: str | None = None
     api_key: SecretStr | None = None
     base_url: str | None = None

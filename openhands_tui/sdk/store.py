@@ -15,10 +15,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import Field, ValidationError
 
 from openhands_tui.sdk.errors import SessionError
 from openhands_tui.sdk.event import Event, parse_event
+from openhands_tui.sdk.model import Model
 
 
 def state_home() -> Path:
@@ -26,7 +27,7 @@ def state_home() -> Path:
     return Path(base) / "openhands-tui"
 
 
-class SessionMeta(BaseModel):
+class SessionMeta(Model):
     """What is needed to rebuild a session's agent; never holds secrets."""
 
     id: str
@@ -40,7 +41,7 @@ class SessionMeta(BaseModel):
     status: str = "idle"
 
 
-class LoadResult(BaseModel):
+class LoadResult(Model):
     events: list[Event]
     warnings: list[str] = Field(default_factory=list)
 

@@ -18,18 +18,17 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Literal
 
-from pydantic import BaseModel
-
 from openhands_tui.sdk.agent import Agent
 from openhands_tui.sdk.errors import StrategyError
 from openhands_tui.sdk.llm import LLM
+from openhands_tui.sdk.model import Model
 
 ParamType = Literal["string", "integer", "boolean"]
 _TRUE = {"true", "1", "yes", "on"}
 _FALSE = {"false", "0", "no", "off"}
 
 
-class StrategyParam(BaseModel):
+class StrategyParam(Model):
     name: str
     description: str = ""
     type: ParamType = "string"

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from openhands_tui.sdk.event import (
     DelegationClosedEvent,
@@ -21,6 +21,7 @@ from openhands_tui.sdk.event import (
     StatusEvent,
     SystemPromptEvent,
 )
+from openhands_tui.sdk.model import Model
 
 NodeStatus = Literal[
     "idle", "running", "waiting_for_confirmation", "finished", "failed", "rejected", "interrupted", "paused"
@@ -44,7 +45,7 @@ _FROM_CLOSED: dict[str, NodeStatus] = {
 }
 
 
-class TreeNode(BaseModel):
+class TreeNode(Model):
     agent_id: str
     name: str
     task: str = ""

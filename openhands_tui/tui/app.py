@@ -7,10 +7,7 @@ construct it directly (with or without a live engine).
 
 from __future__ import annotations
 
-import concurrent.futures
-import time
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -21,11 +18,12 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static, Tree
 
-from openhands_tui.sdk.confirmation import ConfirmationMode, ConfirmationRequest, Decision
+from openhands_tui.sdk.confirmation import ConfirmationMode
 from openhands_tui.sdk.event import Event
-from openhands_tui.tui.bridge import ConfirmationNeeded, EngineBridge, EventsReady, RunEnded, TUIConfirmer
-from openhands_tui.tui.commands import SlashCommands
-from openhands_tui.tui.screens.confirm import ConfirmScreen
+from openhands_tui.tui.bridge import EngineBridge, EventsReady, TUIConfirmer
+from openhands_tui.tui.config import AppConfig, ContextWindowKnown
+from openhands_tui.tui.idle_gc import IdleCollector
+from openhands_tui.tui.run_control import RunControl
 from openhands_tui.tui.state import SessionView
 from openhands_tui.tui.themes import DEFAULT_THEME, load_themes
 from openhands_tui.tui.widgets.prompt import Prompt
@@ -39,30 +37,7 @@ if TYPE_CHECKING:
 REFRESH_INTERVAL = 1 / 30  # at most ~30 repaints a second, however fast tokens stream
 
 
-class ContextWindowKnown(EventsReady):
-    def __init__(self, window: int | None) -> None:
-        super().__init__()
-        self.window = window
-
-
-@dataclass
-class AppConfig:
-    launched: Launched | None = None
-    history: list[Event] = field(default_factory=list)
-    task: str | None = None
-    inputs: dict[str, str] = field(default_factory=dict)
-    theme: str = DEFAULT_THEME
-    remember_theme: bool = True
-    read_only: bool = False
-    demo: bool = False
-    title: str = ""
-    clock: Callable[[], float] = time.monotonic
-    preload_litellm: bool = True
-    #: Builds a fresh (or resumed) session for /new and /resume: resume id or None.
-    relaunch: Callable[[str | None], Launched] | None = None
-
-
-class OpenHandsApp(App[int]):
+class OpenHandsApp(RunControl):
     CSS_PATH = "app.tcss"
     TITLE = "openhands-tui"
     BINDINGS = [
@@ -78,27 +53,22 @@ class OpenHandsApp(App[int]):
     ]
 
     def __init__(self, config: AppConfig) -> None:
-        super().__init__()
-        self.config = config
+        super().__init__(config)
         self.view = SessionView()
         self.shown_agent = "root"
         self.follow = False
-        self.bridge: EngineBridge | None = None
-        self.confirmations: list[tuple[ConfirmationRequest, concurrent.futures.Future[Decision]]] = []
-        self.queued: list[str] = []
         self.started = config.clock()
-        self.run_started: float | None = None
         self.context_window: int | None = None
         self.mode = ConfirmationMode.RISKY
         self._refresh_pending = False
         self._dirty: set[str] = set()
-        self._last_ctrl_c = 0.0
         self._tree_chosen = False
-        self.commands = SlashCommands(self)
+        self.idle_gc = IdleCollector()
         #: First run without a model: ask for one before anything else.
         self.needs_model = False
         for theme in load_themes():
             self.register_theme(theme)
+        self._apply_initial_theme()
 
     # -- layout ----------------------------------------------------------------------------
 
@@ -125,8 +95,19 @@ class OpenHandsApp(App[int]):
         yield StatusBar(id="status")
         yield Footer()
 
+    def _apply_initial_theme(self) -> None:
+        """Choose the theme before the stylesheet is first built: setting `theme` after mount
+        re-parses all CSS (~40 ms of the first frame)."""
+        name = self.config.theme if self.config.theme in self.available_themes else DEFAULT_THEME
+        self.set_reactive(App.theme, name)
+        dark = self.current_theme.dark
+        self.set_class(True, f"-theme-{name}", update=False)
+        self.set_class(dark, "-dark-mode", update=False)
+        self.set_class(not dark, "-light-mode", update=False)
+        self._refresh_truecolor_filter(self.ansi_theme)
+        self.stylesheet.set_variables(self.get_css_variables())
+
     def on_mount(self) -> None:
-        self.theme = self.config.theme if self.config.theme in self.available_themes else DEFAULT_THEME
         self.query_one(TranscriptView).welcome = self._welcome_text()
         prompt = self.query_one(Prompt)
         completions = self.query_one("#completions", OptionList)
@@ -141,6 +122,7 @@ class OpenHandsApp(App[int]):
         if self.config.preload_litellm:
             # after the first frame: importing litellm holds the GIL for seconds
             self.set_timer(0.3, lambda: self.run_worker(self._preload, thread=True, exclusive=True, group="preload"))
+        self.idle_gc.start()
         self.set_interval(1.0, self._tick)
         prompt.focus()
         if self.needs_model:
@@ -291,7 +273,13 @@ class OpenHandsApp(App[int]):
             return self.config.launched.agent.llm.model
         return next(iter(self.view.models.values()), "")
 
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key | events.MouseDown | events.Paste):
+            self.idle_gc.touched()
+        await super().on_event(event)
+
     def _tick(self) -> None:
+        self.idle_gc.tick()
         if not self.main_screen_ready:
             return
         working = self.query_one("#working", Static)
@@ -300,91 +288,6 @@ class OpenHandsApp(App[int]):
         if running and self.run_started is not None:
             working.update(f"⟳ working… (Esc to interrupt)  {elapsed_text(self.config.clock() - self.run_started)}")
         self._update_status()
-
-    # -- runs ------------------------------------------------------------------------------
-
-    def start_run(self, text: str | None, inputs: dict[str, str] | None = None) -> None:
-        if self.bridge is None:
-            self.notify("This session is read-only.", severity="warning")
-            return
-        if self.bridge.running:
-            self.queue_message(text or "")
-            return
-        self.run_started = self.config.clock()
-        self.bridge.start_run(text, inputs)
-        self._tick()
-
-    def queue_message(self, text: str) -> None:
-        self.queued.append(text)
-        self._show_queue()
-
-    def _show_queue(self) -> None:
-        queued = self.query_one("#queued", Static)
-        queued.display = bool(self.queued)
-        queued.update("\n".join(f"⧗ queued: {text.splitlines()[0][:100]}" for text in self.queued))
-
-    def on_run_ended(self, message: RunEnded) -> None:
-        if message.error:
-            self.notify(message.error, severity="error", timeout=8)
-        self.run_started = None
-        self._tick()
-        if self.queued:
-            next_message = self.queued.pop(0)
-            self._show_queue()
-            self.start_run(next_message)
-
-    def on_prompt_submitted(self, message: Prompt.Submitted) -> None:
-        if message.text.startswith("/") and self.commands.run(message.text):
-            return
-        self.start_run(message.text)
-
-    # -- confirmations ---------------------------------------------------------------------
-
-    def on_confirmation_needed(self, message: ConfirmationNeeded) -> None:
-        self.confirmations.append((message.request, message.answer))
-        if len(self.confirmations) == 1:
-            self._ask_next()
-        elif isinstance(self.screen, ConfirmScreen):
-            self.screen.set_queued(len(self.confirmations) - 1)
-        self._update_status()
-
-    def _ask_next(self) -> None:
-        if not self.confirmations:
-            return
-        request, answer = self.confirmations[0]
-
-        def answered(decision: Decision | None) -> None:
-            self.confirmations.pop(0)
-            answer.set_result(decision or Decision(approved=False, reason="dismissed"))
-            self._update_status()
-            self._ask_next()
-
-        self.push_screen(ConfirmScreen(request, queued=len(self.confirmations) - 1), answered)
-
-    # -- actions ---------------------------------------------------------------------------
-
-    def action_interrupt(self) -> None:
-        prompt = self.query_one("#completions", OptionList)
-        if prompt.display:
-            prompt.display = False
-            return
-        if self.bridge is not None and self.bridge.running:
-            self.bridge.interrupt()
-            self.queued.clear()
-            self._show_queue()
-            self.notify("Interrupted. The session is saved; type to continue.", timeout=4)
-
-    def action_ctrl_c(self) -> None:
-        screen: Screen[Any] = self.screen
-        if screen.get_selected_text():
-            screen.action_copy_text()
-            return
-        now = time.monotonic()
-        if now - self._last_ctrl_c < 2.0:
-            self.exit(0)
-        else:
-            self._last_ctrl_c = now
-            self.notify("Press Ctrl+C again to quit.", timeout=2)
 
     def action_toggle_tree(self) -> None:
         tree = self.query_one(AgentTree)
@@ -436,6 +339,7 @@ class OpenHandsApp(App[int]):
             save_config({"theme": theme})
 
     def on_unmount(self) -> None:
+        self.idle_gc.stop()
         if self.bridge is not None:
             self.bridge.close()
 

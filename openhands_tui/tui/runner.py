@@ -9,8 +9,9 @@ from openhands_tui.launch import Launched, LaunchOptions, launch
 from openhands_tui.sdk.errors import SettingsError
 from openhands_tui.sdk.settings import load_config
 from openhands_tui.sdk.store import SessionStore
-from openhands_tui.tui.app import AppConfig, OpenHandsApp
+from openhands_tui.tui.app import OpenHandsApp
 from openhands_tui.tui.bridge import TUIConfirmer
+from openhands_tui.tui.config import AppConfig
 from openhands_tui.tui.themes import DEFAULT_THEME
 
 

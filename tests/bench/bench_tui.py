@@ -150,7 +150,8 @@ async def _latency(app, pilot, act) -> float:
 async def keys(runs: int) -> None:
     from textual import events as textual_events
 
-    from openhands_tui.tui.app import AppConfig, OpenHandsApp
+    from openhands_tui.tui.app import OpenHandsApp
+    from openhands_tui.tui.config import AppConfig
     from openhands_tui.tui.widgets.tree import AgentTree
 
     events = _big_session()

@@ -10,8 +10,9 @@ import pytest
 
 from openhands_tui.launch import LaunchOptions, launch
 from openhands_tui.sdk.confirmation import ConfirmationMode
-from openhands_tui.tui.app import AppConfig, OpenHandsApp
+from openhands_tui.tui.app import OpenHandsApp
 from openhands_tui.tui.bridge import TUIConfirmer
+from openhands_tui.tui.config import AppConfig
 
 SIZE = (130, 40)
 

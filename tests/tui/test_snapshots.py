@@ -7,8 +7,9 @@ import concurrent.futures
 import pytest
 
 from openhands_tui.sdk.event import use_random_ids
-from openhands_tui.tui.app import AppConfig, OpenHandsApp
+from openhands_tui.tui.app import OpenHandsApp
 from openhands_tui.tui.bridge import ConfirmationNeeded
+from openhands_tui.tui.config import AppConfig
 from tests.tui import canned
 
 SIZE = (120, 36)

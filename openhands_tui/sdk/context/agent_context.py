@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from openhands_tui.sdk.context.skill import Skill
+from openhands_tui.sdk.model import Model
 
 
-class AgentContext(BaseModel):
+class AgentContext(Model):
     system_message_suffix: str | None = None
     user_message_suffix: str | None = None
     skills: list[Skill] = Field(default_factory=list)

@@ -22,9 +22,10 @@ from typing import Any
 
 import frontmatter
 import yaml
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import Field, ValidationError
 
 from openhands_tui.sdk.context.skill import Skill
+from openhands_tui.sdk.model import Model
 
 MAX_FILE_BYTES = 256 * 1024  # larger files are not read at all
 MAX_CONTENT_CHARS = 24_000  # about 6,000 tokens per microagent
@@ -39,7 +40,7 @@ INSTRUCTION_FILES = {
 BUILTIN_DIR = Path(__file__).parent / "builtin"
 
 
-class LoadedMicroagents(BaseModel):
+class LoadedMicroagents(Model):
     skills: list[Skill] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
     shadowed: list[str] = Field(default_factory=list)

@@ -5,17 +5,19 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import Field, model_validator
+
+from openhands_tui.sdk.model import Model
 
 SkillType = Literal["repo", "knowledge", "task"]
 
 
-class SkillInput(BaseModel):
+class SkillInput(Model):
     name: str
     description: str = ""
 
 
-class Skill(BaseModel):
+class Skill(Model):
     """One microagent. `repo` skills are always on; `knowledge` skills fire on `triggers`;
     `task` skills run when the user types `/name`."""
 

@@ -10,13 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Protocol
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.model import Model
 from openhands_tui.sdk.security.invocation import Finding
 
 
-class Assessment(BaseModel):
+class Assessment(Model):
     risk: Risk
     reasons: list[str] = Field(default_factory=list)
 

@@ -25,13 +25,14 @@ import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from openhands_tui.sdk.errors import SettingsError
+from openhands_tui.sdk.model import Model
 from openhands_tui.sdk.security.shell import SimpleCommand, parse_shell
 
 
-class PermissionRule(BaseModel):
+class PermissionRule(Model):
     action: Literal["allow", "deny"]
     command: str | None = None
     path: str | None = None
@@ -47,7 +48,7 @@ class PermissionRule(BaseModel):
         return bool(prefix) and words[: len(prefix)] == prefix
 
 
-class RuleDecision(BaseModel):
+class RuleDecision(Model):
     approved: bool
     rule: PermissionRule
 

@@ -10,13 +10,14 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from openhands_tui.sdk.event import Event, Risk
+from openhands_tui.sdk.model import Model
 from openhands_tui.sdk.tool.schema import parameters_schema
 
 
-class Action(BaseModel):
+class Action(Model):
     """Base of every tool's arguments. Field descriptions are written for the model to read."""
 
     model_config = ConfigDict(extra="forbid")
@@ -36,7 +37,7 @@ class RiskyAction(Action):
     )
 
 
-class Observation(BaseModel):
+class Observation(Model):
     """A tool's result. `text` is what the model sees; other fields are kept for UIs."""
 
     text: str

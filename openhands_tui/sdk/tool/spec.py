@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
+
+from openhands_tui.sdk.model import Model
 
 
-class Tool(BaseModel):
+class Tool(Model):
     """A reference to a registered tool, e.g. `Tool(name="TerminalTool")`.
 
     Agents hold specs, not live tools: a live tool (a bash session, an editor's undo history)

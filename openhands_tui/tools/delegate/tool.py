@@ -19,9 +19,10 @@ import asyncio
 from collections import Counter
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from openhands_tui.sdk.agent_run import AgentRun
+from openhands_tui.sdk.model import Model
 from openhands_tui.sdk.tool import Action, Observation, ToolContext, ToolDefinition
 from openhands_tui.tools.delegate.registry import RegisteredAgent, registered_agents
 from openhands_tui.tools.delegate.runner import ChildResult, announce, refuse, run_child
@@ -39,7 +40,7 @@ class DelegateAction(Action):
     task: str = Field(description=TASK_DESCRIPTION)
 
 
-class ParallelTask(BaseModel):
+class ParallelTask(Model):
     agent: str = Field(description="The agent to hand this task to.")
     task: str = Field(description=TASK_DESCRIPTION)
 

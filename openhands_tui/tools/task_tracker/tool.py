@@ -8,15 +8,16 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import Field, ValidationError
 
 from openhands_tui.sdk.event import ActionEvent
+from openhands_tui.sdk.model import Model
 from openhands_tui.sdk.tool import Action, Observation, ToolContext, ToolDefinition
 
 _MARK = {"todo": "[ ]", "in_progress": "[~]", "done": "[x]"}
 
 
-class TaskItem(BaseModel):
+class TaskItem(Model):
     title: str = Field(description="What to do, in a few words.")
     status: Literal["todo", "in_progress", "done"] = Field(default="todo", description="todo, in_progress or done.")
     notes: str = Field(default="", description="Optional detail: findings, blockers, file names.")

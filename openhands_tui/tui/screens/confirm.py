@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 
-from rich.syntax import Syntax
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -21,7 +20,7 @@ from textual.widgets import Button, Input, Static
 from openhands_tui.sdk.confirmation import ConfirmationRequest, Decision
 from openhands_tui.sdk.event import ActionEvent
 from openhands_tui.sdk.security.permissions import PermissionRule
-from openhands_tui.tui.widgets.entries import proposed_diff
+from openhands_tui.tui.widgets.entries import highlighted, proposed_diff
 
 
 class ConfirmScreen(ModalScreen[Decision]):
@@ -46,11 +45,11 @@ class ConfirmScreen(ModalScreen[Decision]):
                 diff = proposed_diff(_as_action(request))
                 if request.tool_name == "terminal":
                     command = str(request.arguments.get("command", ""))
-                    yield Static(Syntax(command, "bash", theme="ansi_dark", word_wrap=True), id="confirm-command")
+                    yield Static(highlighted(command, "bash"), id="confirm-command")
                 else:
                     yield Static(Text(request.summary, style="bold"), id="confirm-summary")
                 if diff:
-                    yield Static(Syntax(diff, "diff", theme="ansi_dark", word_wrap=True), id="confirm-diff")
+                    yield Static(highlighted(diff, "diff"), id="confirm-diff")
                 reasons = "\n".join(f"• {reason}" for reason in request.reasons) or "• no reasons given"
                 yield Static(Text("Why it is rated so:\n" + reasons), id="confirm-reasons")
                 yield Static(Text(json.dumps(request.arguments, indent=2)), id="confirm-details", classes="hidden")

@@ -10,12 +10,11 @@ Failures start open; successes start closed.
 from __future__ import annotations
 
 import difflib
+from functools import lru_cache
 from typing import Any
 
 from rich.console import Group, RenderableType
-from rich.markdown import Markdown as RichMarkdown
 from rich.padding import Padding
-from rich.syntax import Syntax
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
@@ -80,8 +79,15 @@ class AssistantEntry(EntryWidget):
         return markdown(self.entry.text)
 
 
+@lru_cache(maxsize=1024)
 def markdown(text: str) -> RenderableType:
-    return RichMarkdown(text, code_theme="ansi_dark") if text.strip() else Text("…")
+    """Parsed once per text: switching back to an agent re-mounts its entries, and building a
+    Markdown renderable (a parser and a link matcher each time) is most of the cost of a mount."""
+    if not text.strip():
+        return Text("…")
+    from rich.markdown import Markdown  # 25 ms to import: paid at the first message, not at start-up
+
+    return Markdown(text, code_theme="ansi_dark")
 
 
 class FoldEntry(EntryWidget):
@@ -181,7 +187,7 @@ def _tool_body(action: ActionEvent, observation: ObservationEvent | None, error:
         parts.append(Text("risk: " + "; ".join(action.risk_reasons), style="dim"))
     diff = (observation.data.get("diff") if observation else "") or proposed_diff(action)
     if diff:
-        parts.append(Syntax(diff, "diff", theme="ansi_dark", word_wrap=True))
+        parts.append(highlighted(diff, "diff"))
     if error is not None:
         parts.append(Text(error, style="bold"))
     elif observation is not None and (not diff or observation.outcome != "ok"):
@@ -266,3 +272,10 @@ WIDGETS: dict[str, type[EntryWidget]] = {
 
 def widget_for(entry: Entry) -> EntryWidget:
     return WIDGETS[entry.kind](entry)
+
+
+def highlighted(code: str, lexer: str) -> RenderableType:
+    """Syntax-highlighted code; rich.syntax (pygments) costs 30 ms to import, so only on first use."""
+    from rich.syntax import Syntax
+
+    return Syntax(code, lexer, theme="ansi_dark", word_wrap=True)
