@@ -60,7 +60,7 @@ async def approved(run: AgentRun, call: PreparedCall) -> bool:
         return True
     if by_rule is not None:
         return _resolve(run, event, Decision(approved=True, decided_by=by_rule.decided_by))
-    suggestion = suggest_rule(event.tool_name, event.arguments, runtime.workspace)
+    suggestion = suggest_rule(event.tool_name, event.arguments, runtime.workspace, exact=risk is Risk.HIGH)
     request = run.record(
         ConfirmationRequestEvent,
         action_id=event.id,

@@ -35,47 +35,55 @@ def _wait_for(session: str, *needles: str, timeout: float = 60.0) -> str:
     raise AssertionError(f"never saw {needles!r} on screen; last screen:\n{screen}")
 
 
-def test_waterfall_in_tmux(serve, workspace: Path, isolated_home: Path) -> None:
-    server = serve(demo_scripts())
+def _start(args: list[str], home: Path) -> str:
+    """Start `tui ARGS` in a detached 140x40 tmux session; returns the session name."""
     session = f"oht-{uuid.uuid4().hex[:8]}"
     env = {
-        "XDG_STATE_HOME": str(isolated_home / "state"),
-        "XDG_CONFIG_HOME": str(isolated_home / "config"),
-        "HOME": str(isolated_home),
+        "XDG_STATE_HOME": str(home / "state"),
+        "XDG_CONFIG_HOME": str(home / "config"),
+        "HOME": str(home),
         "TERM": "xterm-256color",
         "PATH": os.environ["PATH"],
     }
-    command = [
-        sys.executable,
-        "-m",
-        "openhands_tui",
-        "--strategy",
-        str(REPO / "strategies" / "waterfall.py"),
-        "--task",
-        "Build a todo module",
-        "--model",
-        "openai/scripted",
-        "--base-url",
-        server.base_url,
-        "--api-key",
-        "k",
-        "--workspace",
-        str(workspace),
-    ]
     # COLUMNS/LINES from the test runner would override the terminal's real size
     shell = "env -u COLUMNS -u LINES " + " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
-    shell += " " + shlex.join(command)
+    shell += " " + shlex.join([sys.executable, "-m", "openhands_tui", *args])
     subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "140", "-y", "40", shell], check=True)
     subprocess.run(["tmux", "resize-window", "-t", session, "-x", "140", "-y", "40"], capture_output=True)
+    return session
+
+
+def _approve_and_finish(session: str) -> str:
+    grown = _wait_for(session, "designer", "coder")  # the tree grows as delegations open
+    assert "designer" in grown
+    asked = _wait_for(session, "wants to run terminal", "rm -rf build")
+    assert "HIGH" in asked and "waterfall → coder" in asked
+    subprocess.run(["tmux", "send-keys", "-t", session, "y"], check=True)
+    done = _wait_for(session, "● finished", timeout=90)
+    assert "coder finished" in done and "waterfall finished" in done
+    return done
+
+
+def test_waterfall_in_tmux(serve, workspace: Path, isolated_home: Path) -> None:
+    server = serve(demo_scripts())
+    args = ["--strategy", str(REPO / "strategies" / "waterfall.py"), "--task", "Build a todo module"]
+    args += ["--model", "openai/scripted", "--base-url", server.base_url, "--api-key", "k"]
+    session = _start([*args, "--workspace", str(workspace)], isolated_home)
     try:
         _wait_for(session, "waterfall", "Build a todo module")
-        grown = _wait_for(session, "designer", "coder")  # the tree grows as delegations open
-        assert "designer finished" in grown or "designer" in grown
-        asked = _wait_for(session, "wants to run terminal", "rm -rf build")
-        assert "HIGH" in asked and "waterfall → coder" in asked
-        subprocess.run(["tmux", "send-keys", "-t", session, "y"], check=True)
-        done = _wait_for(session, "● finished", timeout=90)
-        assert "coder finished" in done and "waterfall finished" in done
+        _approve_and_finish(session)
         assert (workspace / "todos.py").exists() and (workspace / "test_todos.py").exists()
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+
+
+def test_demo_needs_no_key(workspace: Path, isolated_home: Path) -> None:
+    """What the README's first command runs: the whole product, labelled DEMO, no key."""
+    session = _start(["--demo", "--workspace", str(workspace)], isolated_home)
+    try:
+        _wait_for(session, "DEMO")
+        done = _approve_and_finish(session)
+        assert "DEMO" in done
+        assert (workspace / "todos.py").exists()
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)

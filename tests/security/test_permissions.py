@@ -67,6 +67,8 @@ def test_suggestions_and_remembering(project: Path) -> None:
     )
     assert suggest_rule("terminal", {"command": "pytest -q tests"}, project).command == "pytest"  # type: ignore[union-attr]
     assert suggest_rule("terminal", {"command": "make && rm -rf ~"}, project) is None
+    exact = suggest_rule("terminal", {"command": "rm -rf build"}, project, exact=True)
+    assert exact == PermissionRule(action="allow", command="rm -rf build")
     assert suggest_rule("file_editor", {"path": "src/a.py"}, project).path == "src/a.py"  # type: ignore[union-attr]
     rules = PermissionSet.load(project)
     rules.remember(PermissionRule(action="allow", command="npm test"), project_rules_file(project))

@@ -166,8 +166,10 @@ async def test_deny_rules_apply_even_when_the_policy_never_asks(serve, workspace
 
 
 async def test_allow_rules_and_remembered_answers_skip_the_question(serve, workspace: Path) -> None:
-    server = serve([Script(turns=[_call("rm -rf build"), _call("rm -rf dist"), Turn.finish()])])
-    confirmer = ScriptedConfirmer([Decision(approved=True, remember={"action": "allow", "command": "rm"})])
+    turns = [_call("rm -rf build"), _call("rm -rf build"), _call("rm -rf dist"), Turn.finish()]
+    server = serve([Script(turns=turns)])
+    remember_exact = Decision(approved=True, remember={"action": "allow", "command": "rm -rf build"})
+    confirmer = ScriptedConfirmer([remember_exact, Decision(approved=True)])
     rules_file = project_rules_file(workspace)
     result = await run(
         Agent(llm=llm_for(server), tools=get_default_tools()),
@@ -177,11 +179,13 @@ async def test_allow_rules_and_remembered_answers_skip_the_question(serve, works
         permissions=PermissionSet.load(workspace),
         rules_file=rules_file,
     )
-    assert len(confirmer.requests) == 1
-    assert confirmer.requests[0].suggested_rule == {"action": "allow", "command": "rm"}
+    # a HIGH command is remembered exactly: the same command again is allowed, another rm is asked
+    assert [r.arguments["command"] for r in confirmer.requests] == ["rm -rf build", "rm -rf dist"]
+    assert confirmer.requests[0].suggested_rule == {"action": "allow", "command": "rm -rf build"}
     decided = [e.decided_by for e in result.kinds("confirmation_resolved")]
-    assert decided[0] == "user (remembered)" and decided[1].startswith("rule: allow command 'rm'")
-    assert 'command = "rm"' in rules_file.read_text()
+    assert decided[0] == "user (remembered)" and decided[1].startswith("rule: allow command 'rm -rf build'")
+    assert decided[2] == "user"
+    assert 'command = "rm -rf build"' in rules_file.read_text()
 
 
 async def test_switching_policy_mid_session_is_recorded(serve, workspace: Path) -> None:

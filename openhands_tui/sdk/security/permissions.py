@@ -138,9 +138,13 @@ class PermissionSet:
             handle.write(entry)
 
 
-def suggest_rule(tool_name: str, arguments: dict[str, Any], workspace: Path) -> PermissionRule | None:
+def suggest_rule(
+    tool_name: str, arguments: dict[str, Any], workspace: Path, exact: bool = False
+) -> PermissionRule | None:
     """The rule an "always allow" answer would add: the program and its subcommand for a
-    single command (`npm test`, `git status`), the exact file for an edit."""
+    single command (`npm test`, `git status`), the exact file for an edit. `exact` (used for
+    HIGH-risk commands) allows only this very command: approving `rm -rf build` once must not
+    let every later `rm` through."""
     if tool_name == "terminal":
         parsed = parse_shell(str(arguments.get("command", "")), home=os.path.expanduser("~"), cwd=str(workspace))
         commands = [c for c in parsed.commands if c.words]
@@ -149,6 +153,8 @@ def suggest_rule(tool_name: str, arguments: dict[str, Any], workspace: Path) -> 
         words = _static_words(commands[0])
         if not words:
             return None
+        if exact:
+            return PermissionRule(action="allow", command=" ".join(words))
         prefix = words[:2] if len(words) > 1 and words[1][:1].isalpha() and "/" not in words[1] else words[:1]
         return PermissionRule(action="allow", command=" ".join(prefix))
     if tool_name == "file_editor" and isinstance(arguments.get("path"), str):

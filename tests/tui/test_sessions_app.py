@@ -1,0 +1,104 @@
+"""The app around sessions: first run without a model, resume, and read-only viewing."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import replace
+from pathlib import Path
+
+from textual.widgets import Input
+
+from openhands_tui.launch import LaunchOptions, launch
+from openhands_tui.sdk.settings import config_path
+from openhands_tui.sdk.store import SessionStore
+from openhands_tui.testing import Script, Turn
+from openhands_tui.tui.app import OpenHandsApp
+from openhands_tui.tui.bridge import TUIConfirmer
+from openhands_tui.tui.config import AppConfig
+from openhands_tui.tui.screens.settings import SettingsScreen
+from openhands_tui.tui.widgets.entries import EntryWidget
+from openhands_tui.tui.widgets.prompt import Prompt
+from openhands_tui.tui.widgets.transcript import TranscriptView
+from openhands_tui.tui.widgets.tree import AgentTree
+from tests.tui.conftest import SIZE, live_app, wait_until
+
+
+async def test_first_run_asks_for_a_model_saves_it_and_starts(serve, workspace: Path) -> None:
+    server = serve([Script(turns=[Turn.finish("ready when you are")])])
+    options = LaunchOptions(task="hello", workspace=workspace)
+
+    def relaunch(resume: str | None):
+        return launch(replace(options, resume=resume, task=None), confirmer=TUIConfirmer(lambda m: None))
+
+    app = OpenHandsApp(AppConfig(task="hello", relaunch=relaunch, preload_litellm=False, remember_theme=False))
+    app.needs_model = True
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, SettingsScreen))
+        app.screen.query_one("#model", Input).value = "openai/scripted"
+        app.screen.query_one("#api-key", Input).value = "sk-first-run"
+        app.screen.query_one("#base-url", Input).value = server.base_url
+        await pilot.click("#save")
+        await wait_until(pilot, lambda: app.view.root_status == "finished")
+        assert any(e.text == "ready when you are" for e in app.view.transcript("root"))
+    saved = tomllib.loads(config_path().read_text())
+    assert saved["llm"]["model"] == "openai/scripted" and saved["llm"]["base_url"] == server.base_url
+    assert oct(config_path().stat().st_mode & 0o777) == "0o600"  # it holds an API key
+
+
+async def test_resume_reopens_the_transcript_and_the_tree(serve, workspace: Path) -> None:
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "three_levels.py"
+    server = serve(
+        [
+            Script(
+                name="root",
+                match="ROLE:root",
+                turns=[Turn.call("delegate", agent="coder", task="code it"), Turn.finish("root done")],
+            ),
+            Script(name="coder", match="ROLE:coder", turns=[Turn.finish("coded")]),
+        ]
+    )
+    app = live_app(server, workspace, strategy=str(fixture), task="go")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.view.root_status == "finished")
+    first = app.view
+
+    options = LaunchOptions(
+        strategy=str(fixture),
+        model="openai/scripted",
+        base_url=server.base_url,
+        api_key="k",
+        workspace=workspace,
+        resume="last",
+    )
+    launched = launch(options, confirmer=TUIConfirmer(lambda m: None))
+    resumed = OpenHandsApp(
+        AppConfig(launched=launched, history=launched.history, preload_litellm=False, remember_theme=False)
+    )
+    async with resumed.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.1)
+        assert set(resumed.view.tree.nodes) == set(first.tree.nodes) == {"root", "coder-1"}
+        assert resumed.view.tree.nodes["coder-1"].status == "finished"
+        texts = [e.text for e in resumed.view.transcript("root")]
+        assert texts == [e.text for e in first.transcript("root")] and "root done" in texts
+        assert "coder-1" in resumed.query_one(AgentTree)._agent_nodes
+
+
+async def test_view_is_read_only(serve, workspace: Path) -> None:
+    server = serve([Script(turns=[Turn.finish("all done")])])
+    app = live_app(server, workspace, task="do it")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.view.root_status == "finished")
+    events = SessionStore().open("last").load().events
+    viewer = OpenHandsApp(
+        AppConfig(history=events, read_only=True, preload_litellm=False, remember_theme=False, title="viewing")
+    )
+    async with viewer.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.1)
+        prompt = viewer.query_one(Prompt)
+        assert prompt.disabled
+        assert viewer.bridge is None
+        shown = viewer.query_one(TranscriptView)
+        assert any(isinstance(w, EntryWidget) and w.entry.text == "all done" for w in shown.children)
+        viewer.start_run("more")  # what /commands or a stray call would do: refused, nothing runs
+        await pilot.pause(0.1)
+        assert viewer.view.root_status == "finished"
