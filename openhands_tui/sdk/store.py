@@ -1,16 +1,20 @@
 """Sessions on disk: an append-only `events.jsonl` per session plus a small `meta.json`.
 
 Layout: `$XDG_STATE_HOME/openhands-tui/sessions/<id>/` (default `~/.local/state/...`).
-Each event is one JSON line, flushed when written; `sync()` fsyncs and is called before any
-tool runs, so an action is durable before its side effects start. A process killed mid-write
-leaves at most one torn last line: loading drops it with a warning (and truncates it away
-before appending again); a bad line anywhere else means real damage and is an error.
+Each event is one line, `JSON<TAB>crc32`, flushed when written; `sync()` fsyncs and is called
+before any tool runs, so an action is durable before its side effects start. The checksum
+makes a torn or corrupted line impossible to mistake for data, even one that happens to be
+valid JSON (a cut just before the tab, or blocks of a page lost in a power cut). A process
+killed mid-write leaves at most one torn last line: loading drops it with a warning (and
+truncates it away before appending again); a bad line anywhere else means real damage and is
+an error. Files written before checksums existed (no tab on any line) still load.
 """
 
 from __future__ import annotations
 
 import os
 import secrets
+import zlib
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -67,7 +71,7 @@ class SessionLog:
         """Append one event (`line` is its JSON when the caller already has it)."""
         if self._file is None:
             self._file = open(self.events_path, "ab")  # noqa: SIM115 - kept open for the session
-        self._file.write((line or event.model_dump_json()).encode() + b"\n")
+        self._file.write(encode_line((line or event.model_dump_json()).encode()))
         self._file.flush()
 
     def sync(self) -> None:
@@ -92,30 +96,25 @@ class SessionLog:
             return LoadResult(events=[])
         data = self.events_path.read_bytes()
         lines = data.split(b"\n")
-        trailing = lines.pop()  # b"" when the file ends with a newline
+        if lines[-1] == b"":
+            lines.pop()  # the file ends with a newline, as it should
+        checksummed = any(b"\t" in line for line in lines)
         events: list[Event] = []
         warnings: list[str] = []
         good_end = 0
         for number, line in enumerate(lines, start=1):
             if line.strip():
                 try:
-                    events.append(parse_event(line))
-                except ValidationError as exc:
-                    is_last = number == len(lines) and not trailing.strip()
-                    if not is_last:
+                    events.append(decode_line(line, checksummed))
+                except (ValidationError, DamagedLine) as exc:
+                    if number != len(lines):
                         raise SessionError(
-                            f"{self.events_path}: line {number} is damaged ({_first_error(exc)}); "
+                            f"{self.events_path}: line {number} is damaged ({_why(exc)}); "
                             "refusing to guess what happened after it"
                         ) from None
-                    warnings.append(f"{self.events_path}: dropped a torn last line ({number})")
+                    warnings.append(f"{self.events_path}: dropped a torn last line ({number}: {_why(exc)})")
                     break
-            good_end += len(line) + 1
-        if trailing.strip():
-            try:
-                events.append(parse_event(trailing))
-                good_end += len(trailing)
-            except ValidationError:
-                warnings.append(f"{self.events_path}: dropped a torn last line ({len(lines) + 1})")
+            good_end = min(good_end + len(line) + 1, len(data))
         if good_end < len(data) or (good_end and not data.endswith(b"\n")):
             self._truncate(good_end, data)
         return LoadResult(events=events, warnings=warnings)
@@ -129,9 +128,32 @@ class SessionLog:
             os.fsync(f.fileno())
 
 
-def _first_error(exc: ValidationError) -> str:
-    errors = exc.errors()
-    return errors[0]["msg"] if errors else "invalid JSON"
+class DamagedLine(ValueError):
+    pass
+
+
+def encode_line(payload: bytes) -> bytes:
+    """`payload<TAB>crc32 in hex<LF>`: JSON never holds a raw tab, so the last tab splits."""
+    return b"%s\t%08x\n" % (payload, zlib.crc32(payload))
+
+
+def decode_line(line: bytes, checksummed: bool = True) -> Event:
+    """One stored line back to its event; `checksummed=False` reads pre-checksum files."""
+    payload, tab, checksum = line.rpartition(b"\t")
+    if not tab:
+        if checksummed:
+            raise DamagedLine("no checksum")
+        payload = line
+    elif len(checksum) != 8 or checksum != b"%08x" % zlib.crc32(payload):
+        raise DamagedLine("checksum mismatch")
+    return parse_event(payload)
+
+
+def _why(exc: Exception) -> str:
+    if isinstance(exc, ValidationError):
+        errors = exc.errors()
+        return errors[0]["msg"] if errors else "invalid JSON"
+    return str(exc)
 
 
 class SessionStore:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from openhands_tui.sdk.event import parse_event
+from openhands_tui.sdk.store import SessionStore
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 from tests.conftest import REPO, run_tui
 
@@ -39,9 +40,7 @@ def _model_args(server) -> list[str]:
 
 
 def _events(home: Path) -> list:
-    sessions = sorted((home / "state" / "openhands-tui" / "sessions").iterdir())
-    lines = (sessions[-1] / "events.jsonl").read_text().splitlines()
-    return [parse_event(line) for line in lines]
+    return SessionStore(home / "state" / "openhands-tui").open("last").load().events
 
 
 def test_help_lists_every_option() -> None:

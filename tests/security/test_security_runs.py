@@ -135,10 +135,9 @@ def test_headless_risky_runs_no_high_action(serve, workspace: Path, isolated_hom
         "k",
     )
     assert result.returncode == 0, result.stderr
-    sessions = isolated_home / "state" / "openhands-tui" / "sessions"
-    from openhands_tui.sdk.event import parse_event
+    from openhands_tui.sdk.store import SessionStore
 
-    events = [parse_event(line) for line in next(sessions.iterdir()).joinpath("events.jsonl").read_text().splitlines()]
+    events = SessionStore(isolated_home / "state" / "openhands-tui").open("last").load().events
     high, unapproved = _high_actions_run_without_approval(events)
     assert high == 5 and unapproved == 0
     assert sum(1 for e in events if e.kind == "observation" and e.outcome == "rejected") == 5

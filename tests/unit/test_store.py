@@ -9,7 +9,7 @@ import pytest
 
 from openhands_tui.sdk.errors import SessionError
 from openhands_tui.sdk.event import ActionEvent, MessageEvent, ObservationEvent, Risk, TextDeltaEvent
-from openhands_tui.sdk.store import SessionMeta, SessionStore
+from openhands_tui.sdk.store import SessionMeta, SessionStore, encode_line
 
 
 def _store(tmp_path: Path) -> SessionStore:
@@ -79,7 +79,7 @@ def test_complete_last_line_without_newline_is_kept(tmp_path: Path) -> None:
     log.append(_events()[0])
     log.close()
     data = log.events_path.read_bytes()
-    log.events_path.write_bytes(data + _events()[1].model_dump_json().encode())
+    log.events_path.write_bytes(data + encode_line(_events()[1].model_dump_json().encode()).rstrip(b"\n"))
     reopened = _store(tmp_path).open("s1")
     assert len(reopened.load().events) == 2
     reopened.append(_events()[2])
@@ -97,6 +97,45 @@ def test_damage_in_the_middle_is_an_error_naming_the_line(tmp_path: Path) -> Non
     log.events_path.write_text("\n".join(lines) + "\n")
     with pytest.raises(SessionError, match=r"events.jsonl: line 2 is damaged"):
         _store(tmp_path).open("s1").load()
+
+
+def test_a_torn_last_line_is_never_read_as_data_wherever_it_was_cut(tmp_path: Path) -> None:
+    """Cut the last line at every byte: each prefix is dropped with a warning, never parsed,
+    including the cut just before the checksum, where the JSON itself is complete."""
+    log = _store(tmp_path).create(SessionMeta(id="s1"))
+    for event in _events():
+        log.append(event)
+    log.close()
+    whole = log.events_path.read_bytes()
+    last_start = whole.rstrip(b"\n").rfind(b"\n") + 1
+    for cut in range(last_start + 1, len(whole) - 1):
+        log.events_path.write_bytes(whole[:cut])
+        loaded = _store(tmp_path).open("s1").load()
+        assert len(loaded.events) == 2, cut
+        assert len(loaded.warnings) == 1 and "torn last line" in loaded.warnings[0]
+        assert log.events_path.read_bytes() == whole[:last_start]  # truncated back to clean lines
+    log.events_path.write_bytes(whole[:-1])  # only the newline missing: the line is whole
+    assert len(_store(tmp_path).open("s1").load().events) == 3
+
+
+def test_a_flipped_byte_in_the_middle_is_caught_by_the_checksum(tmp_path: Path) -> None:
+    log = _store(tmp_path).create(SessionMeta(id="s1"))
+    for event in _events():
+        log.append(event)
+    log.close()
+    data = bytearray(log.events_path.read_bytes())
+    position = data.index(b'"ls"')  # still valid JSON after the change: only the checksum knows
+    data[position + 1 : position + 3] = b"rm"
+    log.events_path.write_bytes(bytes(data))
+    with pytest.raises(SessionError, match=r"line 2 is damaged \(checksum mismatch\)"):
+        _store(tmp_path).open("s1").load()
+
+
+def test_files_from_before_checksums_still_load(tmp_path: Path) -> None:
+    log = _store(tmp_path).create(SessionMeta(id="s1"))
+    events = _events()
+    log.events_path.write_text("".join(e.model_dump_json() + "\n" for e in events))
+    assert _store(tmp_path).open("s1").load().events == events
 
 
 def test_open_by_prefix_and_last(tmp_path: Path) -> None:
