@@ -21,7 +21,7 @@ from openhands_tui.sdk.llm import LLM
 from openhands_tui.sdk.runtime import Limits
 from openhands_tui.sdk.security.permissions import PermissionSet, project_rules_file
 from openhands_tui.sdk.security.secrets import Redactor
-from openhands_tui.sdk.settings import LLMSettings, resolve_llm_settings
+from openhands_tui.sdk.settings import LLMSettings, llm_tuning, resolve_llm_settings
 from openhands_tui.sdk.store import SessionLog, SessionMeta, SessionStore, new_session_id
 from openhands_tui.sdk.strategy import LoadedStrategy, load_strategy_source, parse_param_flags
 
@@ -105,7 +105,7 @@ def launch(options: LaunchOptions, *, confirmer: Confirmer, subscribers: list[An
     settings = resolve_llm_settings(
         model=options.model, api_key=options.api_key, base_url=options.base_url, stored=stored
     )
-    llm = LLM(model=settings.require_model(), api_key=settings.api_key, base_url=settings.base_url)
+    llm = LLM(model=settings.require_model(), api_key=settings.api_key, base_url=settings.base_url, **llm_tuning())
     agent = strategy.build_agent(llm, params)
     workspace = _workspace(options, meta)
     microagents = load_microagents(workspace, strategy_skills=agent.context.skills)

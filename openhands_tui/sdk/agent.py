@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from openhands_tui.sdk.condenser import Condenser
 from openhands_tui.sdk.context import AgentContext
 from openhands_tui.sdk.llm import LLM
 from openhands_tui.sdk.model import Model
@@ -23,6 +24,9 @@ class Agent(Model):
     description: str = ""
     system_prompt: str | None = Field(default=None, description="Replaces the built-in base prompt.")
     max_iterations: int | None = Field(default=None, description="Model calls this agent may make.")
+    condenser: Condenser | None = Field(
+        default_factory=Condenser, description="How the history is kept inside the context window; None: never."
+    )
 
     @property
     def context(self) -> AgentContext:

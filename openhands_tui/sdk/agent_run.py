@@ -15,6 +15,7 @@ from pydantic import ValidationError
 
 from openhands_tui.sdk.agent import Agent
 from openhands_tui.sdk.approval import approved, assess_risk
+from openhands_tui.sdk.condenser import ContextGauge, Reason, condense
 from openhands_tui.sdk.context.agent_context import (
     extra_info_block,
     merge_skills,
@@ -22,11 +23,11 @@ from openhands_tui.sdk.context.agent_context import (
     workspace_block,
 )
 from openhands_tui.sdk.context.skill import Skill
+from openhands_tui.sdk.errors import LLMContextWindowError
 from openhands_tui.sdk.event import (
     ActionEvent,
     AgentErrorEvent,
-    ConfirmationRequestEvent,
-    ConfirmationResolvedEvent,
+    CondensationEvent,
     Event,
     EventBase,
     LLMUsageEvent,
@@ -41,8 +42,9 @@ from openhands_tui.sdk.event import (
 )
 from openhands_tui.sdk.llm import LLMResponse, ToolCall
 from openhands_tui.sdk.messages import MessageBuilder
-from openhands_tui.sdk.outcome import Finished, LimitReached, RunFailed
+from openhands_tui.sdk.outcome import Finished, LimitReached, RunFailed, StuckDetected
 from openhands_tui.sdk.runtime import Runtime
+from openhands_tui.sdk.stuck import StuckDetector
 from openhands_tui.sdk.tool import (
     Action,
     Observation,
@@ -52,7 +54,13 @@ from openhands_tui.sdk.tool import (
     resolve_tools,
 )
 from openhands_tui.sdk.tool.definition import CURRENT_TOOL_CALL_ID
-from openhands_tui.sdk.tool_calls import PreparedCall, concurrent_groups, explain_validation, parse_arguments
+from openhands_tui.sdk.tool_calls import (
+    PreparedCall,
+    concurrent_groups,
+    explain_validation,
+    parse_arguments,
+    unfinished_actions,
+)
 
 INTERRUPTED_TEXT = (
     "This action was interrupted before it finished (the session stopped) and was not run "
@@ -93,6 +101,8 @@ class AgentRun:
         self.skills: list[Skill] = []
         self._nudged = False
         self._awaiting_decision: list[ActionEvent] = []
+        self.gauge = ContextGauge([])
+        self.stuck = StuckDetector()
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -106,6 +116,7 @@ class AgentRun:
         tools = resolve_tools(self.agent.tools, ctx)
         self.tools = {tool.name: tool for tool in tools}
         self.schemas = [tool.schema for tool in tools]
+        self.gauge = ContextGauge(self.schemas)
         if own:
             self._replay(own)
         else:
@@ -127,6 +138,7 @@ class AgentRun:
     def emit(self, event: EventBase) -> Any:
         published = self.runtime.bus.publish(event)  # type: ignore[arg-type]
         self.builder.add(published)  # the model is sent the redacted event, like everyone else
+        self.stuck.observe(published)
         return published
 
     def record(self, cls: type[Any], **fields: Any) -> Any:
@@ -143,12 +155,9 @@ class AgentRun:
         return self.user_messages > 0 and self.status is not Status.FINISHED
 
     def _replay(self, own: list[Event]) -> None:
-        answered: set[str] = set()
-        asked: set[str] = set()
-        decided: set[str] = set()
-        actions: list[ActionEvent] = []
         for event in own:
             self.builder.add(event)
+            self.stuck.observe(event)
             if isinstance(event, MessageEvent) and event.role == "user":
                 self.user_messages += 1
             elif isinstance(event, MicroagentTriggeredEvent):
@@ -157,21 +166,10 @@ class AgentRun:
                 self._add_usage(event.prompt_tokens + event.completion_tokens, event.cost or 0.0)
             elif isinstance(event, StatusEvent):
                 self.status = event.status
-            elif isinstance(event, ActionEvent):
-                actions.append(event)
-            elif isinstance(event, ObservationEvent | AgentErrorEvent) and event.tool_call_id:
-                answered.add(event.tool_call_id)
-            elif isinstance(event, ConfirmationRequestEvent):
-                asked.add(event.action_id)
-            elif isinstance(event, ConfirmationResolvedEvent):
-                decided.add(event.action_id)
-        for action in actions:
-            if action.tool_call_id in answered:
-                continue
-            if action.id in asked and action.id not in decided and action.valid:
-                self._awaiting_decision.append(action)  # never answered: ask again, never assume
-            else:
-                self.observe(action, Observation(text=INTERRUPTED_TEXT, is_error=True), "interrupted")
+        ask_again, interrupted = unfinished_actions(own)
+        self._awaiting_decision = ask_again  # asked but never answered: ask again, never assume
+        for action in interrupted:
+            self.observe(action, Observation(text=INTERRUPTED_TEXT, is_error=True), "interrupted")
 
     # -- messages --------------------------------------------------------------------------
 
@@ -219,14 +217,7 @@ class AgentRun:
             return
         self._charge_iteration()
         response_id = new_id()
-        response = await self.agent.llm.complete(
-            self.builder.messages,
-            self.schemas,
-            on_text=lambda delta: self._stream(delta, response_id),
-            on_retry=lambda attempt, delay, error: self.record(
-                AgentErrorEvent, error=f"model call failed ({error}); retry {attempt} in {delay:.1f}s"
-            ),
-        )
+        response = await self._ask(response_id)
         self._record_usage(response, response_id)
         if response.text or not response.tool_calls:
             said = self.record(MessageEvent, role="assistant", content=response.text, response_id=response_id)
@@ -239,6 +230,52 @@ class AgentRun:
         finish_message = await self._run_calls(prepared)
         if finish_message is not None:
             raise Finished(finish_message)
+        why = self.stuck.verdict()
+        if why is not None:
+            raise StuckDetected(f"{self.agent.name} is stuck: {why}")
+
+    async def _ask(self, response_id: str) -> LLMResponse:
+        """One model call. Condenses first when the history has grown too big for the window,
+        and once more, with one retry, if the provider still says it does not fit."""
+        window = self.agent.llm.window()
+        reason = self.gauge.due(self.agent.condenser, self.builder.messages, window)
+        if reason is not None:
+            await self._condense(reason, window)
+        try:
+            return await self._complete(response_id)
+        except LLMContextWindowError as exc:
+            if not await self._condense("overflow", window):
+                raise RunFailed(f"the conversation does not fit the model's context window ({exc})") from None
+        try:
+            return await self._complete(response_id)
+        except LLMContextWindowError as exc:
+            raise RunFailed(
+                f"the conversation does not fit the model's context window, even condensed ({exc})"
+            ) from None
+
+    async def _complete(self, response_id: str) -> LLMResponse:
+        messages = self.builder.messages
+        sent = len(messages)
+        response = await self.agent.llm.complete(
+            messages,
+            self.schemas,
+            on_text=lambda delta: self._stream(delta, response_id),
+            on_retry=lambda attempt, delay, error: self.record(
+                AgentErrorEvent, error=f"model call failed ({error}); retry {attempt} in {delay:.1f}s"
+            ),
+        )
+        self.gauge.reported(messages[:sent], response.usage.prompt_tokens)
+        return response
+
+    async def _condense(self, reason: Reason, window: int | None) -> bool:
+        condensed = await condense(self.builder.messages, self.agent, self.gauge, reason, window)
+        if condensed is None:
+            return False
+        fields, response = condensed
+        if response is not None:
+            self._record_usage(response, new_id())
+        self.record(CondensationEvent, **fields)
+        return True
 
     def _stream(self, delta: str, response_id: str) -> None:
         self.runtime.bus.publish(

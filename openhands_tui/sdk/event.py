@@ -161,6 +161,24 @@ class AgentErrorEvent(EventBase):
     tool_name: str | None = None
 
 
+class CondensationEvent(EventBase):
+    """The middle of an agent's conversation was replaced by a summary to fit the context
+    window. Positions are message indices at that moment, so replaying the log reproduces it."""
+
+    kind: Literal["condensation"] = "condensation"
+    summary: str
+    head: int = Field(description="Messages kept from the start, the system prompt included.")
+    tail: int = Field(description="Index of the first recent message kept.")
+    reason: Literal["tokens", "messages", "overflow"]
+    tokens_before: int = 0
+    tokens_after: int = 0
+    summarized: bool = Field(default=True, description="False when the summary call failed and a note stands in.")
+
+    @property
+    def removed(self) -> int:
+        return self.tail - self.head
+
+
 class LLMUsageEvent(EventBase):
     kind: Literal["llm_usage"] = "llm_usage"
     model: str
@@ -277,7 +295,8 @@ Event = Annotated[
     | DelegationClosedEvent
     | PolicyChangedEvent
     | MicroagentsLoadedEvent
-    | MicroagentTriggeredEvent,
+    | MicroagentTriggeredEvent
+    | CondensationEvent,
     Field(discriminator="kind"),
 ]
 

@@ -16,6 +16,7 @@ import random
 import threading
 import time
 from collections.abc import Callable
+from functools import lru_cache
 from types import ModuleType
 from typing import Any
 
@@ -121,6 +122,13 @@ class LLM(Model):
     retry_max_wait: float = 30.0
     retry_after_cap: float = Field(default=300.0, description="Longest Retry-After we agree to wait.")
     stream: bool = True
+    context_window: int | None = Field(
+        default=None, description="Input tokens the model accepts; default: litellm's model list (None if unknown)."
+    )
+
+    def window(self) -> int | None:
+        """How many input tokens a request may hold, if known."""
+        return self.context_window or _listed_window(self.model)
 
     async def complete(
         self,
@@ -207,6 +215,15 @@ class LLM(Model):
 
 
 _UNPRICED: set[str] = set()
+
+
+@lru_cache(maxsize=64)
+def _listed_window(model: str) -> int | None:
+    try:
+        window = load_litellm().get_model_info(model).get("max_input_tokens")
+    except Exception:  # an unknown model: litellm raises rather than returning None
+        return None
+    return int(window) if window else None
 
 
 async def _assemble_stream(stream: Any, on_text: TextCallback | None) -> LLMResponse:

@@ -12,11 +12,19 @@ from typing import Any
 from openhands_tui.sdk.event import (
     ActionEvent,
     AgentErrorEvent,
+    CondensationEvent,
     Event,
     MessageEvent,
     ObservationEvent,
     SystemPromptEvent,
 )
+
+
+def condensed_block(event: CondensationEvent) -> str:
+    return (
+        f"<CONDENSED_HISTORY>\n{event.removed} earlier messages of this conversation were condensed to fit "
+        f"the context window. What they covered:\n\n{event.summary.strip()}\n</CONDENSED_HISTORY>"
+    )
 
 
 def user_content(event: MessageEvent) -> str:
@@ -51,6 +59,8 @@ class MessageBuilder:
             self._add_tool_result(event.tool_call_id, event.content)
         elif isinstance(event, AgentErrorEvent) and event.tool_call_id:
             self._add_tool_result(event.tool_call_id, event.error)
+        elif isinstance(event, CondensationEvent):
+            self.messages[event.head : event.tail] = [{"role": "user", "content": condensed_block(event)}]
 
     def _add_tool_call(self, event: ActionEvent) -> None:
         last = self.messages[-1] if self.messages else None

@@ -88,6 +88,38 @@ def resolve_llm_settings(
     return LLMSettings(**values, source=source)
 
 
+#: How the model is called, from `LLM_<NAME>` in the environment or `<name>` under [llm].
+TUNING: dict[str, type] = {
+    "timeout": float,
+    "num_retries": int,
+    "retry_min_wait": float,
+    "retry_max_wait": float,
+    "context_window": int,
+}
+
+
+def llm_tuning(config: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Timeouts, retries and the context window, environment first; a bad value is an error
+    that names where it came from."""
+    llm_config = (config if config is not None else load_config()).get("llm", {})
+    tuning: dict[str, Any] = {}
+    for name, kind in TUNING.items():
+        env_name = f"LLM_{name.upper()}"
+        raw, where = os.environ.get(env_name), env_name
+        if raw is None and isinstance(llm_config, dict) and name in llm_config:
+            raw, where = llm_config[name], f"{name} under [llm] in {config_path()}"
+        if raw is None or raw == "":
+            continue
+        try:
+            value = kind(raw)
+        except (TypeError, ValueError):
+            raise SettingsError(f"{where}: expected a number, got {raw!r}") from None
+        if value < 0:
+            raise SettingsError(f"{where}: must not be negative, got {raw!r}")
+        tuning[name] = value
+    return tuning
+
+
 def save_config(changes: dict[str, Any], path: Path | None = None) -> Path:
     """Merge `changes` (top-level keys, or one-level tables like {"llm": {...}}) into the
     config file, keeping everything else, readable by the user only."""

@@ -11,7 +11,14 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from openhands_tui.sdk.event import ActionEvent
+from openhands_tui.sdk.event import (
+    ActionEvent,
+    AgentErrorEvent,
+    ConfirmationRequestEvent,
+    ConfirmationResolvedEvent,
+    Event,
+    ObservationEvent,
+)
 from openhands_tui.sdk.llm import ToolCall
 from openhands_tui.sdk.tool import Action, ToolDefinition
 
@@ -66,3 +73,24 @@ def concurrent_groups(prepared: list[PreparedCall]) -> list[list[PreparedCall]]:
         else:
             groups.append([call])
     return groups
+
+
+def unfinished_actions(events: list[Event]) -> tuple[list[ActionEvent], list[ActionEvent]]:
+    """A stored agent's actions that never got a result: those whose confirmation was asked and
+    never answered (to be asked again), and the rest (interrupted: never re-run silently)."""
+    answered: set[str] = set()
+    asked: set[str] = set()
+    decided: set[str] = set()
+    actions: list[ActionEvent] = []
+    for event in events:
+        if isinstance(event, ActionEvent):
+            actions.append(event)
+        elif isinstance(event, ObservationEvent | AgentErrorEvent) and event.tool_call_id:
+            answered.add(event.tool_call_id)
+        elif isinstance(event, ConfirmationRequestEvent):
+            asked.add(event.action_id)
+        elif isinstance(event, ConfirmationResolvedEvent):
+            decided.add(event.action_id)
+    open_actions = [a for a in actions if a.tool_call_id not in answered]
+    ask_again = [a for a in open_actions if a.id in asked and a.id not in decided and a.valid]
+    return ask_again, [a for a in open_actions if a not in ask_again]

@@ -52,9 +52,16 @@ class _Server(ThreadingHTTPServer):
 class ScriptedLLMServer:
     """Start with `with ScriptedLLMServer(scripts) as server:`; point litellm at `server.base_url`."""
 
-    def __init__(self, scripts: list[Script], *, record: bool = True, port: int = 0) -> None:
+    def __init__(
+        self, scripts: list[Script], *, record: bool = True, port: int = 0, context_window: int | None = None
+    ) -> None:
         self.book = ScriptBook(scripts)
         self.record = record
+        #: Like a real provider: a request over this many prompt tokens is refused (400).
+        self.context_window = context_window
+        #: The largest request seen, in prompt tokens (the same count the usage reports).
+        self.max_prompt_tokens = 0
+        self.overflows = 0
         self.requests: list[RecordedRequest] = []
         #: Requests being answered right now, and the most there ever were at once.
         self.in_flight = 0
@@ -140,6 +147,16 @@ def _handler_for(server: ScriptedLLMServer) -> type[BaseHTTPRequestHandler]:
             if not self.path.rstrip("/").endswith("/chat/completions"):
                 self._json(404, _error(f"no route {self.path}", "not_found"))
                 return
+            prompt_tokens = _prompt_tokens(length)
+            with server._lock:
+                server.max_prompt_tokens = max(server.max_prompt_tokens, prompt_tokens)
+            if server.context_window is not None and prompt_tokens > server.context_window:
+                with server._lock:
+                    server.overflows += 1
+                self._json(
+                    400, _error(_overflow_message(server.context_window, prompt_tokens), "context_length_exceeded")
+                )
+                return
             script, turn = server.book.next_turn(body.get("messages", []))
             server._remember(script, body)
             if turn is None:
@@ -165,11 +182,7 @@ def _handler_for(server: ScriptedLLMServer) -> type[BaseHTTPRequestHandler]:
             elif turn.fault == "401":
                 self._json(401, _error("Incorrect API key provided", "invalid_api_key"))
             elif turn.fault == "context_window":
-                message = (
-                    "This model's maximum context length is 8192 tokens. However, your messages "
-                    "resulted in 9000 tokens. Please reduce the length of the messages."
-                )
-                self._json(400, _error(message, "context_length_exceeded"))
+                self._json(400, _error(_overflow_message(8192, 9000), "context_length_exceeded"))
             else:  # garbage
                 self._send(200, b"<html>definitely not JSON</html>", "text/html")
 
@@ -215,8 +228,19 @@ def _error(message: str, code: str) -> dict[str, Any]:
     return {"error": {"message": message, "type": kind, "code": code, "param": None}}
 
 
+def _overflow_message(window: int, tokens: int) -> str:
+    return (
+        f"This model's maximum context length is {window} tokens. However, your messages resulted in "
+        f"{tokens} tokens. Please reduce the length of the messages."
+    )
+
+
+def _prompt_tokens(request_bytes: int) -> int:
+    return max(1, request_bytes // 4)  # about 4 bytes a token, like real tokenizers
+
+
 def _usage(turn: Turn, request_bytes: int) -> dict[str, int]:
-    prompt = max(1, request_bytes // 4)  # about 4 bytes a token, like real tokenizers
+    prompt = _prompt_tokens(request_bytes)
     output = sum(len(c.arguments_text()) + len(c.name) for c in turn.tool_calls) + len(turn.text)
     completion = max(1, output // 4)
     return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}

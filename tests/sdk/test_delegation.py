@@ -239,11 +239,11 @@ async def test_unknown_agent_is_explained(serve, workspace: Path) -> None:
 
 async def test_iteration_budget_covers_the_whole_tree(serve, workspace: Path) -> None:
     _register("helper", "ROLE:helper")
-    busy = Turn(tool_calls=[ScriptedToolCall(name="think", arguments={"thought": "hmm"})], repeat=20)
+    busy = [Turn(tool_calls=[ScriptedToolCall(name="think", arguments={"thought": f"step {n}"})]) for n in range(20)]
     server = serve(
         [
             Script(name="root", match="ROLE:root", turns=[delegate("helper", "work"), Turn.finish()]),
-            Script(name="helper", match="ROLE:helper", turns=[busy]),
+            Script(name="helper", match="ROLE:helper", turns=busy),
         ]
     )
     result = await run(_root(server), workspace, "go", limits=Limits(max_iterations=6))
@@ -417,11 +417,12 @@ async def test_tree_from_the_log_equals_the_live_tree_and_survives_resume(
 
 async def test_cost_budget_covers_the_whole_tree(serve, workspace: Path) -> None:
     _register("helper", "ROLE:helper")
-    busy = Turn(tool_calls=[ScriptedToolCall(name="think", arguments={"thought": "x" * 400})], repeat=50)
+    thoughts = [{"thought": "x" * 400 + str(n)} for n in range(50)]  # varied: the same one 4 times is stuck
+    busy = [Turn(tool_calls=[ScriptedToolCall(name="think", arguments=t)]) for t in thoughts]
     server = serve(
         [
             Script(name="root", match="ROLE:root", turns=[delegate("helper", "work"), Turn.finish()]),
-            Script(name="helper", match="ROLE:helper", turns=[busy]),
+            Script(name="helper", match="ROLE:helper", turns=busy),
         ]
     )
     priced = Agent(

@@ -1,0 +1,54 @@
+"""A pre-warmed launcher for `tui` processes, used by the SIGKILL test.
+
+Starting `tui` costs ~2.5 s, nearly all of it importing litellm; twenty kill-and-resume rounds
+would spend a minute just starting. This process imports everything once, then for each JSON
+line on stdin (`{"args": [...], "out": path}`) forks a child that runs the real CLI with that
+argv and stdout redirected to `out`, prints the child's pid, and then how it ended
+(`exit N` or `signal N`). The children are ordinary processes, killed with a real SIGKILL.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+from openhands_tui.cli import main
+from openhands_tui.sdk.llm import load_litellm
+
+
+def _child(args: list[str], out: str) -> None:
+    fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    os.dup2(fd, 1)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 2)
+    sys.stdout = os.fdopen(1, "w", buffering=1)
+    sys.stderr = os.fdopen(2, "w")
+    sys.argv = ["tui", *args]
+    code = 0
+    try:
+        main()
+    except SystemExit as exit_:
+        code = exit_.code if isinstance(exit_.code, int) else 1
+    sys.stdout.flush()
+    os._exit(code)
+
+
+def serve() -> None:
+    load_litellm()
+    print("ready", flush=True)
+    for line in sys.stdin:
+        request = json.loads(line)
+        pid = os.fork()
+        if pid == 0:
+            _child(request["args"], request["out"])
+        print(pid, flush=True)
+        _, status = os.waitpid(pid, 0)
+        if os.WIFSIGNALED(status):
+            print(f"signal {os.WTERMSIG(status)}", flush=True)
+        else:
+            print(f"exit {os.WEXITSTATUS(status)}", flush=True)
+
+
+if __name__ == "__main__":
+    serve()
