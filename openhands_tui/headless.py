@@ -17,6 +17,7 @@ from openhands_tui.sdk.confirmation import ConfirmationMode, ConfirmationRequest
 from openhands_tui.sdk.event import (
     ActionEvent,
     AgentErrorEvent,
+    CondensationEvent,
     DelegationClosedEvent,
     DelegationOpenedEvent,
     Event,
@@ -97,6 +98,11 @@ class TranscriptPrinter:
             return _indent(_preview(event.content), f"{who}    ")
         if isinstance(event, AgentErrorEvent):
             return f"{who}  ! {event.error}"
+        if isinstance(event, CondensationEvent):
+            return (
+                f"{who}  ⇊ condensed {event.removed} messages ({event.reason}): "
+                f"{event.tokens_before:,} → {event.tokens_after:,} tokens"
+            )
         if isinstance(event, StatusEvent) and event.status in ("finished", "error", "stuck", "paused"):
             detail = f": {event.detail}" if event.detail else ""
             return f"{who}● {event.status}{detail}"

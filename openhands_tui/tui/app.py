@@ -7,6 +7,9 @@ construct it directly (with or without a live engine).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import signal
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +22,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static, Tree
 
 from openhands_tui.sdk.confirmation import ConfirmationMode
+from openhands_tui.sdk.conversation import INTERRUPTED
 from openhands_tui.sdk.event import Event
 from openhands_tui.tui.bridge import EngineBridge, EventsReady, TUIConfirmer
 from openhands_tui.tui.config import AppConfig, ContextWindowKnown
@@ -123,6 +127,8 @@ class OpenHandsApp(RunControl):
             # after the first frame: importing litellm holds the GIL for seconds
             self.set_timer(0.3, lambda: self.run_worker(self._preload, thread=True, exclusive=True, group="preload"))
         self.idle_gc.start()
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not on this platform/thread
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self._terminated)
         self.set_interval(1.0, self._tick)
         prompt.focus()
         if self.needs_model:
@@ -338,8 +344,14 @@ class OpenHandsApp(RunControl):
 
             save_config({"theme": theme})
 
+    def _terminated(self) -> None:
+        """SIGTERM: like Esc then quit. Unmounting interrupts the run and closes the session."""
+        self.exit(INTERRUPTED)
+
     def on_unmount(self) -> None:
         self.idle_gc.stop()
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            asyncio.get_running_loop().remove_signal_handler(signal.SIGTERM)
         if self.bridge is not None:
             self.bridge.close()
 

@@ -128,8 +128,13 @@ class EngineBridge:
             self._loop.call_soon_threadsafe(conversation.set_policy, mode)
 
     def close(self, timeout: float = 5.0) -> None:
-        """Stop the run, close the conversation (kills shells, fsyncs the log), stop the loop."""
+        """Stop the run, close the conversation (kills shells, fsyncs the log), stop the loop.
+        The interrupted run is given time to record that it was interrupted before anything closes."""
+        task = self._task
         self.interrupt()
+        if task is not None:
+            with contextlib.suppress(concurrent.futures.TimeoutError, RuntimeError):
+                self.submit(asyncio.wait({task}, timeout=timeout)).result(timeout)
         conversation = self.conversation
         if conversation is not None:
             with contextlib.suppress(concurrent.futures.TimeoutError, RuntimeError):

@@ -14,6 +14,7 @@ from typing import Any, Literal
 from openhands_tui.sdk.event import (
     ActionEvent,
     AgentErrorEvent,
+    CondensationEvent,
     ConfirmationRequestEvent,
     ConfirmationResolvedEvent,
     DelegationClosedEvent,
@@ -31,7 +32,7 @@ from openhands_tui.sdk.event import (
 )
 from openhands_tui.sdk.tree import DelegationTree
 
-EntryKind = Literal["user", "assistant", "tool", "delegation", "microagent", "notice"]
+EntryKind = Literal["user", "assistant", "tool", "delegation", "microagent", "condensation", "notice"]
 _ids = itertools.count(1)
 
 
@@ -233,6 +234,10 @@ class SessionView:
         self._add(Entry("microagent", event.agent_id, event.content, {"event": event}))
         return {event.agent_id}
 
+    def _condensed(self, event: CondensationEvent) -> set[str]:
+        self._add(Entry("condensation", event.agent_id, event.summary, {"event": event}))
+        return {event.agent_id}
+
     def _policy(self, event: PolicyChangedEvent) -> set[str]:
         self.policy = event
         return set()
@@ -256,4 +261,5 @@ _HANDLERS: dict[type, Any] = {
     MicroagentsLoadedEvent: SessionView._loaded,
     MicroagentTriggeredEvent: SessionView._fired,
     PolicyChangedEvent: SessionView._policy,
+    CondensationEvent: SessionView._condensed,
 }

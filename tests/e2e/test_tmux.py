@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -15,6 +16,8 @@ from pathlib import Path
 import pytest
 
 from openhands_tui.demo import demo_scripts
+from openhands_tui.sdk.store import SessionStore
+from openhands_tui.testing import Script, Turn
 from tests.conftest import REPO
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (.ci/run installs it)")
@@ -87,3 +90,32 @@ def test_demo_needs_no_key(workspace: Path, isolated_home: Path) -> None:
         assert (workspace / "todos.py").exists()
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+
+
+def test_sigterm_interrupts_the_app_and_leaves_a_resumable_session(serve, workspace: Path, isolated_home: Path) -> None:
+    """What `kill PID` (or a closing terminal emulator's supervisor) does to a running app."""
+    pid_file = workspace / "sleeper.pid"
+    long = Turn.call("terminal", command=f"sleep 300 & echo $! > {pid_file}; wait")
+    server = serve([Script(turns=[long, Turn.finish("after resume")])])
+    args = ["--task", "wait", "--model", "openai/scripted", "--base-url", server.base_url, "--api-key", "k"]
+    session = _start([*args, "--workspace", str(workspace)], isolated_home)
+    try:
+        deadline = time.monotonic() + 60
+        while not (pid_file.exists() and pid_file.read_text().strip()):
+            assert time.monotonic() < deadline, _pane(session)
+            time.sleep(0.1)
+        app_pid = subprocess.run(
+            ["tmux", "display-message", "-p", "-t", session, "#{pane_pid}"], capture_output=True, text=True
+        ).stdout.strip()
+        os.kill(int(app_pid), signal.SIGTERM)
+        deadline = time.monotonic() + 30
+        while Path(f"/proc/{app_pid}").exists():
+            assert time.monotonic() < deadline, "the app did not exit on SIGTERM"
+            time.sleep(0.1)
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+    sleeper = pid_file.read_text().strip()
+    assert not Path(f"/proc/{sleeper}").exists() or "Z" in Path(f"/proc/{sleeper}/stat").read_text().split()[2]
+    events = SessionStore(isolated_home / "state" / "openhands-tui").open("last").load().events
+    assert [e.outcome for e in events if e.kind == "observation"] == ["interrupted"]
+    assert events[-1].kind == "status" and events[-1].detail == "interrupted"

@@ -118,3 +118,26 @@ async def test_a_failed_summary_leaves_a_note_and_the_run_goes_on(serve, workspa
     condensations = result.kinds("condensation")
     assert condensations and not condensations[0].summarized
     assert "the summary call failed" in condensations[0].summary
+
+
+async def test_condensation_is_shown_in_the_app_and_the_transcript(serve, workspace: Path) -> None:
+    import io
+
+    from openhands_tui.headless import TranscriptPrinter
+    from openhands_tui.tui.state import SessionView
+    from openhands_tui.tui.widgets.entries import CondensationEntry, widget_for
+
+    server = serve([SUMMARIZER, Script(turns=_steps(16))])
+    agent = Agent(llm=llm_for(server), tools=get_default_tools(), condenser=Condenser(max_messages=20, keep_recent=6))
+    result = await run(agent, workspace, "go")
+    view, out = SessionView(), io.StringIO()
+    printer = TranscriptPrinter(out)
+    for event in result.events:
+        view.apply(event)
+        printer(event)
+    entries = [e for e in view.transcript("root") if e.kind == "condensation"]
+    assert len(entries) == len(result.kinds("condensation")) >= 1
+    widget = widget_for(entries[0])
+    assert isinstance(widget, CondensationEntry)
+    assert str(widget.title()).startswith("⇊ condensed ") and "many messages" in str(widget.title())
+    assert "⇊ condensed" in out.getvalue() and "(messages)" in out.getvalue()

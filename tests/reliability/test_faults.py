@@ -1,5 +1,6 @@
 """What a flaky provider or a confused model does to a real headless run: every case either
-continues and finishes or ends with a clear one-line status, and no traceback reaches the user."""
+continues and finishes or ends with a clear one-line status, and no traceback reaches the user.
+(Each run is the real CLI in its own process, forked from a pre-warmed launcher: forker.py.)"""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
-from tests.conftest import run_tui
+from tests.reliability.conftest import Forker
 
 FAST = {"LLM_TIMEOUT": "1", "LLM_NUM_RETRIES": "3", "LLM_RETRY_MIN_WAIT": "0.05", "LLM_RETRY_MAX_WAIT": "0.2"}
 
@@ -33,10 +34,12 @@ CASES = {
 
 
 @pytest.mark.parametrize("case", list(CASES))
-def test_each_fault_is_survived_without_a_traceback(serve, workspace: Path, case: str) -> None:
+def test_each_fault_is_survived_without_a_traceback(
+    serve, workspace: Path, tmp_path: Path, forker: Forker, case: str
+) -> None:
     server = serve([SUMMARIZER, Script(turns=CASES[case])])
     args = ["--headless", "--task", "go", "--model", "openai/scripted", "--base-url", server.base_url]
-    result = run_tui(*args, "--api-key", "k", "--workspace", str(workspace), env=FAST, timeout=60)
+    result = forker.run([*args, "--api-key", "k", "--workspace", str(workspace)], tmp_path, env=FAST)
     shown = result.stdout + result.stderr
     assert "Traceback" not in shown
     assert result.returncode == 0, shown
@@ -49,10 +52,12 @@ def test_each_fault_is_survived_without_a_traceback(serve, workspace: Path, case
         assert len(server.requests_for("summarizer")) == 1
 
 
-def test_a_provider_that_keeps_failing_ends_with_a_clear_status(serve, workspace: Path) -> None:
+def test_a_provider_that_keeps_failing_ends_with_a_clear_status(
+    serve, workspace: Path, tmp_path: Path, forker: Forker
+) -> None:
     server = serve([Script(turns=[Turn(fault="500", repeat=10)])])
     args = ["--headless", "--task", "go", "--model", "openai/scripted", "--base-url", server.base_url]
-    result = run_tui(*args, "--api-key", "k", "--workspace", str(workspace), env=FAST, timeout=60)
+    result = forker.run([*args, "--api-key", "k", "--workspace", str(workspace)], tmp_path, env=FAST)
     assert "Traceback" not in result.stdout + result.stderr
     assert result.returncode == 1
     assert "the model call failed" in result.stdout + result.stderr and "error · session" in result.stderr

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from openhands_tui.sdk.store import SessionStore
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
+from tests.reliability.conftest import Forker
 
 KILLS = 20
 STEPS = 100
@@ -29,36 +30,6 @@ def _step(n: int) -> Turn:
     return Turn(tool_calls=[ScriptedToolCall(name="terminal", arguments={"command": command})], delay=0.02)
 
 
-class Forker:
-    def __init__(self) -> None:
-        env = {**os.environ, "LLM_NUM_RETRIES": "0", "LLM_TIMEOUT": "20"}
-        self.process = subprocess.Popen(
-            [sys.executable, str(Path(__file__).with_name("forker.py"))],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            env=env,
-        )
-        assert self._read() == "ready"
-
-    def _read(self) -> str:
-        assert self.process.stdout is not None
-        return self.process.stdout.readline().strip()
-
-    def start(self, args: list[str], out: Path) -> int:
-        assert self.process.stdin is not None
-        self.process.stdin.write(json.dumps({"args": args, "out": str(out)}) + "\n")
-        self.process.stdin.flush()
-        return int(self._read())
-
-    def ended(self) -> str:
-        return self._read()
-
-    def close(self) -> None:
-        self.process.kill()
-        self.process.wait()
-
-
 def _printed_ids(out: Path) -> list[str]:
     """Ids of the events the process printed on complete lines (each printed after it was written)."""
     if not out.exists():
@@ -67,7 +38,9 @@ def _printed_ids(out: Path) -> list[str]:
     return [json.loads(line)["id"] for line in lines]
 
 
-def test_twenty_sigkills_twenty_resumes(serve, workspace: Path, isolated_home: Path, tmp_path: Path) -> None:
+def test_twenty_sigkills_twenty_resumes(
+    serve, workspace: Path, isolated_home: Path, tmp_path: Path, forker: Forker
+) -> None:
     server = serve([Script(turns=[*(_step(n) for n in range(STEPS)), Turn.finish("counted")])])
     model = ["--model", "openai/scripted", "--base-url", server.base_url, "--api-key", "k"]
     common = ["--headless", "--json", *model, "--workspace", str(workspace)]
@@ -75,27 +48,27 @@ def test_twenty_sigkills_twenty_resumes(serve, workspace: Path, isolated_home: P
     rng = random.Random(20261122)
     written: set[str] = set()
     torn = 0
-    forker = Forker()
-    try:
-        for kill in range(KILLS):
-            out = tmp_path / f"run{kill}.jsonl"
-            task = ["--task", "echo the numbers into steps.txt"] if kill == 0 else ["--resume", "last"]
-            pid = forker.start([*common, *task], out)
-            deadline = time.monotonic() + 60
-            while len(_printed_ids(out)) < 2:  # the run is under way
-                assert time.monotonic() < deadline, f"run {kill} made no progress"
-                time.sleep(0.005)
-            time.sleep(rng.uniform(0, 0.25))
-            os.kill(pid, signal.SIGKILL)
-            assert forker.ended() == f"signal {signal.SIGKILL}", f"run {kill} ended before the kill"
-            written |= set(_printed_ids(out))
-            loaded = store.open("last").load()  # what the next resume reads (it truncates a torn line)
-            torn += len(loaded.warnings)
-            ids = [e.id for e in loaded.events]
-            assert len(ids) == len(set(ids)), "an event was read twice"
-            assert written <= set(ids), f"kill {kill}: {len(written - set(ids))} written events were lost"
-    finally:
-        forker.close()
+    env = {"LLM_NUM_RETRIES": "0", "LLM_TIMEOUT": "20"}
+    before: list = []
+    for kill in range(KILLS):
+        out = tmp_path / f"run{kill}.jsonl"
+        task = ["--task", "echo the numbers into steps.txt"] if kill == 0 else ["--resume", "last"]
+        pid = forker.start([*common, *task], out, env=env)
+        deadline = time.monotonic() + 60
+        while len(_printed_ids(out)) < 2:  # the run is under way
+            assert time.monotonic() < deadline, f"run {kill} made no progress"
+            time.sleep(0.005)
+        time.sleep(rng.uniform(0, 0.25))
+        os.kill(pid, signal.SIGKILL)
+        assert forker.ended() == f"signal {signal.SIGKILL}", f"run {kill} ended before the kill"
+        written |= set(_printed_ids(out))
+        loaded = store.open("last").load()  # what the next resume reads (it truncates a torn line)
+        torn += len(loaded.warnings)
+        ids = [e.id for e in loaded.events]
+        assert len(ids) == len(set(ids)), "an event was read twice"
+        assert written <= set(ids), f"kill {kill}: {len(written - set(ids))} written events were lost"
+        assert loaded.events[: len(before)] == before, "a stored event was rewritten"
+        before = loaded.events
     final = subprocess.run(
         [sys.executable, "-m", "openhands_tui", *common, "--resume", "last"],
         capture_output=True,
@@ -104,7 +77,10 @@ def test_twenty_sigkills_twenty_resumes(serve, workspace: Path, isolated_home: P
     )
     assert final.returncode == 0, final.stderr
     events = store.open("last").load().events
+    assert events[: len(before)] == before
     assert events[-1].kind == "status" and events[-1].status == "finished"
+    answered = {e.tool_call_id for e in events if e.kind in ("observation", "agent_error")}
+    assert all(e.tool_call_id in answered for e in events if e.kind == "action")
     steps = (workspace / "steps.txt").read_text().split()
     assert len(steps) == len(set(steps)), "a step ran twice"
     interrupted = [e for e in events if e.kind == "observation" and e.outcome == "interrupted"]

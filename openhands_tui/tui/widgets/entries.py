@@ -254,6 +254,22 @@ class MicroagentEntry(FoldEntry):
         return [markdown(self.entry.data["event"].content)]
 
 
+class CondensationEntry(FoldEntry):
+    """The history was condensed: how much, why, and (opened) the summary the model now reads."""
+
+    def title(self) -> Text:
+        event = self.entry.data["event"]
+        why = {"tokens": "near the context window", "messages": "many messages", "overflow": "the model refused"}
+        note = "" if event.summarized else " · no summary (the call failed)"
+        return Text(
+            f"⇊ condensed {event.removed} messages ({why[event.reason]}) · "
+            f"{event.tokens_before:,} → {event.tokens_after:,} tokens{note}"
+        )
+
+    def body(self) -> list[RenderableType]:
+        return [markdown(self.entry.data["event"].summary)]
+
+
 class NoticeEntry(EntryWidget):
     def on_mount(self) -> None:
         self.add_class(f"notice-{self.entry.level}")
@@ -266,6 +282,7 @@ WIDGETS: dict[str, type[EntryWidget]] = {
     "tool": ToolEntry,
     "delegation": DelegationEntry,
     "microagent": MicroagentEntry,
+    "condensation": CondensationEntry,
     "notice": NoticeEntry,
 }
 
