@@ -264,7 +264,7 @@ class AgentRun:
                 AgentErrorEvent, error=f"model call failed ({error}); retry {attempt} in {delay:.1f}s"
             ),
         )
-        self.gauge.reported(messages[:sent], response.usage.prompt_tokens)
+        self.gauge.reported(sent, response.usage.prompt_tokens)
         return response
 
     async def _condense(self, reason: Reason, window: int | None) -> bool:

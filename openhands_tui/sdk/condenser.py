@@ -65,10 +65,10 @@ class ContextGauge:
         self.tools_tokens = len(json.dumps(tools)) // 4 if tools else 0
         self._anchor: tuple[int, int] | None = None  # (messages then, prompt tokens reported)
 
-    def reported(self, messages: list[dict[str, Any]], prompt_tokens: int) -> None:
-        """The provider counted `prompt_tokens` for a request that held `messages` (as sent)."""
+    def reported(self, messages_sent: int, prompt_tokens: int) -> None:
+        """The provider counted `prompt_tokens` for a request of `messages_sent` messages."""
         if prompt_tokens > 0:
-            self._anchor = (len(messages), prompt_tokens)
+            self._anchor = (messages_sent, prompt_tokens)
 
     def forget(self) -> None:
         self._anchor = None  # the messages were rewritten: earlier counts no longer apply

@@ -33,6 +33,8 @@ MODEL_NAME = "scripted"
 class RecordedRequest(BaseModel):
     script: str | None
     body: dict[str, Any]
+    #: When the request arrived (time.monotonic()), for benchmarks that time steps from outside.
+    received: float = 0.0
 
     @property
     def messages(self) -> list[dict[str, Any]]:
@@ -109,7 +111,9 @@ class ScriptedLLMServer:
     def _remember(self, script: Script | None, body: dict[str, Any]) -> None:
         if self.record:
             with self._lock:
-                self.requests.append(RecordedRequest(script=script.name if script else None, body=body))
+                self.requests.append(
+                    RecordedRequest(script=script.name if script else None, body=body, received=time.monotonic())
+                )
 
 
 def _handler_for(server: ScriptedLLMServer) -> type[BaseHTTPRequestHandler]:

@@ -26,13 +26,14 @@ from openhands_tui.sdk.confirmation import ConfirmationMode, ConfirmationPolicy
 from openhands_tui.sdk.event import ActionEvent, LLMUsageEvent, ObservationEvent
 from openhands_tui.sdk.runtime import Limits
 from openhands_tui.sdk.store import SessionMeta, SessionStore
-from openhands_tui.testing import Script, ScriptedToolCall, Turn
+from openhands_tui.testing import Script, Turn
 from openhands_tui.tools.preset.default import get_default_tools
 
 
 def _script(name: str, steps: int) -> Script:
-    step = Turn(tool_calls=[ScriptedToolCall(name="terminal", arguments={"command": "echo step"})], repeat=steps)
-    return Script(name=name, match_user=f"[{name}]", turns=[step, Turn.finish("done")])
+    # a different command each step: the same command and output four times in a row is "stuck"
+    turns = [Turn.call("terminal", command=f"echo {n}") for n in range(steps)]
+    return Script(name=name, match_user=f"[{name}]", turns=[*turns, Turn.finish("done")])
 
 
 async def _run(url: str, name: str, steps: int, state: Path) -> dict[str, float]:

@@ -4,8 +4,11 @@
    prompt is on screen (target <= 0.5 s; OpenHands CLI 1.16 takes 4.2 s here).
 2. A session of 2,000 events and 50 agents loaded: key press -> screen updated, for typing,
    toggling the tree, and switching to another agent's transcript (target <= 50 ms).
+3. Streaming: token deltas posted from another thread (as the engine does) at a given rate
+   for 3 s, one assistant message per rate; the lag from the last delta to the frame that
+   shows it. The transcript keeps up while the lag stays at a few frames (< 100 ms).
 
-Usage: python tests/bench/bench_tui.py [startup|keys|all] [runs]
+Usage: python tests/bench/bench_tui.py [startup|keys|stream|all] [runs]
 """
 
 from __future__ import annotations
@@ -188,6 +191,94 @@ async def keys(runs: int) -> None:
         print(f"  key press -> screen updated, {name}: median {statistics.median(ms):.1f} ms, p95 {p95:.1f} ms")
 
 
+async def streaming(rates: tuple[int, ...] = (100, 500, 1000, 2000, 4000, 8000), seconds: float = 3.0) -> None:
+    import threading
+
+    from openhands_tui.sdk.event import MessageEvent, SystemPromptEvent, TextDeltaEvent
+    from openhands_tui.tui.app import OpenHandsApp
+    from openhands_tui.tui.bridge import EngineBridge
+    from openhands_tui.tui.config import AppConfig
+
+    history = [
+        SystemPromptEvent(agent_id="root", agent_name="root", model="openai/x", content="s"),
+        MessageEvent(agent_id="root", role="user", content="write a long answer"),
+    ]
+    app = OpenHandsApp(AppConfig(history=history, preload_litellm=False, remember_theme=False))
+    frames: list[float] = []
+    display = app._display
+
+    def spy(*args, **kwargs):
+        frames.append(time.perf_counter())
+        return display(*args, **kwargs)
+
+    app._display = spy  # type: ignore[method-assign]
+    folded: list[tuple[float, int]] = []  # (when a batch was folded in, deltas seen so far)
+    feed = app.feed
+
+    def counting_feed(events):
+        events = list(events)
+        feed(events)
+        count = sum(1 for e in events if e.kind == "text_delta")
+        folded.append((time.perf_counter(), (folded[-1][1] if folded else 0) + count))
+
+    app.feed = counting_feed  # type: ignore[method-assign]
+    async with app.run_test(size=(140, 40)) as pilot:
+        bridge = EngineBridge(app.post_message)
+        app.bridge = bridge
+        words = [
+            "The",
+            "quick",
+            "brown",
+            "fox",
+            "jumps",
+            "over",
+            "the",
+            "lazy",
+            "dog,",
+            "**again**,",
+            "and",
+            "`again`.\n",
+        ]
+        for rate in rates:
+            folded.clear()
+            total = int(rate * seconds)
+            response = f"r{rate}"
+
+            def produce(rate=rate, total=total, response=response):
+                started = time.perf_counter()
+                for n in range(total):
+                    delay = started + n / rate - time.perf_counter()
+                    if delay > 0:
+                        time.sleep(delay)
+                    delta = words[n % len(words)] + " "
+                    bridge.subscriber(TextDeltaEvent(agent_id="root", delta=delta, response_id=response))
+                produce.last = time.perf_counter()  # type: ignore[attr-defined]
+
+            producer = threading.Thread(target=produce)
+            producer.start()
+            while producer.is_alive():
+                await asyncio.sleep(0.01)
+            last_posted = produce.last  # type: ignore[attr-defined]
+            deadline = time.perf_counter() + 30
+            while not folded or folded[-1][1] < total:
+                await asyncio.sleep(0.001)
+                if time.perf_counter() > deadline:
+                    raise RuntimeError("deltas never arrived")
+            shown_after = folded[-1][0]
+            while not frames or frames[-1] < shown_after:
+                await asyncio.sleep(0.001)
+            lag = frames[-1] - last_posted
+            verdict = "keeps up" if lag < 0.1 else "falls behind"
+            print(
+                f"  {rate:>5} tokens/s for {seconds:g} s: last token on screen {lag * 1000:6.0f} ms after it arrived "
+                f"({verdict})"
+            )
+            text = "".join(words[n % len(words)] + " " for n in range(total))
+            app.feed([MessageEvent(agent_id="root", role="assistant", content=text, response_id=response)])
+            await pilot.pause(0.2)
+        bridge.close()
+
+
 if __name__ == "__main__":
     which = sys.argv[1] if len(sys.argv) > 1 else "all"
     runs = int(sys.argv[2]) if len(sys.argv) > 2 else 20
@@ -196,3 +287,6 @@ if __name__ == "__main__":
         startup(runs, bytecode_cache=False)
     if which in ("keys", "all"):
         asyncio.run(keys(runs))
+    if which in ("stream", "all"):
+        print("streaming into one assistant message:")
+        asyncio.run(streaming())

@@ -1,0 +1,124 @@
+"""Side by side with OpenHands CLI: start-up and a 20-step headless run, same scripted server.
+
+OpenHands CLI needs Python 3.12; install it in its own virtualenv, e.g.
+    python3.12 -m venv /tmp/oh && /tmp/oh/bin/pip install openhands==1.16.0
+and pass its `openhands` executable. Both tools get the same script: 20 `terminal` calls
+(`echo N`, with the `security_risk` argument OpenHands requires), then `finish`. Measured for
+each: `--help` wall time; a headless run from launch to exit; and, from the server's side, the
+time per step (between the first and the last model request, divided by 20), which leaves
+start-up and shutdown out. Both are started without network access to anything but the
+scripted server (OpenHands' attempts to fetch skills from GitHub fail fast here).
+
+Usage: python tests/bench/bench_openhands.py /path/to/openhands [runs]
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from _common import describe
+
+from openhands_tui.testing import Script, ScriptedLLMServer, ScriptedToolCall, Turn
+
+STEPS = 20
+
+
+def _script() -> Script:
+    turns = [
+        Turn(tool_calls=[ScriptedToolCall(name="terminal", arguments={"command": f"echo {n}", "security_risk": "LOW"})])
+        for n in range(STEPS)
+    ]
+    return Script(turns=[*turns, Turn(tool_calls=[ScriptedToolCall(name="finish", arguments={"message": "done"})])])
+
+
+def _help_times(command: list[str], runs: int) -> list[float]:
+    subprocess.run([*command, "--help"], capture_output=True)  # warm the file cache
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        subprocess.run([*command, "--help"], capture_output=True, stdin=subprocess.DEVNULL)
+        times.append(time.perf_counter() - started)
+    return times
+
+
+def _ours(url: str, workspace: Path, home: Path) -> tuple[list[str], dict[str, str]]:
+    tui = shutil.which("tui") or str(Path(sys.executable).with_name("tui"))
+    command = [tui, "--headless", "--task", "Run the echo commands.", "--confirm", "never"]
+    command += ["--model", "openai/scripted", "--base-url", url, "--api-key", "k", "--workspace", str(workspace)]
+    return command, {"XDG_STATE_HOME": str(home / "state"), "XDG_CONFIG_HOME": str(home / "config")}
+
+
+def _openhands(executable: str, url: str, workspace: Path, home: Path) -> tuple[list[str], dict[str, str]]:
+    command = [executable, "--headless", "--override-with-envs", "--always-approve", "-t", "Run the echo commands."]
+    env = {
+        "LLM_MODEL": "openai/scripted",
+        "LLM_API_KEY": "k",
+        "LLM_BASE_URL": url,
+        "OPENHANDS_PERSISTENCE_DIR": str(home / "openhands"),
+        "OPENHANDS_WORK_DIR": str(workspace),
+        "OPENHANDS_SUPPRESS_BANNER": "1",
+    }
+    return command, env
+
+
+def _run(build, runs: int) -> tuple[list[float], list[float]]:
+    totals, per_step = [], []
+    for _ in range(runs):
+        with ScriptedLLMServer([_script()]) as server:
+            workspace, home = Path(tempfile.mkdtemp()), Path(tempfile.mkdtemp())
+            command, env = build(server.base_url, workspace, home)
+            started = time.monotonic()
+            result = subprocess.run(
+                command,
+                cwd=workspace,
+                env={**os.environ, "HOME": str(home), **env},
+                capture_output=True,
+                text=True,
+                stdin=subprocess.DEVNULL,
+                timeout=600,
+            )
+            totals.append(time.monotonic() - started)
+            requests = server.requests
+        if result.returncode != 0 or len(requests) != STEPS + 1:
+            raise RuntimeError(
+                f"{command[0]}: exit {result.returncode}, {len(requests)} requests\n{result.stderr[-2000:]}"
+            )
+        per_step.append((requests[-1].received - requests[0].received) / STEPS)
+    return totals, per_step
+
+
+def main() -> None:
+    if len(sys.argv) < 2:
+        raise SystemExit(__doc__)
+    openhands, runs = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 5
+    tui = shutil.which("tui") or str(Path(sys.executable).with_name("tui"))
+    ours_help, theirs_help = _help_times([tui], runs * 2), _help_times([openhands], runs * 2)
+    ours_total, ours_step = _run(_ours, runs)
+    theirs_total, theirs_step = _run(lambda url, ws, home: _openhands(openhands, url, ws, home), runs)
+
+    def row(name: str, ours: list[float], theirs: list[float], unit: str = "s") -> None:
+        ratio = statistics.median(theirs) / statistics.median(ours)
+        print(
+            f"{name}:\n  openhands-tui  {describe(ours, unit)}\n  OpenHands CLI  {describe(theirs, unit)}"
+            f"\n  OpenHands / ours: {ratio:.1f}x"
+        )
+
+    row("--help wall time", ours_help, theirs_help)
+    row(f"{STEPS}-step headless run, launch to exit", ours_total, theirs_total)
+    row(
+        "per step (server side: first to last request / 20)",
+        [s * 1000 for s in ours_step],
+        [s * 1000 for s in theirs_step],
+        " ms",
+    )
+
+
+if __name__ == "__main__":
+    main()
