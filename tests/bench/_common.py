@@ -8,6 +8,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -51,3 +52,32 @@ def describe(values: list[float], unit: str = "s") -> str:
         f"median {statistics.median(values):.3f}{unit}  min {min(values):.3f}{unit}  "
         f"max {max(values):.3f}{unit}  (n={len(values)})"
     )
+
+
+def first_frame_times(command: str, ready: str, runs: int) -> list[float]:
+    """Start `command` (a shell line) in a fresh 140x40 tmux session `runs + 1` times and time
+    each until `ready` is on screen; the first run only warms file caches and is dropped."""
+    times = []
+    # keep one session alive so the tmux server does not exit between runs
+    subprocess.run(["tmux", "new-session", "-d", "-s", "bench-keepalive", "sleep 900"], capture_output=True)
+    try:
+        for _ in range(runs + 1):
+            session = f"bench-{uuid.uuid4().hex[:6]}"
+            started = time.perf_counter()
+            subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "140", "-y", "40", command], check=True)
+            try:
+                while True:
+                    pane = subprocess.run(
+                        ["tmux", "capture-pane", "-t", session, "-p"], capture_output=True, text=True
+                    ).stdout
+                    if ready in pane:
+                        break
+                    if time.perf_counter() - started > 60:
+                        raise RuntimeError(f"{ready!r} never appeared:\n{pane}")
+                    time.sleep(0.005)
+                times.append(time.perf_counter() - started)
+            finally:
+                subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", "bench-keepalive"], capture_output=True)
+    return times[1:]

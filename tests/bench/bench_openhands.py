@@ -4,9 +4,10 @@ OpenHands CLI needs Python 3.12; install it in its own virtualenv, e.g.
     python3.12 -m venv /tmp/oh && /tmp/oh/bin/pip install openhands==1.16.0
 and pass its `openhands` executable. Both tools get the same script: 20 `terminal` calls
 (`echo N`, with the `security_risk` argument OpenHands requires), then `finish`. Measured for
-each: `--help` wall time; a headless run from launch to exit; and, from the server's side, the
-time per step (between the first and the last model request, divided by 20), which leaves
-start-up and shutdown out. Both are started without network access to anything but the
+each: `--help` wall time; the interactive app from launch until its prompt is on screen (in
+tmux); a headless run from launch to exit and to its first model request;
+and, from the server's side, the time per step (between the first and the last model request,
+divided by 20), which leaves start-up and shutdown out. Both are started without network access to anything but the
 scripted server (OpenHands' attempts to fetch skills from GitHub fail fast here).
 
 Usage: python tests/bench/bench_openhands.py /path/to/openhands [runs]
@@ -15,6 +16,7 @@ Usage: python tests/bench/bench_openhands.py /path/to/openhands [runs]
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -23,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import describe
+from _common import describe, first_frame_times
 
 from openhands_tui.testing import Script, ScriptedLLMServer, ScriptedToolCall, Turn
 
@@ -48,6 +50,10 @@ def _help_times(command: list[str], runs: int) -> list[float]:
     return times
 
 
+# litellm (which both tools use) would otherwise try to download a price list at import
+LOCAL_PRICES = {"LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+
+
 def _ours(url: str, workspace: Path, home: Path) -> tuple[list[str], dict[str, str]]:
     tui = shutil.which("tui") or str(Path(sys.executable).with_name("tui"))
     command = [tui, "--headless", "--task", "Run the echo commands.", "--confirm", "never"]
@@ -68,8 +74,15 @@ def _openhands(executable: str, url: str, workspace: Path, home: Path) -> tuple[
     return command, env
 
 
-def _run(build, runs: int) -> tuple[list[float], list[float]]:
-    totals, per_step = [], []
+def _first_frames(command: list[str], env: dict[str, str], ready: str, runs: int) -> list[float]:
+    """Launch the interactive app in tmux (no task) until its prompt is on screen."""
+    settings = {**LOCAL_PRICES, **env, "TERM": "xterm-256color"}
+    line = "env -u COLUMNS -u LINES " + shlex.join([f"{k}={v}" for k, v in settings.items()] + command)
+    return first_frame_times(line, ready, runs)
+
+
+def _run(build, runs: int) -> tuple[list[float], list[float], list[float]]:
+    totals, first_request, per_step = [], [], []
     for _ in range(runs):
         with ScriptedLLMServer([_script()]) as server:
             workspace, home = Path(tempfile.mkdtemp()), Path(tempfile.mkdtemp())
@@ -78,7 +91,7 @@ def _run(build, runs: int) -> tuple[list[float], list[float]]:
             result = subprocess.run(
                 command,
                 cwd=workspace,
-                env={**os.environ, "HOME": str(home), **env},
+                env={**os.environ, "HOME": str(home), **LOCAL_PRICES, **env},
                 capture_output=True,
                 text=True,
                 stdin=subprocess.DEVNULL,
@@ -90,8 +103,9 @@ def _run(build, runs: int) -> tuple[list[float], list[float]]:
             raise RuntimeError(
                 f"{command[0]}: exit {result.returncode}, {len(requests)} requests\n{result.stderr[-2000:]}"
             )
+        first_request.append(requests[0].received - started)
         per_step.append((requests[-1].received - requests[0].received) / STEPS)
-    return totals, per_step
+    return totals, first_request, per_step
 
 
 def main() -> None:
@@ -100,8 +114,18 @@ def main() -> None:
     openhands, runs = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 5
     tui = shutil.which("tui") or str(Path(sys.executable).with_name("tui"))
     ours_help, theirs_help = _help_times([tui], runs * 2), _help_times([openhands], runs * 2)
-    ours_total, ours_step = _run(_ours, runs)
-    theirs_total, theirs_step = _run(lambda url, ws, home: _openhands(openhands, url, ws, home), runs)
+    home, workspace = Path(tempfile.mkdtemp()), Path(tempfile.mkdtemp())
+    ours_cmd, ours_env = _ours("http://127.0.0.1:9/v1", workspace, home)
+    theirs_cmd, theirs_env = _openhands(openhands, "http://127.0.0.1:9/v1", workspace, home)
+    strip = ("--headless", "--task", "-t", "Run the echo commands.", "--confirm", "never", "--always-approve")
+    ours_frame = _first_frames(
+        [a for a in ours_cmd if a not in strip], {"HOME": str(home), **ours_env}, "Type a task", runs * 2
+    )
+    theirs_frame = _first_frames(
+        [a for a in theirs_cmd if a not in strip], {"HOME": str(home), **theirs_env}, "Type your message", runs * 2
+    )
+    ours_total, ours_first, ours_step = _run(_ours, runs)
+    theirs_total, theirs_first, theirs_step = _run(lambda url, ws, home: _openhands(openhands, url, ws, home), runs)
 
     def row(name: str, ours: list[float], theirs: list[float], unit: str = "s") -> None:
         ratio = statistics.median(theirs) / statistics.median(ours)
@@ -111,7 +135,9 @@ def main() -> None:
         )
 
     row("--help wall time", ours_help, theirs_help)
+    row("launch -> interactive prompt on screen (tmux)", ours_frame, theirs_frame)
     row(f"{STEPS}-step headless run, launch to exit", ours_total, theirs_total)
+    row("headless launch to the first model request", ours_first, theirs_first)
     row(
         "per step (server side: first to last request / 20)",
         [s * 1000 for s in ours_step],

@@ -18,13 +18,11 @@ import os
 import shlex
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import uuid
 
-from _common import describe
+from _common import describe, first_frame_times
 
 
 def startup(runs: int, bytecode_cache: bool = True) -> None:
@@ -41,27 +39,9 @@ def startup(runs: int, bytecode_cache: bool = True) -> None:
         f"XDG_CONFIG_HOME={home}/c TERM=xterm-256color"
     )
     args = shlex.join([tui, "--model", "openai/x", "--base-url", "http://127.0.0.1:9/v1", "--workspace", home])
-    times = []
-    # keep one session alive so the tmux server does not exit between runs
-    subprocess.run(["tmux", "new-session", "-d", "-s", "bench-keepalive", "sleep 600"], capture_output=True)
-    for _ in range(runs + 1):  # the first run warms file caches and is not counted
-        session = f"bench-{uuid.uuid4().hex[:6]}"
-        started = time.perf_counter()
-        subprocess.run(
-            ["tmux", "new-session", "-d", "-s", session, "-x", "140", "-y", "40", f"{env} {args}"], check=True
-        )
-        while True:
-            pane = subprocess.run(["tmux", "capture-pane", "-t", session, "-p"], capture_output=True, text=True).stdout
-            if "Type a task" in pane:
-                break
-            if time.perf_counter() - started > 30:
-                raise RuntimeError(f"the prompt never appeared:\n{pane}")
-            time.sleep(0.005)
-        times.append(time.perf_counter() - started)
-        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
-    subprocess.run(["tmux", "kill-session", "-t", "bench-keepalive"], capture_output=True)
+    times = first_frame_times(f"{env} {args}", "Type a task", runs)
     label = "with bytecode cache" if bytecode_cache else "without bytecode cache"
-    print(f"launch -> interactive frame (tmux, {label}): {describe(times[1:])}")
+    print(f"launch -> interactive frame (tmux, {label}): {describe(times)}")
 
 
 def _big_session(agents: int = 50, total: int = 2000) -> list:
