@@ -1,20 +1,17 @@
 """One agent's side of a run: its history, its live tools, and one step at a time.
 
-A step asks the model once and carries out the tool calls it made: parse and validate each
-call, rate its risk, record it (durably) as an action, ask for confirmation when the policy
-says so, run it, and record the observation. Mistakes the model can fix (bad JSON, unknown
-tool, wrong arguments, a tool that raised) become results it sees; they never end the run.
+A step asks the model once (condensing the history first when it has outgrown the window),
+records what it said and what it cost, and hands the tool calls to `call_runner`, with the
+actions made durable before any of them runs. How a step ends the run — finished, stuck, a
+limit, a failure — is an exception for the run loop to handle in one place.
 """
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
-from pydantic import ValidationError
-
 from openhands_tui.sdk.agent import Agent
-from openhands_tui.sdk.approval import approved, assess_risk
+from openhands_tui.sdk.call_runner import INTERRUPTED_TEXT, prepare, reprepare, run_calls
 from openhands_tui.sdk.condenser import ContextGauge, Reason, condense
 from openhands_tui.sdk.context.agent_context import (
     extra_info_block,
@@ -40,32 +37,21 @@ from openhands_tui.sdk.event import (
     TextDeltaEvent,
     new_id,
 )
-from openhands_tui.sdk.llm import LLMResponse, ToolCall
+from openhands_tui.sdk.llm import LLMResponse
 from openhands_tui.sdk.messages import MessageBuilder
 from openhands_tui.sdk.outcome import Finished, LimitReached, RunFailed, StuckDetected
 from openhands_tui.sdk.runtime import Runtime
 from openhands_tui.sdk.stuck import StuckDetector
 from openhands_tui.sdk.tool import (
-    Action,
     Observation,
-    RiskyAction,
     ToolContext,
     ToolDefinition,
     resolve_tools,
 )
-from openhands_tui.sdk.tool.definition import CURRENT_TOOL_CALL_ID
 from openhands_tui.sdk.tool_calls import (
-    PreparedCall,
-    concurrent_groups,
-    explain_validation,
-    parse_arguments,
     unfinished_actions,
 )
 
-INTERRUPTED_TEXT = (
-    "This action was interrupted before it finished (the session stopped) and was not run "
-    "again. Check its effects before retrying it."
-)
 EMPTY_ANSWER_NUDGE = "Your last reply was empty. Continue the task with a tool call, or call `finish` if it is done."
 
 
@@ -213,7 +199,7 @@ class AgentRun:
     async def step(self) -> None:
         if self._awaiting_decision:
             pending, self._awaiting_decision = self._awaiting_decision, []
-            await self._run_calls([self._reprepare(action) for action in pending])
+            await run_calls(self, [reprepare(self, action) for action in pending])
             return
         self._charge_iteration()
         response_id = new_id()
@@ -225,9 +211,9 @@ class AgentRun:
         if not response.tool_calls:
             self._answer_without_tools(self.last_text if response.text else "")
             return
-        prepared = [self._prepare(call, response_id) for call in response.tool_calls]
+        prepared = [prepare(self, call, response_id) for call in response.tool_calls]
         self.runtime.bus.sync()  # the actions are durable before any of them runs
-        finish_message = await self._run_calls(prepared)
+        finish_message = await run_calls(self, prepared)
         if finish_message is not None:
             raise Finished(finish_message)
         why = self.stuck.verdict()
@@ -320,82 +306,6 @@ class AgentRun:
             raise RunFailed("the model returned an empty answer twice")
         self._nudged = True
         self.add_user_message(EMPTY_ANSWER_NUDGE)
-
-    # -- tool calls ------------------------------------------------------------------------
-
-    def _prepare(self, call: ToolCall, response_id: str) -> PreparedCall:
-        tool = self.tools.get(call.name)
-        arguments, error = parse_arguments(call)
-        action: Action | None = None
-        if error is None and tool is None:
-            error = f"There is no tool named {call.name!r}. Available tools: {', '.join(self.tools)}."
-        if error is None and tool is not None:
-            try:
-                action = tool.action_type.model_validate(arguments)
-            except ValidationError as exc:
-                error = explain_validation(tool, exc)
-        model_risk = action.security_risk if isinstance(action, RiskyAction) else None
-        risk, reasons = assess_risk(self.runtime, tool, action, arguments, model_risk)
-        event = self.record(
-            ActionEvent,
-            tool_call_id=call.id,
-            tool_name=call.name,
-            arguments=arguments,
-            raw_arguments=call.arguments,
-            valid=error is None,
-            summary=tool.summarize(action) if tool is not None and action is not None else f"{call.name} (invalid)",
-            security_risk=model_risk,
-            risk=risk,
-            risk_reasons=reasons,
-            response_id=response_id,
-        )
-        return PreparedCall(event, tool, action, error)
-
-    def _reprepare(self, event: ActionEvent) -> PreparedCall:
-        tool = self.tools.get(event.tool_name)
-        if tool is None:
-            return PreparedCall(event, None, None, f"There is no tool named {event.tool_name!r}.")
-        try:
-            return PreparedCall(event, tool, tool.action_type.model_validate(event.arguments))
-        except ValidationError as exc:
-            return PreparedCall(event, tool, None, explain_validation(tool, exc))
-
-    async def _run_calls(self, prepared: list[PreparedCall]) -> str | None:
-        """Run calls in order; consecutive calls of concurrent tools run together."""
-        finish_message = None
-        for group in concurrent_groups(prepared):
-            if len(group) == 1:
-                results = [await self._run_one(group[0])]
-            else:
-                results = list(await asyncio.gather(*(self._run_one(call) for call in group)))
-            finish_message = next((r for r in results if r is not None), finish_message)
-        return finish_message
-
-    async def _run_one(self, call: PreparedCall) -> str | None:
-        if call.error is not None or call.tool is None or call.action is None:
-            self.record(
-                AgentErrorEvent,
-                error=call.error or "invalid call",
-                tool_call_id=call.event.tool_call_id,
-                tool_name=call.event.tool_name,
-            )
-            return None
-        if not await approved(self, call):
-            return None
-        CURRENT_TOOL_CALL_ID.set(call.event.tool_call_id)
-        try:
-            observation = await call.tool.run(call.action)
-        except asyncio.CancelledError:
-            self.observe(call.event, Observation(text=INTERRUPTED_TEXT, is_error=True), "interrupted")
-            raise
-        except Exception as exc:  # a tool bug is the model's problem to route around, not a crash
-            observation = Observation(
-                text=f"The {call.tool.name} tool failed: {type(exc).__name__}: {exc}", is_error=True
-            )
-        recorded = self.observe(call.event, observation, "error" if observation.is_error else "ok")
-        if call.tool.name == "finish" and not observation.is_error:
-            return recorded.content  # as published: redacted
-        return None
 
     def observe(self, action: ActionEvent, observation: Observation, outcome: str) -> ObservationEvent:
         return self.record(
