@@ -188,9 +188,9 @@ class OpenHandsApp(RunControl):
         self.notify(f"Session {launched.log.id}", timeout=3)
 
     def _preload(self) -> None:
-        from openhands_tui.sdk.llm import load_litellm
+        from openhands_tui.sdk.llm import warm_up
 
-        litellm = load_litellm()  # in the background: the first frame never waits for it
+        litellm = warm_up()  # in the background: the first frame and the first call never wait for it
         model = self._model()
         try:
             window = litellm.get_model_info(model).get("max_input_tokens")

@@ -121,3 +121,28 @@ def test_api_key_is_never_in_the_repr() -> None:
 
     llm = LLM(model="openai/x", api_key="sk-very-secret")
     assert "sk-very-secret" not in repr(llm) and "sk-very-secret" not in llm.model_dump_json()
+
+
+async def test_warm_up_on_another_thread_sends_nothing_and_leaves_later_calls_working(serve, caplog) -> None:
+    """The app warms litellm up on a worker thread with its own event loop, then the engine
+    calls it from another thread and loop: nothing may stay bound to the warm-up's loop."""
+    import threading
+
+    from openhands_tui.sdk.llm import warm_up
+
+    server = serve([Script(turns=[Turn(text=f"answer {n}") for n in range(3)])])
+    with caplog.at_level("DEBUG", logger="openhands_tui.sdk.llm"):
+        worker = threading.Thread(target=warm_up)
+        worker.start()
+        worker.join()
+    assert "warm-up failed" not in caplog.text  # it ran a whole (offline) completion
+    assert server.requests == []
+    caplog.clear()
+    llm = llm_for(server)
+    streamed: list[str] = []
+    with caplog.at_level("WARNING"):
+        answers = [(await llm.complete(MESSAGES, on_text=streamed.append)).text for _ in range(3)]
+    assert answers == ["answer 0", "answer 1", "answer 2"]
+    assert "".join(streamed) == "answer 0answer 1answer 2"
+    assert len(server.requests) == 3
+    assert [r.getMessage() for r in caplog.records if r.levelname in ("WARNING", "ERROR")] == []
