@@ -76,6 +76,11 @@ def llm_for(server: ScriptedLLMServer, **overrides: object) -> LLM:
     return LLM(**settings)  # type: ignore[arg-type]
 
 
+def model_args(server: ScriptedLLMServer, api_key: str = "k", model: str = "openai/scripted") -> list[str]:
+    """The `tui` flags that point a run at the scripted server."""
+    return ["--model", model, "--base-url", server.base_url, "--api-key", api_key]
+
+
 def run_tui(
     *args: str,
     env: dict[str, str] | None = None,

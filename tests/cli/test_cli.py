@@ -14,7 +14,7 @@ import pytest
 from openhands_tui.sdk.event import parse_event
 from openhands_tui.sdk.store import SessionStore
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
-from tests.conftest import REPO, run_tui
+from tests.conftest import REPO, model_args, run_tui
 
 FIXTURES = REPO / "tests" / "fixtures" / "strategies"
 OPTIONS = [
@@ -35,8 +35,7 @@ OPTIONS = [
 ]
 
 
-def _model_args(server) -> list[str]:
-    return ["--model", "openai/scripted", "--base-url", server.base_url, "--api-key", "sk-cli-test"]
+KEY = "sk-cli-test"
 
 
 def _events(home: Path) -> list:
@@ -90,7 +89,7 @@ def test_describe(tmp_path: Path) -> None:
 def test_twenty_terminal_steps_headless(serve, workspace: Path, isolated_home: Path) -> None:
     steps = [Turn.call("terminal", command=f"echo step-{i}") for i in range(20)]
     server = serve([Script(turns=[*steps, Turn.finish("twenty done")])])
-    result = run_tui("--headless", "--task", "run twenty", "--workspace", str(workspace), *_model_args(server))
+    result = run_tui("--headless", "--task", "run twenty", "--workspace", str(workspace), *model_args(server, KEY))
     assert result.returncode == 0, result.stderr
     assert "step-19" in result.stdout and result.stdout.rstrip().endswith("twenty done")
     events = _events(isolated_home)
@@ -103,7 +102,7 @@ def test_twenty_terminal_steps_headless(serve, workspace: Path, isolated_home: P
 
 def test_json_output_is_the_event_log(serve, workspace: Path, isolated_home: Path) -> None:
     server = serve([Script(turns=[Turn.call("terminal", command="echo hi"), Turn.finish("ok")])])
-    result = run_tui("--headless", "--json", "--task", "t", "--workspace", str(workspace), *_model_args(server))
+    result = run_tui("--headless", "--json", "--task", "t", "--workspace", str(workspace), *model_args(server, KEY))
     assert result.returncode == 0, result.stderr
     printed = [parse_event(line) for line in result.stdout.splitlines()]
     assert printed == _events(isolated_home)
@@ -115,7 +114,7 @@ def test_headless_rejects_high_risk_without_a_terminal(serve, workspace: Path) -
         tool_calls=[ScriptedToolCall(name="terminal", arguments={"command": "rm precious", "security_risk": "HIGH"})]
     )
     server = serve([Script(turns=[risky, Turn.finish("gave up")])])
-    result = run_tui("--headless", "--task", "t", "--workspace", str(workspace), *_model_args(server))
+    result = run_tui("--headless", "--task", "t", "--workspace", str(workspace), *model_args(server, KEY))
     assert result.returncode == 0 and (workspace / "precious").exists()
     told = server.requests[1].messages[-1]["content"]
     assert told.startswith("Rejected by policy: this headless run has no terminal to ask for approval of HIGH")
@@ -123,9 +122,9 @@ def test_headless_rejects_high_risk_without_a_terminal(serve, workspace: Path) -
 
 def test_resume_last_continues_the_conversation(serve, workspace: Path, isolated_home: Path) -> None:
     server = serve([Script(turns=[Turn.finish("first"), Turn.finish("second")])])
-    first = run_tui("--headless", "--task", "one", "--workspace", str(workspace), *_model_args(server))
+    first = run_tui("--headless", "--task", "one", "--workspace", str(workspace), *model_args(server, KEY))
     assert first.returncode == 0
-    again = run_tui("--resume", "last", "--headless", "--task", "continue", *_model_args(server))
+    again = run_tui("--resume", "last", "--headless", "--task", "continue", *model_args(server, KEY))
     assert again.returncode == 0, again.stderr
     assert again.stdout.rstrip().endswith("second")
     sent = server.requests[1].messages
@@ -146,7 +145,7 @@ def test_demo_runs_with_no_key(isolated_home: Path) -> None:
 def test_sessions_lists_what_resume_accepts(serve, workspace: Path) -> None:
     assert run_tui("sessions").stdout.strip() == "no sessions stored yet"
     server = serve([Script(turns=[Turn.finish("ok")])])
-    run_tui("--headless", "--task", "list me", "--workspace", str(workspace), *_model_args(server))
+    run_tui("--headless", "--task", "list me", "--workspace", str(workspace), *model_args(server, KEY))
     listing = run_tui("sessions").stdout
     assert "finished" in listing and "openai/scripted" in listing and "list me" in listing
 
@@ -158,7 +157,7 @@ def test_a_signal_interrupts_kills_the_command_and_stays_resumable(
     pid_file = workspace / "sleeper.pid"
     long = Turn.call("terminal", command=f"sleep 300 & echo $! > {pid_file}; wait")
     server = serve([Script(turns=[long, Turn.finish("finished after resume")])])
-    args = ["--headless", "--task", "wait", "--workspace", str(workspace), *_model_args(server)]
+    args = ["--headless", "--task", "wait", "--workspace", str(workspace), *model_args(server, KEY)]
     child = subprocess.Popen(
         [sys.executable, "-m", "openhands_tui", *args],
         stdout=subprocess.PIPE,
@@ -177,5 +176,5 @@ def test_a_signal_interrupts_kills_the_command_and_stays_resumable(
     events = _events(isolated_home)
     assert [e.outcome for e in events if e.kind == "observation"] == ["interrupted"]
     assert events[-1].kind == "status" and events[-1].detail == "interrupted"
-    resumed = run_tui("--resume", "last", "--headless", *_model_args(server))
+    resumed = run_tui("--resume", "last", "--headless", *model_args(server, KEY))
     assert resumed.returncode == 0 and "finished after resume" in resumed.stdout

@@ -10,7 +10,7 @@ from openhands_tui.sdk.tool import Tool
 from openhands_tui.testing import Script, Turn
 from openhands_tui.tools.delegate import register_agent
 from openhands_tui.tools.preset.default import get_default_tools
-from tests.conftest import llm_for, run_tui
+from tests.conftest import llm_for, model_args, run_tui
 from tests.sdk.helpers import run
 
 
@@ -123,12 +123,7 @@ def test_task_microagent_headless_with_inputs_and_missing_input(serve, microagen
         "--headless",
         "--workspace",
         str(microagent_workspace),
-        "--model",
-        "openai/scripted",
-        "--base-url",
-        server.base_url,
-        "--api-key",
-        "k",
+        *model_args(server),
     ]
     ok = run_tui(*common, "--task", "/fix_issue", "--input", "issue=7", "--input", "branch=main")
     assert ok.returncode == 0, ok.stderr

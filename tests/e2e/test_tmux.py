@@ -18,7 +18,7 @@ import pytest
 from openhands_tui.demo import demo_scripts
 from openhands_tui.sdk.store import SessionStore
 from openhands_tui.testing import Script, Turn
-from tests.conftest import REPO
+from tests.conftest import REPO, model_args
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (.ci/run installs it)")
 
@@ -70,7 +70,7 @@ def _approve_and_finish(session: str) -> str:
 def test_waterfall_in_tmux(serve, workspace: Path, isolated_home: Path) -> None:
     server = serve(demo_scripts())
     args = ["--strategy", str(REPO / "strategies" / "waterfall.py"), "--task", "Build a todo module"]
-    args += ["--model", "openai/scripted", "--base-url", server.base_url, "--api-key", "k"]
+    args += model_args(server)
     session = _start([*args, "--workspace", str(workspace)], isolated_home)
     try:
         _wait_for(session, "waterfall", "Build a todo module")
@@ -97,7 +97,7 @@ def test_sigterm_interrupts_the_app_and_leaves_a_resumable_session(serve, worksp
     pid_file = workspace / "sleeper.pid"
     long = Turn.call("terminal", command=f"sleep 300 & echo $! > {pid_file}; wait")
     server = serve([Script(turns=[long, Turn.finish("after resume")])])
-    args = ["--task", "wait", "--model", "openai/scripted", "--base-url", server.base_url, "--api-key", "k"]
+    args = ["--task", "wait", *model_args(server)]
     session = _start([*args, "--workspace", str(workspace)], isolated_home)
     try:
         deadline = time.monotonic() + 60

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
+from tests.conftest import model_args
 from tests.reliability.conftest import Forker
 
 
@@ -25,7 +26,7 @@ def test_a_budget_stops_the_run_with_exit_3(
     serve, workspace: Path, tmp_path: Path, forker: Forker, flags: list[str], model: str, said: str
 ) -> None:
     server = serve([Script(turns=[*(_busy(n) for n in range(40)), Turn.finish()])])
-    args = ["--headless", "--task", "go", "--model", model, "--base-url", server.base_url, "--api-key", "k"]
+    args = ["--headless", "--task", "go", *model_args(server, model=model)]
     result = forker.run([*args, *flags, "--workspace", str(workspace)], tmp_path)
     assert result.returncode == 3, result.stderr
     assert said in result.stdout + result.stderr and "Traceback" not in result.stderr

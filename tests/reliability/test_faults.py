@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
+from tests.conftest import model_args
 from tests.reliability.conftest import Forker
 
 FAST = {"LLM_TIMEOUT": "1", "LLM_NUM_RETRIES": "3", "LLM_RETRY_MIN_WAIT": "0.05", "LLM_RETRY_MAX_WAIT": "0.2"}
@@ -38,8 +39,8 @@ def test_each_fault_is_survived_without_a_traceback(
     serve, workspace: Path, tmp_path: Path, forker: Forker, case: str
 ) -> None:
     server = serve([SUMMARIZER, Script(turns=CASES[case])])
-    args = ["--headless", "--task", "go", "--model", "openai/scripted", "--base-url", server.base_url]
-    result = forker.run([*args, "--api-key", "k", "--workspace", str(workspace)], tmp_path, env=FAST)
+    args = ["--headless", "--task", "go", *model_args(server)]
+    result = forker.run([*args, "--workspace", str(workspace)], tmp_path, env=FAST)
     shown = result.stdout + result.stderr
     assert "Traceback" not in shown
     assert result.returncode == 0, shown
@@ -56,8 +57,8 @@ def test_a_provider_that_keeps_failing_ends_with_a_clear_status(
     serve, workspace: Path, tmp_path: Path, forker: Forker
 ) -> None:
     server = serve([Script(turns=[Turn(fault="500", repeat=10)])])
-    args = ["--headless", "--task", "go", "--model", "openai/scripted", "--base-url", server.base_url]
-    result = forker.run([*args, "--api-key", "k", "--workspace", str(workspace)], tmp_path, env=FAST)
+    args = ["--headless", "--task", "go", *model_args(server)]
+    result = forker.run([*args, "--workspace", str(workspace)], tmp_path, env=FAST)
     assert "Traceback" not in result.stdout + result.stderr
     assert result.returncode == 1
     assert "the model call failed" in result.stdout + result.stderr and "error · session" in result.stderr

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from openhands_tui.sdk.store import SessionStore
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
+from tests.conftest import model_args
 from tests.reliability.conftest import Forker
 
 KILLS = 20
@@ -42,8 +43,7 @@ def test_twenty_sigkills_twenty_resumes(
     serve, workspace: Path, isolated_home: Path, tmp_path: Path, forker: Forker
 ) -> None:
     server = serve([Script(turns=[*(_step(n) for n in range(STEPS)), Turn.finish("counted")])])
-    model = ["--model", "openai/scripted", "--base-url", server.base_url, "--api-key", "k"]
-    common = ["--headless", "--json", *model, "--workspace", str(workspace)]
+    common = ["--headless", "--json", *model_args(server), "--workspace", str(workspace)]
     store = SessionStore(isolated_home / "state" / "openhands-tui")
     rng = random.Random(20261122)
     written: set[str] = set()

@@ -10,7 +10,7 @@ from openhands_tui.sdk.confirmation import ApproveAll
 from openhands_tui.sdk.event import Event
 from openhands_tui.sdk.tree import DelegationTree
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
-from tests.conftest import REPO, run_tui
+from tests.conftest import REPO, model_args, run_tui
 
 STRATEGIES = REPO / "strategies"
 
@@ -109,12 +109,7 @@ def test_waterfall_headless_cli(serve, workspace: Path, isolated_home: Path) -> 
         "Build a REST API for todos",
         "--workspace",
         str(workspace),
-        "--model",
-        "openai/scripted",
-        "--base-url",
-        server.base_url,
-        "--api-key",
-        "k",
+        *model_args(server),
     )
     assert result.returncode == 0, result.stderr
     assert "[designer] › Design a todo REST API" in result.stdout

@@ -14,7 +14,7 @@ from openhands_tui.sdk.tool import Tool
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 from openhands_tui.tools.delegate import register_agent
 from openhands_tui.tools.preset.default import get_default_tools
-from tests.conftest import REPO, llm_for, run_tui
+from tests.conftest import REPO, llm_for, model_args, run_tui
 from tests.sdk.helpers import ScriptedConfirmer, run
 
 
@@ -127,12 +127,7 @@ def test_headless_risky_runs_no_high_action(serve, workspace: Path, isolated_hom
         "go",
         "--workspace",
         str(workspace),
-        "--model",
-        "openai/scripted",
-        "--base-url",
-        server.base_url,
-        "--api-key",
-        "k",
+        *model_args(server),
     )
     assert result.returncode == 0, result.stderr
     from openhands_tui.sdk.store import SessionStore
