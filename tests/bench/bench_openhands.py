@@ -54,15 +54,22 @@ def _help_times(command: list[str], runs: int) -> list[float]:
 LOCAL_PRICES = {"LITELLM_LOCAL_MODEL_COST_MAP": "True"}
 
 
-def _ours(url: str, workspace: Path, home: Path) -> tuple[list[str], dict[str, str]]:
+TASK = "Run the echo commands."
+
+
+def _ours(url: str, workspace: Path, home: Path, headless: bool = True) -> tuple[list[str], dict[str, str]]:
     tui = shutil.which("tui") or str(Path(sys.executable).with_name("tui"))
-    command = [tui, "--headless", "--task", "Run the echo commands.", "--confirm", "never"]
+    command = [tui, "--headless", "--task", TASK, "--confirm", "never"] if headless else [tui]
     command += ["--model", "openai/scripted", "--base-url", url, "--api-key", "k", "--workspace", str(workspace)]
     return command, {"XDG_STATE_HOME": str(home / "state"), "XDG_CONFIG_HOME": str(home / "config")}
 
 
-def _openhands(executable: str, url: str, workspace: Path, home: Path) -> tuple[list[str], dict[str, str]]:
-    command = [executable, "--headless", "--override-with-envs", "--always-approve", "-t", "Run the echo commands."]
+def _openhands(
+    executable: str, url: str, workspace: Path, home: Path, headless: bool = True
+) -> tuple[list[str], dict[str, str]]:
+    command = [executable, "--override-with-envs"]
+    if headless:
+        command += ["--headless", "--always-approve", "-t", TASK]
     env = {
         "LLM_MODEL": "openai/scripted",
         "LLM_API_KEY": "k",
@@ -115,15 +122,11 @@ def main() -> None:
     tui = shutil.which("tui") or str(Path(sys.executable).with_name("tui"))
     ours_help, theirs_help = _help_times([tui], runs * 2), _help_times([openhands], runs * 2)
     home, workspace = Path(tempfile.mkdtemp()), Path(tempfile.mkdtemp())
-    ours_cmd, ours_env = _ours("http://127.0.0.1:9/v1", workspace, home)
-    theirs_cmd, theirs_env = _openhands(openhands, "http://127.0.0.1:9/v1", workspace, home)
-    strip = ("--headless", "--task", "-t", "Run the echo commands.", "--confirm", "never", "--always-approve")
-    ours_frame = _first_frames(
-        [a for a in ours_cmd if a not in strip], {"HOME": str(home), **ours_env}, "Type a task", runs * 2
-    )
-    theirs_frame = _first_frames(
-        [a for a in theirs_cmd if a not in strip], {"HOME": str(home), **theirs_env}, "Type your message", runs * 2
-    )
+    nowhere = "http://127.0.0.1:9/v1"  # the app only has to show its prompt
+    ours_cmd, ours_env = _ours(nowhere, workspace, home, headless=False)
+    theirs_cmd, theirs_env = _openhands(openhands, nowhere, workspace, home, headless=False)
+    ours_frame = _first_frames(ours_cmd, {"HOME": str(home), **ours_env}, "Type a task", runs * 2)
+    theirs_frame = _first_frames(theirs_cmd, {"HOME": str(home), **theirs_env}, "Type your message", runs * 2)
     ours_total, ours_first, ours_step = _run(_ours, runs)
     theirs_total, theirs_first, theirs_step = _run(lambda url, ws, home: _openhands(openhands, url, ws, home), runs)
 
