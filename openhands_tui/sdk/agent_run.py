@@ -42,15 +42,8 @@ from openhands_tui.sdk.messages import MessageBuilder
 from openhands_tui.sdk.outcome import Finished, LimitReached, RunFailed, StuckDetected
 from openhands_tui.sdk.runtime import Runtime
 from openhands_tui.sdk.stuck import StuckDetector
-from openhands_tui.sdk.tool import (
-    Observation,
-    ToolContext,
-    ToolDefinition,
-    resolve_tools,
-)
-from openhands_tui.sdk.tool_calls import (
-    unfinished_actions,
-)
+from openhands_tui.sdk.tool import Observation, ToolContext, ToolDefinition, resolve_tools
+from openhands_tui.sdk.tool_calls import unfinished_actions
 
 EMPTY_ANSWER_NUDGE = "Your last reply was empty. Continue the task with a tool call, or call `finish` if it is done."
 
