@@ -160,7 +160,7 @@ def main_command(
         if demo:
             code = _run_demo(options, json_output, headless, theme)
         elif not headless:
-            from openhands_tui.tui.runner import run_app
+            from openhands_tui.interactive import run_app
 
             code = run_app(options, theme=theme)
         elif not task and not resume:
@@ -184,7 +184,7 @@ def _run_demo(options: LaunchOptions, json_output: bool, headless: bool, theme: 
         options.workspace = options.workspace or demo_workspace()
         options.task = options.task or DEMO_TASK
         if not headless:
-            from openhands_tui.tui.runner import run_app
+            from openhands_tui.interactive import run_app
 
             return run_app(options, theme=theme, demo=True)
         from openhands_tui.headless import run_headless
@@ -244,7 +244,7 @@ def view_command(
     from openhands_tui.sdk.errors import OpenHandsTUIError
 
     try:
-        from openhands_tui.tui.runner import view_session
+        from openhands_tui.interactive import view_session
 
         code = view_session(session, theme)
     except OpenHandsTUIError as exc:

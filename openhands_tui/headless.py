@@ -31,6 +31,7 @@ from openhands_tui.sdk.event import (
 from openhands_tui.sdk.outcome import RunOutcome
 from openhands_tui.sdk.security.permissions import PermissionRule
 from openhands_tui.sdk.security.secrets import RedactingFilter
+from openhands_tui.sdk.subject import Finish
 
 PREVIEW_LINES = 8
 
@@ -54,6 +55,7 @@ class TranscriptPrinter:
         self.out = out
         self.names: dict[str, str] = {}
         self.depths: dict[str, int] = {}
+        self.finishing: set[str] = set()
 
     def __call__(self, event: Event) -> None:
         line = self._format(event)
@@ -90,10 +92,12 @@ class TranscriptPrinter:
                 return f"{who}› {event.content}"
             return f"{who}{event.content}" if event.content.strip() else None
         if isinstance(event, ActionEvent):
+            if isinstance(event.subject, Finish):
+                self.finishing.add(event.tool_call_id)  # its message is the run's result, printed at the end
             risk = f"  [{event.risk}]" if event.risk and event.risk != "LOW" else ""
             return f"{who}  ▸ {event.summary}{risk}"
         if isinstance(event, ObservationEvent):
-            if event.tool_name == "finish":
+            if event.tool_call_id in self.finishing:
                 return None
             return _indent(_preview(event.content), f"{who}    ")
         if isinstance(event, AgentErrorEvent):

@@ -53,6 +53,7 @@ class Launched:
     strategy: LoadedStrategy
     agent: Agent
     settings: LLMSettings
+    workspace: Path
     warnings: list[str] = field(default_factory=list)
     resumed: bool = False
     inputs: dict[str, str] = field(default_factory=dict)
@@ -60,14 +61,16 @@ class Launched:
 
 
 def load_strategy_spec(spec: str | None) -> LoadedStrategy:
-    """`None` is the built-in solo strategy, `builtin:NAME` one shipped in the package
-    (solo, waterfall), anything else a strategy file."""
+    """`None` is the built-in solo strategy, `builtin:NAME` one of the strategies shipped with
+    the package (the files in the repository's `strategies/`), anything else a strategy file."""
     spec = spec or BUILTIN_SOLO
     if spec.startswith("builtin:"):
         name = spec.removeprefix("builtin:")
-        path = Path(__file__).parent / "builtin" / f"{name}.py"
+        shipped = Path(__file__).parent / "strategies"
+        path = shipped / f"{name}.py"
         if not name.isidentifier() or not path.exists():
-            raise StrategyError(f"{spec}: no such built-in strategy (have: builtin:solo, builtin:waterfall)")
+            have = ", ".join(f"builtin:{p.stem}" for p in sorted(shipped.glob("*.py")))
+            raise StrategyError(f"{spec}: no such built-in strategy (have: {have})")
         return load_strategy_source(str(path))
     return load_strategy_source(spec)
 
@@ -150,6 +153,7 @@ def launch(options: LaunchOptions, *, confirmer: Confirmer, subscribers: list[An
         strategy,
         agent,
         settings,
+        workspace,
         warnings,
         resumed=bool(options.resume),
         inputs=inputs,

@@ -13,7 +13,7 @@ from openhands_tui.sdk.context import AgentContext
 from openhands_tui.sdk.llm import LLM
 from openhands_tui.sdk.model import Model
 from openhands_tui.sdk.prompts import BASE_SYSTEM_PROMPT
-from openhands_tui.sdk.tool.spec import Tool
+from openhands_tui.sdk.tool_spec import Tool
 
 
 class Agent(Model):

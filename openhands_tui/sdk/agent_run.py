@@ -1,17 +1,18 @@
 """One agent's side of a run: its history, its live tools, and one step at a time.
 
 A step asks the model once (condensing the history first when it has outgrown the window),
-records what it said and what it cost, and hands the tool calls to `call_runner`, with the
-actions made durable before any of them runs. How a step ends the run — finished, stuck, a
-limit, a failure — is an exception for the run loop to handle in one place.
+records what it said and what it cost, and hands the tool calls to `actions.carry_out`. How a
+step ends the run — finished, stuck, a limit, a failure — is an exception for the run loop
+(`loop.py`) to handle in one place.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
+from openhands_tui.sdk.actions import carry_out, interrupted_observation, prepare, resume_calls, unfinished_actions
 from openhands_tui.sdk.agent import Agent
-from openhands_tui.sdk.call_runner import INTERRUPTED_TEXT, prepare, reprepare, run_calls
 from openhands_tui.sdk.condenser import ContextGauge, Reason, condense
 from openhands_tui.sdk.context.agent_context import (
     extra_info_block,
@@ -30,7 +31,6 @@ from openhands_tui.sdk.event import (
     LLMUsageEvent,
     MessageEvent,
     MicroagentTriggeredEvent,
-    ObservationEvent,
     Status,
     StatusEvent,
     SystemPromptEvent,
@@ -42,10 +42,11 @@ from openhands_tui.sdk.messages import MessageBuilder
 from openhands_tui.sdk.outcome import Finished, LimitReached, RunFailed, StuckDetected
 from openhands_tui.sdk.runtime import Runtime
 from openhands_tui.sdk.stuck import StuckDetector
-from openhands_tui.sdk.tool import Observation, ToolContext, ToolDefinition, resolve_tools
-from openhands_tui.sdk.tool_calls import unfinished_actions
+from openhands_tui.sdk.tool import ChildSpawner, ToolContext, ToolDefinition, resolve_tools
 
 EMPTY_ANSWER_NUDGE = "Your last reply was empty. Continue the task with a tool call, or call `finish` if it is done."
+
+E = TypeVar("E", bound=EventBase)
 
 
 class AgentRun:
@@ -56,18 +57,16 @@ class AgentRun:
         *,
         agent_id: str = "root",
         parent_id: str | None = None,
-        chain: list[str] | None = None,
         depth: int = 0,
+        spawner: Callable[[AgentRun], ChildSpawner] | None = None,
     ) -> None:
         self.agent = agent
         self.runtime = runtime
         self.agent_id = agent_id
         self.parent_id = parent_id
-        self.chain = chain or [agent.name]
         self.depth = depth
-        #: Own model usage, and own plus every delegated child's (rolled up as children close).
-        self.tokens = self.subtree_tokens = 0
-        self.cost = self.subtree_cost = 0.0
+        #: Builds the port this agent's tools start children through (the engine's ChildRuns).
+        self._spawner = spawner
         #: The last thing the agent said: a failed child's partial result.
         self.last_text = ""
         self.builder = MessageBuilder(agent_id)
@@ -91,7 +90,8 @@ class AgentRun:
         self.skills = merge_skills(self.agent.context.skills, self.runtime.microagents.skills)
         if self.agent.llm.api_key is not None:
             self.runtime.bus.redactor.add(self.agent.llm.api_key.get_secret_value(), "API key")
-        ctx = ToolContext(self.runtime.workspace, self.agent_id, own, self.runtime.services, self, self.runtime)
+        spawner = self._spawner(self) if self._spawner is not None else None
+        ctx = ToolContext(self.runtime.workspace, self.agent_id, own, spawner)
         tools = resolve_tools(self.agent.tools, ctx)
         self.tools = {tool.name: tool for tool in tools}
         self.schemas = [tool.schema for tool in tools]
@@ -99,29 +99,25 @@ class AgentRun:
         if own:
             self._replay(own)
         else:
-            self.emit(
-                SystemPromptEvent(
-                    agent_id=self.agent_id,
-                    parent_agent_id=self.parent_id,
-                    agent_name=self.agent.name,
-                    model=self.agent.llm.model,
-                    content=self.agent.build_system_prompt(),
-                    tools=self.schemas,
-                )
+            self.record(
+                SystemPromptEvent,
+                agent_name=self.agent.name,
+                model=self.agent.llm.model,
+                content=self.agent.build_system_prompt(),
+                tools=self.schemas,
             )
 
     async def close(self) -> None:
         for tool in self.tools.values():
             await tool.close()
 
-    def emit(self, event: EventBase) -> Any:
-        published = self.runtime.bus.publish(event)  # type: ignore[arg-type]
-        self.builder.add(published)  # the model is sent the redacted event, like everyone else
+    def record(self, cls: type[E], **fields: Any) -> E:
+        """Publish one of this agent's events; the model is later sent it as published (redacted)."""
+        event: Any = cls(agent_id=self.agent_id, parent_agent_id=self.parent_id, **fields)
+        published: Any = self.runtime.bus.publish(event)
+        self.builder.add(published)
         self.stuck.observe(published)
         return published
-
-    def record(self, cls: type[Any], **fields: Any) -> Any:
-        return self.emit(cls(agent_id=self.agent_id, parent_agent_id=self.parent_id, **fields))
 
     def set_status(self, status: Status, detail: str = "") -> None:
         if status != self.status or detail:
@@ -141,14 +137,12 @@ class AgentRun:
                 self.user_messages += 1
             elif isinstance(event, MicroagentTriggeredEvent):
                 self.injected_skills.add(event.name)
-            elif isinstance(event, LLMUsageEvent):
-                self._add_usage(event.prompt_tokens + event.completion_tokens, event.cost or 0.0)
             elif isinstance(event, StatusEvent):
                 self.status = event.status
         ask_again, interrupted = unfinished_actions(own)
         self._awaiting_decision = ask_again  # asked but never answered: ask again, never assume
         for action in interrupted:
-            self.observe(action, Observation(text=INTERRUPTED_TEXT, is_error=True), "interrupted")
+            interrupted_observation(self, action)
 
     # -- messages --------------------------------------------------------------------------
 
@@ -192,7 +186,7 @@ class AgentRun:
     async def step(self) -> None:
         if self._awaiting_decision:
             pending, self._awaiting_decision = self._awaiting_decision, []
-            await run_calls(self, [reprepare(self, action) for action in pending])
+            await resume_calls(self, self.runtime, self.tools, pending)
             return
         self._charge_iteration()
         response_id = new_id()
@@ -204,9 +198,8 @@ class AgentRun:
         if not response.tool_calls:
             self._answer_without_tools(self.last_text if response.text else "")
             return
-        prepared = [prepare(self, call, response_id) for call in response.tool_calls]
-        self.runtime.bus.sync()  # the actions are durable before any of them runs
-        finish_message = await run_calls(self, prepared)
+        calls = [prepare(self.tools, call) for call in response.tool_calls]
+        finish_message = await carry_out(self, self.runtime, calls, response_id)
         if finish_message is not None:
             raise Finished(finish_message)
         why = self.stuck.verdict()
@@ -239,15 +232,19 @@ class AgentRun:
             messages,
             self.schemas,
             on_text=lambda delta: self._stream(delta, response_id),
-            on_retry=lambda attempt, delay, error: self.record(
-                AgentErrorEvent, error=f"model call failed ({error}); retry {attempt} in {delay:.1f}s"
-            ),
+            on_retry=self._retrying,
         )
         self.gauge.reported(sent, response.usage.prompt_tokens)
         return response
 
+    def _retrying(self, attempt: int, delay: float, error: Exception) -> None:
+        self.record(AgentErrorEvent, error=f"model call failed ({error}); retry {attempt} in {delay:.1f}s")
+
     async def _condense(self, reason: Reason, window: int | None) -> bool:
-        condensed = await condense(self.builder.messages, self.agent, self.gauge, reason, window)
+        config = self.agent.condenser
+        if config is None:
+            return False
+        condensed = await condense(self.builder.messages, config, self.agent.llm, self.gauge, reason, window)
         if condensed is None:
             return False
         fields, response = condensed
@@ -268,17 +265,10 @@ class AgentRun:
         self.runtime.limits.charge_iteration()
         self.iterations += 1
 
-    def _add_usage(self, tokens: int, cost: float) -> None:
-        self.tokens += tokens
-        self.subtree_tokens += tokens
-        self.cost += cost
-        self.subtree_cost += cost
-
     def _record_usage(self, response: LLMResponse, response_id: str) -> None:
         usage = response.usage
         if usage.cost:
             self.runtime.limits.cost += usage.cost
-        self._add_usage(usage.prompt_tokens + usage.completion_tokens, usage.cost or 0.0)
         self.record(
             LLMUsageEvent,
             model=self.agent.llm.model,
@@ -299,13 +289,3 @@ class AgentRun:
             raise RunFailed("the model returned an empty answer twice")
         self._nudged = True
         self.add_user_message(EMPTY_ANSWER_NUDGE)
-
-    def observe(self, action: ActionEvent, observation: Observation, outcome: str) -> ObservationEvent:
-        return self.record(
-            ObservationEvent,
-            tool_call_id=action.tool_call_id,
-            tool_name=action.tool_name,
-            content=observation.text,
-            outcome=outcome,
-            data=observation.data(),
-        )

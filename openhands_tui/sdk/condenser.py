@@ -12,16 +12,13 @@ context-window error from the provider forces a condensation and one retry (agen
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
 from openhands_tui.sdk.errors import LLMError
 from openhands_tui.sdk.llm import LLM, LLMResponse
 from openhands_tui.sdk.model import Model
-
-if TYPE_CHECKING:
-    from openhands_tui.sdk.agent import Agent
 
 Reason = Literal["tokens", "messages", "overflow"]
 
@@ -141,17 +138,22 @@ async def summarize(
 
 
 async def condense(
-    messages: list[dict[str, Any]], agent: Agent, gauge: ContextGauge, reason: Reason, window: int | None
+    messages: list[dict[str, Any]],
+    config: Condenser,
+    llm: LLM,
+    gauge: ContextGauge,
+    reason: Reason,
+    window: int | None,
 ) -> tuple[dict[str, Any], LLMResponse | None] | None:
     """The fields of the condensation event to record and the summary call (for its usage),
-    or None when the agent has no condenser or nothing can be cut."""
-    config = agent.condenser
-    cut = plan_cut(messages, config.keep_first, config.keep_recent) if config is not None else None
-    if config is None or cut is None:
+    or None when nothing can be cut. `llm` is the agent's model, used unless `config` names
+    its own."""
+    cut = plan_cut(messages, config.keep_first, config.keep_recent)
+    if cut is None:
         return None
     head, tail = cut
     before = gauge.estimate(messages)
-    summary, response = await summarize(config.llm or agent.llm, messages[head:tail], config, window)
+    summary, response = await summarize(config.llm or llm, messages[head:tail], config, window)
     gauge.forget()
     after = before - approx_tokens(messages[head:tail]) + approx_tokens([{"content": summary}])
     fields = {

@@ -1,14 +1,10 @@
-"""The run loop, and `Conversation`, which wires a root agent to the log and the confirmer.
-
-`run_agent` is the only loop in the engine: step until something ends the run. Every ending
-(finished, limit, stuck, model failure, interrupt) arrives as an exception and is turned into
-a RunOutcome here, in one place, for root agents and delegated children alike.
+"""`Conversation`: a root agent wired to the session log, the confirmer, the policy and the
+run's shared state. It opens the root agent (fresh or from a stored history), publishes what
+the session starts with (microagents, the confirmation policy), and runs the loop.
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -18,7 +14,8 @@ from openhands_tui.sdk.bus import EventBus, Subscriber
 from openhands_tui.sdk.confirmation import ApproveAll, ConfirmationMode, ConfirmationPolicy, Confirmer
 from openhands_tui.sdk.context.loader import LoadedMicroagents, load_microagents
 from openhands_tui.sdk.context.tasks import find_task_command
-from openhands_tui.sdk.errors import LLMAuthError, LLMError, SessionError
+from openhands_tui.sdk.delegation import ChildRuns
+from openhands_tui.sdk.errors import SessionError
 from openhands_tui.sdk.event import (
     DelegationClosedEvent,
     DelegationOpenedEvent,
@@ -28,46 +25,13 @@ from openhands_tui.sdk.event import (
     Risk,
     Status,
 )
-from openhands_tui.sdk.outcome import Finished, RunEnded, RunOutcome
+from openhands_tui.sdk.loop import INTERRUPTED, run_agent
+from openhands_tui.sdk.outcome import Finished, RunOutcome
 from openhands_tui.sdk.runtime import Limits, Runtime
 from openhands_tui.sdk.security import RiskAnalyzer, RuleAnalyzer
 from openhands_tui.sdk.security.permissions import PermissionSet
 from openhands_tui.sdk.security.secrets import Redactor
 from openhands_tui.sdk.store import SessionLog
-
-logger = logging.getLogger(__name__)
-
-INTERRUPTED = 130
-
-
-async def run_agent(run: AgentRun) -> RunOutcome:
-    """Step `run` until it ends; return how it ended. Never raises for a run that ended."""
-    run.set_status(Status.RUNNING)
-    result = ""
-    try:
-        while True:
-            await run.step()
-    except Finished as end:
-        status, code, detail, result = end.status, end.exit_code, "", end.result
-    except RunEnded as end:
-        status, code, detail = end.status, end.exit_code, end.detail
-    except LLMAuthError as exc:
-        status, code, detail = Status.ERROR, 1, f"the model provider refused the credentials: {exc}"
-    except LLMError as exc:
-        status, code, detail = Status.ERROR, 1, f"the model call failed: {exc}"
-    except asyncio.CancelledError:
-        if run.depth > 0:  # a child: record it, then let the interrupt reach the root
-            run.set_status(Status.PAUSED, "interrupted")
-            raise
-        task = asyncio.current_task()
-        if task is not None:
-            task.uncancel()  # handled here: the session stays usable and resumable
-        status, code, detail = Status.PAUSED, INTERRUPTED, "interrupted"
-    except Exception as exc:  # an engine bug: record it, keep the session resumable
-        logger.exception("agent %s crashed", run.agent_id)
-        status, code, detail = Status.ERROR, 1, f"internal error: {type(exc).__name__}: {exc}"
-    run.set_status(status, detail)
-    return RunOutcome(agent_id=run.agent_id, status=status, exit_code=code, result=result, detail=detail)
 
 
 class Conversation:
@@ -106,7 +70,7 @@ class Conversation:
             if microagents is not None
             else load_microagents(workspace.resolve(), strategy_skills=agent.context.skills),
         )
-        self.root = AgentRun(agent, self.runtime, agent_id="root")
+        self.root = AgentRun(agent, self.runtime, agent_id="root", spawner=ChildRuns)
         self.log = log
         self._history = history or []
         self._opened = False
@@ -119,6 +83,10 @@ class Conversation:
         """Switch when to ask, mid-session; the switch is recorded as an event."""
         policy = ConfirmationPolicy(mode=mode, threshold=threshold or self.runtime.policy.threshold)
         self.runtime.policy = policy
+        self._publish_policy()
+
+    def _publish_policy(self) -> None:
+        policy = self.runtime.policy
         self.bus.publish(
             PolicyChangedEvent(agent_id=self.root.agent_id, mode=policy.mode.value, threshold=policy.threshold)
         )
@@ -126,6 +94,8 @@ class Conversation:
     async def open(self) -> None:
         if not self._opened:
             self._opened = True
+            for event in self._history:
+                self.runtime.tree.apply(event)
             self._close_orphaned_delegations()
             await self.root.open(self._history)
             loaded = self.runtime.microagents
@@ -137,6 +107,7 @@ class Conversation:
                     shadowed=loaded.shadowed,
                 )
             )
+            self._publish_policy()  # the mode UIs show comes from the event stream, like every fact
 
     def _close_orphaned_delegations(self) -> None:
         """Children that were running when the session stopped are not resumed: close them
@@ -179,4 +150,4 @@ class Conversation:
             self.log.close()
 
 
-__all__ = ["Conversation", "Finished", "RunOutcome", "run_agent"]
+__all__ = ["INTERRUPTED", "Conversation", "Finished", "RunOutcome", "run_agent"]

@@ -22,6 +22,10 @@ class SettingsError(OpenHandsTUIError):
     """Missing or contradictory settings (no model, unreadable config file...)."""
 
 
+class ModelNotConfigured(SettingsError):
+    """No model is set anywhere (flags, environment, session, config file): the app can ask."""
+
+
 class SessionError(OpenHandsTUIError):
     """A stored session is missing or damaged beyond the recoverable cases."""
 

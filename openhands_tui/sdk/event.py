@@ -19,6 +19,7 @@ from typing import Annotated, Any, Literal
 from pydantic import ConfigDict, Field, TypeAdapter
 
 from openhands_tui.sdk.model import Model
+from openhands_tui.sdk.subject import Subject
 
 
 def _random_id() -> str:
@@ -134,6 +135,7 @@ class ActionEvent(EventBase):
     raw_arguments: str = ""
     valid: bool = True
     summary: str = ""
+    subject: Subject | None = Field(default=None, description="What the call touches; None if it is invalid.")
     security_risk: Risk | None = Field(default=None, description="The model's own estimate.")
     risk: Risk | None = Field(default=None, description="Effective risk: max(rules, model's estimate).")
     risk_reasons: list[str] = Field(default_factory=list)
@@ -207,6 +209,7 @@ class ConfirmationRequestEvent(EventBase):
     tool_name: str
     summary: str
     arguments: dict[str, Any] = Field(default_factory=dict)
+    subject: Subject | None = None
     risk: Risk
     reasons: list[str] = Field(default_factory=list)
     chain: list[str] = Field(default_factory=list, description="Agent names, root first, ending with the asker.")

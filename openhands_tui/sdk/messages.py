@@ -36,6 +36,9 @@ class MessageBuilder:
         self.agent_id = agent_id
         self.messages: list[dict[str, Any]] = []
         self._response_id: str | None = None
+        #: The assistant message of the response being built: its later tool calls (recorded
+        #: after earlier ones ran) join it, ahead of the results already added after it.
+        self._assistant: dict[str, Any] | None = None
 
     def add(self, event: Event) -> None:
         if event.agent_id != self.agent_id:
@@ -48,11 +51,12 @@ class MessageBuilder:
                 self.messages.insert(0, system)
         elif isinstance(event, MessageEvent):
             if event.role == "user":
-                self._response_id = None
+                self._response_id, self._assistant = None, None
                 self.messages.append({"role": "user", "content": user_content(event)})
             else:
                 self._response_id = event.response_id
-                self.messages.append({"role": "assistant", "content": event.content})
+                self._assistant = {"role": "assistant", "content": event.content}
+                self.messages.append(self._assistant)
         elif isinstance(event, ActionEvent):
             self._add_tool_call(event)
         elif isinstance(event, ObservationEvent):
@@ -61,11 +65,12 @@ class MessageBuilder:
             self._add_tool_result(event.tool_call_id, event.error)
         elif isinstance(event, CondensationEvent):
             self.messages[event.head : event.tail] = [{"role": "user", "content": condensed_block(event)}]
+            self._response_id, self._assistant = None, None
 
     def _add_tool_call(self, event: ActionEvent) -> None:
-        last = self.messages[-1] if self.messages else None
-        if last is None or last["role"] != "assistant" or self._response_id != event.response_id:
-            last = {"role": "assistant", "content": None}
+        last = self._assistant
+        if last is None or self._response_id != event.response_id or event.response_id is None:
+            last = self._assistant = {"role": "assistant", "content": None}
             self.messages.append(last)
             self._response_id = event.response_id
         # Invalid JSON in history makes some providers reject the whole request; the error
@@ -80,5 +85,4 @@ class MessageBuilder:
         )
 
     def _add_tool_result(self, tool_call_id: str, content: str) -> None:
-        self._response_id = None
         self.messages.append({"role": "tool", "tool_call_id": tool_call_id, "content": content})

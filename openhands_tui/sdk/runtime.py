@@ -1,11 +1,12 @@
 """What every agent in one run shares: the event bus, the confirmer and policy, the risk
-analyzer, the workspace, and the limits that apply to the whole delegation tree."""
+analyzer, the workspace, the limits that apply to the whole delegation tree, and the tree
+itself (folded from the bus, so who delegated to whom, and what each subtree spent, has one
+source: the events)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from openhands_tui.sdk.bus import EventBus
 from openhands_tui.sdk.confirmation import ApproveAll, ConfirmationPolicy, Confirmer
@@ -13,6 +14,7 @@ from openhands_tui.sdk.context.loader import LoadedMicroagents
 from openhands_tui.sdk.outcome import LimitReached
 from openhands_tui.sdk.security import RiskAnalyzer, RuleAnalyzer
 from openhands_tui.sdk.security.permissions import PermissionSet
+from openhands_tui.sdk.tree import DelegationTree
 
 
 @dataclass
@@ -45,7 +47,8 @@ class Runtime:
     rules_file: Path | None = None
     #: Microagents found in the workspace, the user's directories and the built-in set.
     microagents: LoadedMicroagents = field(default_factory=LoadedMicroagents)
-    services: dict[str, Any] = field(default_factory=dict)
+    #: Every agent of this run and its children, folded from the bus as events are published.
+    tree: DelegationTree = field(default_factory=DelegationTree)
     #: How many agents have been started in this session, so child ids stay unique.
     agents_started: int = 0
 
@@ -54,3 +57,6 @@ class Runtime:
         self.agents_started += 1
         slug = "".join(c if c.isalnum() or c in "-_" else "-" for c in name.lower()) or "agent"
         return f"{slug}-{self.agents_started}"
+
+    def __post_init__(self) -> None:
+        self.bus.subscribe(self.tree.apply)

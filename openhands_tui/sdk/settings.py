@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import SecretStr
 
-from openhands_tui.sdk.errors import SettingsError
+from openhands_tui.sdk.errors import ModelNotConfigured, SettingsError
 from openhands_tui.sdk.model import Model
 
 ENV_MODEL, ENV_API_KEY, ENV_BASE_URL = "LLM_MODEL", "LLM_API_KEY", "LLM_BASE_URL"
@@ -45,7 +45,7 @@ class LLMSettings(Model):
 
     def require_model(self) -> str:
         if not self.model:
-            raise SettingsError(
+            raise ModelNotConfigured(
                 "no model configured: pass --model (e.g. --model anthropic/claude-sonnet-4-5), "
                 f"set {ENV_MODEL}, or set model under [llm] in {config_path()}"
             )

@@ -1,8 +1,9 @@
 """The Textual app: a transcript, the live delegation tree, a prompt, and confirmation prompts.
 
 It only folds engine events into a SessionView and answers confirmation requests; it never
-reaches into the engine. Built by `create_app` from explicit inputs, so tests and snapshots
-construct it directly (with or without a live engine).
+reaches into the engine: what it shows comes from the event stream, what it asks for goes
+through the bridge. Built from an explicit `AppConfig`, so tests and snapshots construct it
+directly (with or without a live engine).
 """
 
 from __future__ import annotations
@@ -10,10 +11,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
+import time
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
@@ -22,26 +23,25 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static, Tree
 
 from openhands_tui.sdk.confirmation import ConfirmationMode
-from openhands_tui.sdk.conversation import INTERRUPTED
 from openhands_tui.sdk.event import Event
-from openhands_tui.tui.bridge import EngineBridge, EventsReady, TUIConfirmer
-from openhands_tui.tui.config import AppConfig, ContextWindowKnown
+from openhands_tui.sdk.loop import INTERRUPTED
+from openhands_tui.tui.bridge import ConfirmationNeeded, EventsReady, RunDone
+from openhands_tui.tui.commands import SlashCommands
+from openhands_tui.tui.config import AppConfig, ContextWindowKnown, welcome_text
 from openhands_tui.tui.idle_gc import IdleCollector
-from openhands_tui.tui.run_control import RunControl
+from openhands_tui.tui.run_control import RunController
+from openhands_tui.tui.session import LiveSession
 from openhands_tui.tui.state import SessionView
-from openhands_tui.tui.themes import DEFAULT_THEME, load_themes
+from openhands_tui.tui.themes import apply_initial_theme
 from openhands_tui.tui.widgets.prompt import Prompt
 from openhands_tui.tui.widgets.status import StatusBar
-from openhands_tui.tui.widgets.transcript import TranscriptView
+from openhands_tui.tui.widgets.transcript import TranscriptTitle, TranscriptView
 from openhands_tui.tui.widgets.tree import AgentTree, elapsed_text
-
-if TYPE_CHECKING:
-    from openhands_tui.launch import Launched
 
 REFRESH_INTERVAL = 1 / 30  # at most ~30 repaints a second, however fast tokens stream
 
 
-class OpenHandsApp(RunControl):
+class OpenHandsApp(App[int]):
     CSS_PATH = "app.tcss"
     TITLE = "openhands-tui"
     BINDINGS = [
@@ -57,29 +57,32 @@ class OpenHandsApp(RunControl):
     ]
 
     def __init__(self, config: AppConfig) -> None:
-        super().__init__(config)
+        super().__init__()
+        self.config = config
+        self.session: LiveSession | None = None
+        self.bridge = None if config.read_only else config.bridge
         self.view = SessionView()
+        self.runs = RunController(self, self.bridge, config.clock)
+        self.commands = SlashCommands(self)
         self.shown_agent = "root"
         self.follow = False
         self.started = config.clock()
         self.context_window: int | None = None
-        self.mode = ConfirmationMode.RISKY
+        self._last_ctrl_c = 0.0
         self._refresh_pending = False
         self._dirty: set[str] = set()
         self._tree_chosen = False
         self.idle_gc = IdleCollector()
         #: First run without a model: ask for one before anything else.
         self.needs_model = False
-        for theme in load_themes():
-            self.register_theme(theme)
-        self._apply_initial_theme()
+        apply_initial_theme(self, config.theme)
 
     # -- layout ----------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
             with Vertical(id="left"):
-                yield Static("", id="transcript-title")
+                yield TranscriptTitle("", id="transcript-title")
                 yield TranscriptView(id="transcript")
             yield AgentTree(id="tree")
         yield Static("", id="working")
@@ -99,30 +102,19 @@ class OpenHandsApp(RunControl):
         yield StatusBar(id="status")
         yield Footer()
 
-    def _apply_initial_theme(self) -> None:
-        """Choose the theme before the stylesheet is first built: setting `theme` after mount
-        re-parses all CSS (~40 ms of the first frame)."""
-        name = self.config.theme if self.config.theme in self.available_themes else DEFAULT_THEME
-        self.set_reactive(App.theme, name)
-        dark = self.current_theme.dark
-        self.set_class(True, f"-theme-{name}", update=False)
-        self.set_class(dark, "-dark-mode", update=False)
-        self.set_class(not dark, "-light-mode", update=False)
-        self._refresh_truecolor_filter(self.ansi_theme)
-        self.stylesheet.set_variables(self.get_css_variables())
-
     def on_mount(self) -> None:
-        self.query_one(TranscriptView).welcome = self._welcome_text()
+        self.query_one(TranscriptView).welcome = welcome_text(self.config)
         prompt = self.query_one(Prompt)
         completions = self.query_one("#completions", OptionList)
         completions.display = False
         prompt.attach_completions(completions)
         self.query_one("#working").display = False
         self.query_one("#queued").display = False
+        if self.bridge is not None:
+            self.bridge.connect(self.post_message)
         self.feed(self.config.history)
-        launched = self.config.launched
-        if launched is not None:
-            self.attach(launched)
+        if self.config.session is not None:
+            self.attach(self.config.session)
         if self.config.preload_litellm:
             # after the first frame: importing litellm holds the GIL for seconds
             self.set_timer(0.3, lambda: self.run_worker(self._preload, thread=True, exclusive=True, group="preload"))
@@ -133,33 +125,17 @@ class OpenHandsApp(RunControl):
         prompt.focus()
         if self.needs_model:
             self._ask_for_model()
-        if self.config.task and launched is not None:
-            self.start_run(self.config.task, self.config.inputs)
+        if self.config.task and self.session is not None:
+            self.start_run(self.config.task, self.task_inputs)
 
-    def attach(self, launched: Launched) -> None:
-        """Connect a live session: the engine starts on its own thread and loop."""
-        if self.bridge is None:
-            self.bridge = EngineBridge(self.post_message)
-        conversation = launched.conversation
-        conversation.runtime.confirmer = TUIConfirmer(self.bridge.post)
-        conversation.bus.subscribe(self.bridge.subscriber)
-        self.bridge.conversation = conversation
-        self.mode = conversation.runtime.policy.mode
-        self.bridge.submit(conversation.open())
-
-    def _welcome_text(self) -> str:
-        if self.config.read_only:
-            return f"Viewing a stored session ({self.config.title or 'read-only'}). Select agents in the tree."
-        launched = self.config.launched
-        strategy = f"Strategy [b]{launched.strategy.name}[/b]: {launched.strategy.description}\n" if launched else ""
-        where = f"Workspace {launched.conversation.runtime.workspace}\n" if launched else ""
-        demo = (
-            "[b]DEMO[/b]: a scripted model plays every agent; nothing is sent anywhere.\n" if self.config.demo else ""
-        )
-        return (
-            f"{demo}{strategy}{where}\nType a task below and press Enter. /help lists commands; "
-            "ctrl+p opens the command palette."
-        )
+    def attach(self, session: LiveSession) -> None:
+        """Connect a live session (launched with this app's confirmer): its events flow in
+        through the bridge, and the engine opens it on its own thread and loop."""
+        assert self.bridge is not None, "a live session needs the engine bridge"
+        self.session = session
+        session.conversation.bus.subscribe(self.bridge.subscriber)
+        self.bridge.conversation = session.conversation
+        self.bridge.submit(session.conversation.open())
 
     def _ask_for_model(self) -> None:
         from openhands_tui.tui.screens.settings import SettingsScreen
@@ -169,33 +145,40 @@ class OpenHandsApp(RunControl):
                 self.exit(2)
                 return
             self.needs_model = False
-            self.commands._relaunch(None)
-            if self.config.task and self.config.launched is not None:
-                self.start_run(self.config.task, self.config.inputs)
+            self.switch_session(None)
+            if self.config.task and self.session is not None:
+                self.start_run(self.config.task, self.task_inputs)
 
         self.push_screen(SettingsScreen(), configured)
 
-    def replace_session(self, launched: Launched) -> None:
-        """Switch to another session (/new, /resume): fresh view, its history, its engine."""
-        if self.bridge is not None and self.bridge.conversation is not None:
+    def switch_session(self, resume: str | None) -> None:
+        """Open another session (/new, /resume ID): fresh view, its history, its engine."""
+        relaunch = self.config.relaunch
+        if relaunch is None or self.bridge is None:
+            self.notify("Not available here.", severity="warning")
+            return
+        if self.runs.running:
+            self.notify("Interrupt the run first (Esc).", severity="warning")
+            return
+        try:
+            session = relaunch(resume)
+        except Exception as exc:  # a bad id or a damaged session: say so, keep the current one
+            self.notify(str(exc), severity="error")
+            return
+        if self.bridge.conversation is not None:
             self.bridge.submit(self.bridge.conversation.close())
-        self.config.launched = launched
         self.view = SessionView()
         self.shown_agent = "root"
         self.query_one(TranscriptView).agent_id = None
-        self.feed(launched.history)
-        self.attach(launched)
-        self.notify(f"Session {launched.log.id}", timeout=3)
+        self.feed(session.history)
+        self.attach(session)
+        self.notify(f"Session {session.session_id}", timeout=3)
 
     def _preload(self) -> None:
         from openhands_tui.sdk.llm import warm_up
 
-        litellm = warm_up()  # in the background: the first frame and the first call never wait for it
-        model = self._model()
-        try:
-            window = litellm.get_model_info(model).get("max_input_tokens")
-        except Exception:
-            window = None
+        warm_up()  # in the background: the first frame and the first call never wait for it
+        window = self.session.llm.window() if self.session is not None else None
         self.post_message(ContextWindowKnown(window))
 
     # -- engine events ---------------------------------------------------------------------
@@ -242,25 +225,16 @@ class OpenHandsApp(RunControl):
         self._update_status()
 
     def _update_title(self) -> None:
-        node = self.view.tree.nodes.get(self.shown_agent)
-        name = self.view.names.get(self.shown_agent, self.shown_agent)
-        chain = " → ".join(self.view.tree.chain(self.shown_agent)) if node else name
-        title = Text(chain, style="bold")
-        if node is not None and node.task:
-            title.append(f" — {node.task.splitlines()[0][:100]}", style="italic")
-        if self.follow:
-            title.append("  (following the active agent)", style="dim")
-        self.query_one("#transcript-title", Static).update(title)
+        self.query_one(TranscriptTitle).show(self.view, self.shown_agent, self.follow)
 
     def _update_status(self) -> None:
         if not self.main_screen_ready:
             return
         usage = self.view.usage
-        mode = self.view.policy.mode if self.view.policy else self.mode.value
-        running = self.bridge is not None and self.bridge.running
-        state = "⟳ running" if running else self.view.root_status
-        if self.confirmations:
-            state = f"? {len(self.confirmations)} waiting for you"
+        mode = self.view.policy.mode if self.view.policy else ConfirmationMode.RISKY.value
+        state = "⟳ running" if self.runs.running else self.view.root_status
+        if self.runs.waiting:
+            state = f"? {self.runs.waiting} waiting for you"
         self.query_one(StatusBar).show(
             model=self._model(),
             mode=mode,
@@ -275,8 +249,8 @@ class OpenHandsApp(RunControl):
         )
 
     def _model(self) -> str:
-        if self.config.launched is not None:
-            return self.config.launched.agent.llm.model
+        if self.session is not None:
+            return self.session.llm.model
         return next(iter(self.view.models.values()), "")
 
     async def on_event(self, event: events.Event) -> None:
@@ -289,11 +263,74 @@ class OpenHandsApp(RunControl):
         if not self.main_screen_ready:
             return
         working = self.query_one("#working", Static)
-        running = self.bridge is not None and self.bridge.running
+        running = self.runs.running
         working.display = running
-        if running and self.run_started is not None:
-            working.update(f"⟳ working… (Esc to interrupt)  {elapsed_text(self.config.clock() - self.run_started)}")
+        if running and self.runs.started is not None:
+            working.update(f"⟳ working… (Esc to interrupt)  {elapsed_text(self.config.clock() - self.runs.started)}")
         self._update_status()
+
+    # -- what commands and the run controller ask of the app ------------------------------
+
+    @property
+    def task_inputs(self) -> dict[str, str]:
+        return self.session.inputs if self.session is not None else {}
+
+    @property
+    def busy(self) -> bool:
+        return self.runs.running
+
+    def start_run(self, text: str | None, inputs: dict[str, str] | None = None) -> None:
+        self.runs.start(text, inputs)
+
+    def set_confirmation_mode(self, mode: ConfirmationMode) -> None:
+        if self.bridge is None:
+            self.notify("Read-only: there is nothing to confirm.", severity="warning")
+            return
+        self.bridge.set_policy(mode)  # the badge follows when the engine's event arrives
+
+    def show_queue(self, queued: list[str]) -> None:
+        widget = self.query_one("#queued", Static)
+        widget.display = bool(queued)
+        widget.update("\n".join(f"⧗ queued: {text.splitlines()[0][:100]}" for text in queued if text))
+
+    def run_state_changed(self) -> None:
+        self._tick()
+
+    # -- messages from the engine and the prompt -------------------------------------------
+
+    def on_run_done(self, message: RunDone) -> None:
+        self.runs.done(message)
+
+    def on_confirmation_needed(self, message: ConfirmationNeeded) -> None:
+        self.runs.confirmation_needed(message)
+
+    def on_prompt_submitted(self, message: Prompt.Submitted) -> None:
+        if message.text.startswith("/") and self.commands.run(message.text):
+            return
+        self.start_run(message.text)
+
+    # -- keys ------------------------------------------------------------------------------
+
+    def action_interrupt(self) -> None:
+        completions = self.query_one("#completions", OptionList)
+        if completions.display:
+            completions.display = False
+            return
+        if self.runs.interrupt():
+            kept = f" {len(self.runs.queued)} queued message(s) will be sent next." if self.runs.queued else ""
+            self.notify(f"Interrupted. The session is saved; type to continue.{kept}", timeout=4)
+
+    def action_ctrl_c(self) -> None:
+        screen: Screen[Any] = self.screen
+        if screen.get_selected_text():
+            screen.action_copy_text()
+            return
+        now = time.monotonic()
+        if now - self._last_ctrl_c < 2.0:
+            self.exit(0)
+        else:
+            self._last_ctrl_c = now
+            self.notify("Press Ctrl+C again to quit.", timeout=2)
 
     def action_toggle_tree(self) -> None:
         tree = self.query_one(AgentTree)
@@ -354,7 +391,3 @@ class OpenHandsApp(RunControl):
             asyncio.get_running_loop().remove_signal_handler(signal.SIGTERM)
         if self.bridge is not None:
             self.bridge.close()
-
-
-def create_app(config: AppConfig) -> OpenHandsApp:
-    return OpenHandsApp(config)

@@ -4,6 +4,9 @@ The engine runs on its own thread and asyncio loop, so a model call or a slow to
 stalls typing or repainting. Events are queued and the app is poked once per batch (not
 once per token); confirmation requests travel to the app as messages carrying a future,
 and the answer comes back through it. Interrupting cancels the engine's task on its loop.
+
+The bridge exists before any session is launched, so the confirmer every session is launched
+with is the real one; messages posted before the app connects wait for it.
 """
 
 from __future__ import annotations
@@ -35,7 +38,9 @@ class ConfirmationNeeded(Message):
         self.answer = answer
 
 
-class RunEnded(Message):
+class RunDone(Message):
+    """The engine finished running one task (however it ended), or could not start it."""
+
     def __init__(self, outcome: RunOutcome | None, error: str | None = None) -> None:
         super().__init__()
         self.outcome = outcome
@@ -48,18 +53,19 @@ Poster = Callable[[Message], object]
 class TUIConfirmer:
     """Asks the user through the app; any number of agents may be waiting at once."""
 
-    def __init__(self, post: Poster) -> None:
-        self.post = post
+    def __init__(self, bridge: EngineBridge) -> None:
+        self.bridge = bridge
 
     async def confirm(self, request: ConfirmationRequest) -> Decision:
         answer: concurrent.futures.Future[Decision] = concurrent.futures.Future()
-        self.post(ConfirmationNeeded(request, answer))
+        self.bridge.post(ConfirmationNeeded(request, answer))
         return await asyncio.wrap_future(answer)
 
 
 class EngineBridge:
-    def __init__(self, post: Poster) -> None:
-        self.post = post
+    def __init__(self) -> None:
+        self._post: Poster | None = None
+        self._early: list[Message] = []
         self.events: deque[Event] = deque()
         self._poked = False
         self._lock = threading.Lock()
@@ -71,6 +77,21 @@ class EngineBridge:
         self.conversation: Conversation | None = None
 
     # -- engine -> app ---------------------------------------------------------------------
+
+    def connect(self, post: Poster) -> None:
+        """Deliver messages to the app from now on (and those that waited for it)."""
+        with self._lock:
+            self._post, early, self._early = post, self._early, []
+        for message in early:
+            post(message)
+
+    def post(self, message: Message) -> None:
+        with self._lock:
+            post = self._post
+            if post is None:
+                self._early.append(message)
+                return
+        post(message)
 
     def subscriber(self, event: Event) -> None:
         """Runs on the engine thread for every event: queue it, poke the app once per batch."""
@@ -107,9 +128,9 @@ class EngineBridge:
             try:
                 outcome = await conversation.run(task, inputs)
             except Exception as exc:  # a usage problem (unknown /task...) shown in the app
-                ended = RunEnded(None, str(exc))
+                ended = RunDone(None, str(exc))
             else:
-                ended = RunEnded(outcome)
+                ended = RunDone(outcome)
             self._task = None
             self._running = False
             self.post(ended)
@@ -123,6 +144,7 @@ class EngineBridge:
             self._loop.call_soon_threadsafe(task.cancel)
 
     def set_policy(self, mode: ConfirmationMode) -> None:
+        """Switch the confirmation mode; the engine publishes the change as an event."""
         conversation = self.conversation
         if conversation is not None:
             self._loop.call_soon_threadsafe(conversation.set_policy, mode)

@@ -1,21 +1,61 @@
-"""Slash commands typed in the prompt, and the same actions in the command palette."""
+"""Slash commands typed in the prompt, and the same actions in the command palette.
+
+Commands act on the app only through `CommandHost`, the public surface the app offers them.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from textual.app import SystemCommand
+from textual.screen import Screen
 
 from openhands_tui.sdk.confirmation import ConfirmationMode
+from openhands_tui.tui.state import SessionView
 from openhands_tui.tui.widgets.prompt import SlashCommand
 
-if TYPE_CHECKING:
-    from openhands_tui.tui.app import OpenHandsApp
+
+class CommandHost(Protocol):
+    """What slash commands and palette entries may do to the app."""
+
+    view: SessionView
+    theme: str
+
+    @property
+    def available_themes(self) -> dict[str, Any]: ...
+
+    @property
+    def task_inputs(self) -> dict[str, str]: ...
+
+    @property
+    def busy(self) -> bool: ...
+
+    def notify(self, message: str, *, severity: Any = "information", timeout: float | None = None) -> None: ...
+
+    def push_screen(self, screen: Screen[Any], callback: Callable[[Any], None] | None = None) -> Any: ...
+
+    def exit(self, result: int | None = None) -> None: ...
+
+    def start_run(self, text: str | None, inputs: dict[str, str] | None = None) -> None: ...
+
+    def set_confirmation_mode(self, mode: ConfirmationMode) -> None: ...
+
+    def switch_session(self, resume: str | None) -> None: ...
+
+    def action_toggle_tree(self) -> None: ...
+
+    def action_show_root(self) -> None: ...
+
+    def action_toggle_follow(self) -> None: ...
+
+    def action_interrupt(self) -> None: ...
+
 
 BUILTIN = [
     SlashCommand("help", "what you can type and press"),
     SlashCommand("new", "start a new session"),
-    SlashCommand("confirm", "always | risky | never (no argument: next mode)"),
+    SlashCommand("confirm", "always | risky | never (no argument: switch risky <-> always)"),
     SlashCommand("microagents", "loaded microagents and what fired"),
     SlashCommand("tree", "show or hide the agent tree"),
     SlashCommand("theme", "switch theme (name, or the next one)"),
@@ -23,6 +63,8 @@ BUILTIN = [
     SlashCommand("exit", "quit"),
 ]
 MODES = [ConfirmationMode.ALWAYS, ConfirmationMode.RISKY, ConfirmationMode.NEVER]
+#: What F2 and a bare /confirm switch between: turning confirmations off is never one key away.
+TOGGLED = {ConfirmationMode.RISKY: ConfirmationMode.ALWAYS, ConfirmationMode.ALWAYS: ConfirmationMode.RISKY}
 
 HELP = """\
 **Typing** — Enter sends, Alt+Enter (or Ctrl+J) adds a line, Up/Down recall earlier messages.
@@ -30,7 +72,8 @@ Messages typed while agents work are queued and sent when the run ends.
 
 **Keys** — Esc interrupts the run (the model call and the running command stop; the session is
 saved). Ctrl+B shows/hides the agent tree, Ctrl+R shows the root agent, Ctrl+F follows whichever
-agent is active, Ctrl+O lists microagents, F2 switches the confirmation mode, Ctrl+P opens the
+agent is active, Ctrl+O lists microagents, F2 switches between asking if risky and asking always
+(`/confirm never` turns questions off), Ctrl+P opens the
 command palette, Ctrl+C twice quits. Select text with the mouse; Ctrl+C copies it.
 
 **Confirmations** — y approve, n reject (then type a reason or press Enter), a always allow the
@@ -42,7 +85,7 @@ suggested rule, d show every argument.
 
 
 class SlashCommands:
-    def __init__(self, app: OpenHandsApp) -> None:
+    def __init__(self, app: CommandHost) -> None:
         self.app = app
 
     def slash_commands(self) -> list[SlashCommand]:
@@ -52,10 +95,10 @@ class SlashCommands:
         return commands
 
     def _task_microagents(self) -> list[dict[str, Any]]:
-        launched = self.app.config.launched
-        if launched is None:
+        loaded = self.app.view.microagents
+        if loaded is None:
             return []
-        return [s.info() for s in launched.conversation.runtime.microagents.tasks()]
+        return [info for info in loaded.microagents if info.get("type") == "task"]
 
     def run(self, text: str) -> bool:
         """Handle `text` if it is one of our commands (True), or leave it to the engine (False)."""
@@ -88,7 +131,7 @@ class SlashCommands:
         self.app.push_screen(MicroagentsScreen(view.microagents, view.triggered, view.names))
 
     def do_confirm(self, argument: str) -> None:
-        current = self.app.view.policy.mode if self.app.view.policy else self.app.mode.value
+        current = ConfirmationMode(self.app.view.policy.mode if self.app.view.policy else "risky")
         if argument:
             try:
                 mode = ConfirmationMode(argument)
@@ -96,12 +139,10 @@ class SlashCommands:
                 self.app.notify(f"/confirm {argument}: use always, risky or never", severity="error")
                 return
         else:
-            mode = MODES[(MODES.index(ConfirmationMode(current)) + 1) % len(MODES)]
-        self.app.mode = mode
-        if self.app.bridge is not None:
-            self.app.bridge.set_policy(mode)
-        self.app.notify(f"Confirmation mode: {mode.value}", timeout=3)
-        self.app._update_status()
+            mode = TOGGLED.get(current, ConfirmationMode.RISKY)
+        self.app.set_confirmation_mode(mode)
+        warning = " — nothing will be asked; /confirm risky turns it back on" if mode is ConfirmationMode.NEVER else ""
+        self.app.notify(f"Confirmation mode: {mode.value}{warning}", severity="warning" if warning else "information")
 
     def do_theme(self, argument: str) -> None:
         themes = [t for t in self.app.available_themes if t.startswith("openhands")] or list(self.app.available_themes)
@@ -115,53 +156,35 @@ class SlashCommands:
             self.app.theme = themes[(current + 1) % len(themes)]
 
     def do_new(self, argument: str) -> None:
-        self._relaunch(None)
+        self.app.switch_session(None)
 
     def do_resume(self, argument: str) -> None:
         if argument:
-            self._relaunch(argument)
+            self.app.switch_session(argument)
             return
         from openhands_tui.tui.screens.help import SessionsScreen
 
         def chosen(session_id: str | None) -> None:
             if session_id:
-                self._relaunch(session_id)
+                self.app.switch_session(session_id)
 
         self.app.push_screen(SessionsScreen(), chosen)
 
-    def _relaunch(self, resume: str | None) -> None:
-        relaunch = self.app.config.relaunch
-        if relaunch is None or self.app.config.read_only:
-            self.app.notify("Not available here.", severity="warning")
-            return
-        if self.app.bridge is not None and self.app.bridge.running:
-            self.app.notify("Interrupt the run first (Esc).", severity="warning")
-            return
-        try:
-            launched = relaunch(resume)
-        except Exception as exc:  # a bad id or a damaged session: say so, keep the current one
-            self.app.notify(str(exc), severity="error")
-            return
-        self.app.replace_session(launched)
-
     def run_task(self, name: str, rest: str) -> None:
-        from openhands_tui.sdk.context.tasks import find_task_command
         from openhands_tui.tui.screens.microagents import TaskInputsScreen
 
-        launched = self.app.config.launched
-        assert launched is not None
-        command = find_task_command(f"/{name} {rest}", launched.conversation.runtime.microagents)
-        assert command is not None
-        missing = command.missing(self.app.config.inputs)
+        info = next(t for t in self._task_microagents() if t["name"] == name)
+        given = self.app.task_inputs
+        missing = [v for v in info.get("variables") or [i["name"] for i in info.get("inputs", [])] if v not in given]
         text = f"/{name} {rest}".strip()
         if not missing:
-            self.app.start_run(text, self.app.config.inputs)
+            self.app.start_run(text, given)
             return
-        descriptions = {i.name: i.description for i in command.skill.inputs}
+        descriptions = {i["name"]: i.get("description", "") for i in info.get("inputs", [])}
 
         def filled(values: dict[str, str] | None) -> None:
             if values is not None:
-                self.app.start_run(text, {**self.app.config.inputs, **values})
+                self.app.start_run(text, {**given, **values})
 
         self.app.push_screen(TaskInputsScreen(name, missing, descriptions), filled)
 

@@ -5,14 +5,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from openhands_tui.sdk.event import Event
-from openhands_tui.tui.bridge import EventsReady
+from openhands_tui.tui.bridge import EngineBridge, EventsReady
+from openhands_tui.tui.session import LiveSession
 from openhands_tui.tui.themes import DEFAULT_THEME
-
-if TYPE_CHECKING:
-    from openhands_tui.launch import Launched
 
 
 class ContextWindowKnown(EventsReady):
@@ -23,7 +20,12 @@ class ContextWindowKnown(EventsReady):
 
 @dataclass
 class AppConfig:
-    launched: Launched | None = None
+    """`session` is the live session to attach (None: first run, or a read-only view), `bridge`
+    the engine's thread, created before the session so it was launched with the app's confirmer,
+    and `relaunch` opens another session (a resume id, or None for a new one) for /new and /resume."""
+
+    session: LiveSession | None = None
+    bridge: EngineBridge | None = None
     history: list[Event] = field(default_factory=list)
     task: str | None = None
     inputs: dict[str, str] = field(default_factory=dict)
@@ -34,5 +36,18 @@ class AppConfig:
     title: str = ""
     clock: Callable[[], float] = time.monotonic
     preload_litellm: bool = True
-    #: Builds a fresh (or resumed) session for /new and /resume: resume id or None.
-    relaunch: Callable[[str | None], Launched] | None = None
+    relaunch: Callable[[str | None], LiveSession] | None = None
+
+
+def welcome_text(config: AppConfig) -> str:
+    """What the transcript says before anything happened: what this is and how to start."""
+    if config.read_only:
+        return f"Viewing a stored session ({config.title or 'read-only'}). Select agents in the tree."
+    session = config.session
+    strategy = f"Strategy [b]{session.strategy_name}[/b]: {session.strategy_description}\n" if session else ""
+    where = f"Workspace {session.workspace}\n" if session else ""
+    demo = "[b]DEMO[/b]: a scripted model plays every agent; nothing is sent anywhere.\n" if config.demo else ""
+    return (
+        f"{demo}{strategy}{where}\nType a task below and press Enter. /help lists commands; "
+        "ctrl+p opens the command palette."
+    )

@@ -1,125 +1,120 @@
-"""The app's side of a run: starting one, queueing what is typed meanwhile, answering the
-engine's confirmation requests one at a time, and stopping (Esc interrupts, Ctrl+C twice quits).
+"""The app's side of a run: starting one, queueing what is typed meanwhile, and answering the
+engine's confirmation requests one at a time.
 
-A base class of the app, so the layout code (app.py) and the run code stay apart.
+A controller the app owns. The requests waiting for an answer are the session view's
+`pending` (folded from the events, like every fact the app shows); the controller only keeps,
+for each of them, the channel its answer goes back through.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
-import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
-from textual.app import App
 from textual.screen import Screen
-from textual.widgets import OptionList, Static
 
 from openhands_tui.sdk.confirmation import ConfirmationRequest, Decision
-from openhands_tui.tui.bridge import ConfirmationNeeded, EngineBridge, RunEnded
-from openhands_tui.tui.commands import SlashCommands
-from openhands_tui.tui.config import AppConfig
+from openhands_tui.tui.bridge import ConfirmationNeeded, EngineBridge, RunDone
 from openhands_tui.tui.screens.confirm import ConfirmScreen
-from openhands_tui.tui.widgets.prompt import Prompt
+from openhands_tui.tui.state import SessionView
 
 
-class RunControl(App[int]):
-    def __init__(self, config: AppConfig) -> None:
-        super().__init__()
-        self.config = config
-        self.bridge: EngineBridge | None = None
-        self.confirmations: list[tuple[ConfirmationRequest, concurrent.futures.Future[Decision]]] = []
+class RunHost(Protocol):
+    """What the controller needs from the app."""
+
+    view: SessionView
+
+    def notify(self, message: str, *, severity: Any = "information", timeout: float | None = None) -> None: ...
+
+    def push_screen(self, screen: Screen[Any], callback: Callable[[Any], None] | None = None) -> Any: ...
+
+    def show_queue(self, queued: list[str]) -> None: ...
+
+    def run_state_changed(self) -> None: ...
+
+
+class RunController:
+    def __init__(self, host: RunHost, bridge: EngineBridge | None, clock: Callable[[], float]) -> None:
+        self.host = host
+        self.bridge = bridge
+        self.clock = clock
         self.queued: list[str] = []
-        self.run_started: float | None = None
-        self._last_ctrl_c = 0.0
-        self.commands = SlashCommands(self)  # type: ignore[arg-type]
+        self.started: float | None = None
+        #: Where each waiting request's answer goes, by the id of the action it is about.
+        self.answers: dict[str, concurrent.futures.Future[Decision]] = {}
+        self._requests: dict[str, ConfirmationRequest] = {}
+        self._asking: str | None = None
 
-    def _tick(self) -> None:
-        """Redraw the working line and the status bar (the app does)."""
+    @property
+    def running(self) -> bool:
+        return self.bridge is not None and self.bridge.running
 
-    def _update_status(self) -> None:
-        """Redraw the status bar (the app does)."""
+    @property
+    def waiting(self) -> int:
+        """How many confirmation requests wait for the user."""
+        return len(self.answers)
 
     # -- runs ------------------------------------------------------------------------------
 
-    def start_run(self, text: str | None, inputs: dict[str, str] | None = None) -> None:
-        if self.bridge is None:
-            self.notify("This session is read-only.", severity="warning")
+    def start(self, text: str | None, inputs: dict[str, str] | None = None) -> None:
+        if self.bridge is None or self.bridge.conversation is None:
+            self.host.notify("This session is read-only.", severity="warning")
             return
         if self.bridge.running:
-            self.queue_message(text or "")
+            self.queue(text or "")
             return
-        self.run_started = self.config.clock()
+        self.started = self.clock()
         self.bridge.start_run(text, inputs)
-        self._tick()
+        self.host.run_state_changed()
 
-    def queue_message(self, text: str) -> None:
+    def queue(self, text: str) -> None:
         self.queued.append(text)
-        self._show_queue()
+        self.host.show_queue(self.queued)
 
-    def _show_queue(self) -> None:
-        queued = self.query_one("#queued", Static)
-        queued.display = bool(self.queued)
-        queued.update("\n".join(f"⧗ queued: {text.splitlines()[0][:100]}" for text in self.queued))
-
-    def on_run_ended(self, message: RunEnded) -> None:
+    def done(self, message: RunDone) -> None:
         if message.error:
-            self.notify(message.error, severity="error", timeout=8)
-        self.run_started = None
-        self._tick()
+            self.host.notify(message.error, severity="error", timeout=8)
+        self.started = None
+        self.host.run_state_changed()
         if self.queued:
             next_message = self.queued.pop(0)
-            self._show_queue()
-            self.start_run(next_message)
+            self.host.show_queue(self.queued)
+            self.start(next_message)
 
-    def on_prompt_submitted(self, message: Prompt.Submitted) -> None:
-        if message.text.startswith("/") and self.commands.run(message.text):
-            return
-        self.start_run(message.text)
+    def interrupt(self) -> bool:
+        """Stop the running task; what was queued stays queued. False if nothing ran."""
+        if self.bridge is None or not self.bridge.running:
+            return False
+        self.bridge.interrupt()
+        return True
 
     # -- confirmations ---------------------------------------------------------------------
 
-    def on_confirmation_needed(self, message: ConfirmationNeeded) -> None:
-        self.confirmations.append((message.request, message.answer))
-        if len(self.confirmations) == 1:
+    def confirmation_needed(self, message: ConfirmationNeeded) -> None:
+        self.answers[message.request.action_id] = message.answer
+        self._requests[message.request.action_id] = message.request
+        if self._asking is None:
             self._ask_next()
-        elif isinstance(self.screen, ConfirmScreen):
-            self.screen.set_queued(len(self.confirmations) - 1)
-        self._update_status()
+        elif isinstance(self.host.screen, ConfirmScreen):  # type: ignore[attr-defined]
+            self.host.screen.set_queued(self.waiting - 1)  # type: ignore[attr-defined]
+        self.host.run_state_changed()
 
     def _ask_next(self) -> None:
-        if not self.confirmations:
+        # in the order the events asked them; the message's own copy only if the view lost it
+        waiting = [r for r in self.host.view.pending.values() if r.action_id in self.answers]
+        request = waiting[0] if waiting else next(iter(self._requests.values()), None)
+        if request is None:
+            self._asking = None
             return
-        request, answer = self.confirmations[0]
+        self._asking = request.action_id
 
         def answered(decision: Decision | None) -> None:
-            self.confirmations.pop(0)
-            answer.set_result(decision or Decision(approved=False, reason="dismissed"))
-            self._update_status()
+            answer = self.answers.pop(request.action_id, None)
+            self._requests.pop(request.action_id, None)
+            if answer is not None and not answer.done():
+                answer.set_result(decision or Decision(approved=False, reason="dismissed"))
+            self.host.run_state_changed()
             self._ask_next()
 
-        self.push_screen(ConfirmScreen(request, queued=len(self.confirmations) - 1), answered)
-
-    # -- actions ---------------------------------------------------------------------------
-
-    def action_interrupt(self) -> None:
-        prompt = self.query_one("#completions", OptionList)
-        if prompt.display:
-            prompt.display = False
-            return
-        if self.bridge is not None and self.bridge.running:
-            self.bridge.interrupt()
-            self.queued.clear()
-            self._show_queue()
-            self.notify("Interrupted. The session is saved; type to continue.", timeout=4)
-
-    def action_ctrl_c(self) -> None:
-        screen: Screen[Any] = self.screen
-        if screen.get_selected_text():
-            screen.action_copy_text()
-            return
-        now = time.monotonic()
-        if now - self._last_ctrl_c < 2.0:
-            self.exit(0)
-        else:
-            self._last_ctrl_c = now
-            self.notify("Press Ctrl+C again to quit.", timeout=2)
+        self.host.push_screen(ConfirmScreen(request, queued=self.waiting - 1), answered)

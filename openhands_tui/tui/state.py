@@ -30,6 +30,7 @@ from openhands_tui.sdk.event import (
     SystemPromptEvent,
     TextDeltaEvent,
 )
+from openhands_tui.sdk.subject import Delegation, Finish
 from openhands_tui.sdk.tree import DelegationTree
 
 EntryKind = Literal["user", "assistant", "tool", "delegation", "microagent", "condensation", "notice"]
@@ -80,6 +81,7 @@ class SessionView:
         self._tools: dict[tuple[str, str], Entry] = {}
         self._streams: dict[str, Entry] = {}
         self._children: dict[str, Entry] = {}
+        self._finishing: set[tuple[str, str]] = set()
 
     def transcript(self, agent_id: str) -> list[Entry]:
         return self.transcripts.setdefault(agent_id, [])
@@ -128,7 +130,9 @@ class SessionView:
         return {event.agent_id}
 
     def _action(self, event: ActionEvent) -> set[str]:
-        if event.tool_name in _SHOWN_ELSEWHERE and event.valid:
+        if isinstance(event.subject, Delegation | Finish):
+            if isinstance(event.subject, Finish):
+                self._finishing.add((event.agent_id, event.tool_call_id))
             return set()  # delegations get their own entries; finish shows its message when it lands
         entry = self._add(Entry("tool", event.agent_id, event.summary, {"action": event}))
         self._tools[(event.agent_id, event.tool_call_id)] = entry
@@ -139,7 +143,7 @@ class SessionView:
         if entry is not None:
             entry.data["observation"] = event
             entry.touch()
-        elif event.tool_name == "finish" and event.outcome == "ok":
+        elif (event.agent_id, event.tool_call_id) in self._finishing and event.outcome == "ok":
             self._add(Entry("assistant", event.agent_id, event.content, {"final": True}))
         return {event.agent_id}
 
@@ -242,8 +246,6 @@ class SessionView:
         self.policy = event
         return set()
 
-
-_SHOWN_ELSEWHERE = {"delegate", "delegate_parallel", "finish"}
 
 _HANDLERS: dict[type, Any] = {
     SystemPromptEvent: SessionView._system,

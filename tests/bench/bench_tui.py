@@ -183,7 +183,8 @@ async def streaming(rates: tuple[int, ...] = (100, 500, 1000, 2000, 4000, 8000),
         SystemPromptEvent(agent_id="root", agent_name="root", model="openai/x", content="s"),
         MessageEvent(agent_id="root", role="user", content="write a long answer"),
     ]
-    app = OpenHandsApp(AppConfig(history=history, preload_litellm=False, remember_theme=False))
+    bridge = EngineBridge()
+    app = OpenHandsApp(AppConfig(history=history, bridge=bridge, preload_litellm=False, remember_theme=False))
     frames: list[float] = []
     display = app._display
 
@@ -203,8 +204,6 @@ async def streaming(rates: tuple[int, ...] = (100, 500, 1000, 2000, 4000, 8000),
 
     app.feed = counting_feed  # type: ignore[method-assign]
     async with app.run_test(size=(140, 40)) as pilot:
-        bridge = EngineBridge(app.post_message)
-        app.bridge = bridge
         words = [
             "The",
             "quick",

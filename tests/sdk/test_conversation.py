@@ -56,7 +56,7 @@ async def test_every_event_names_its_agent(serve, workspace: Path) -> None:
     assert {e.agent_id for e in result.events} == {"root"}
     assert all(e.parent_agent_id is None for e in result.events)
     kinds = [e.kind for e in result.events if not e.transient]
-    assert kinds[:4] == ["system_prompt", "microagents_loaded", "message", "status"]
+    assert kinds[:5] == ["system_prompt", "microagents_loaded", "policy_changed", "message", "status"]
 
 
 async def test_plain_answer_ends_the_run(serve, workspace: Path) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from openhands_tui.sdk import Agent, Status
-from openhands_tui.sdk.agent_run import INTERRUPTED_TEXT
+from openhands_tui.sdk.actions import INTERRUPTED_TEXT
 from openhands_tui.sdk.confirmation import Decision
 from openhands_tui.sdk.store import SessionMeta, SessionStore
 from openhands_tui.testing import Script, ScriptedToolCall, Turn

@@ -13,6 +13,17 @@ from openhands_tui.sdk.security.permissions import (
     project_rules_file,
     suggest_rule,
 )
+from openhands_tui.sdk.subject import FileChange, FileOperation, ShellCommand
+
+
+#: Commands are judged where they run; these tests run them at the filesystem root unless a
+#: test says otherwise (path rules resolve against the workspace the rule set was loaded for).
+def _cmd(command: str, cwd: str = "/") -> ShellCommand:
+    return ShellCommand(command=command, cwd=cwd)
+
+
+def _edit(path: str, operation: FileOperation = "edit") -> FileChange:
+    return FileChange(path=path, operation=operation)
 
 
 def _rules(workspace: Path, text: str) -> PermissionSet:
@@ -27,10 +38,10 @@ ALLOW_GIT_STATUS = '[[rule]]\naction = "allow"\ncommand = "git status"\n'
 
 def test_an_allow_rule_must_cover_every_part(project: Path) -> None:
     rules = _rules(project, ALLOW_GIT_STATUS + '[[rule]]\naction = "allow"\ncommand = "npm test"\n')
-    decided = rules.decide("terminal", {"command": "git status -sb"})
+    decided = rules.decide(_cmd("git status -sb"))
     assert decided is not None and decided.approved
     assert "allow command 'git status'" in decided.decided_by and "permissions.toml" in decided.decided_by
-    assert rules.decide("terminal", {"command": "git status && npm test"}).approved  # type: ignore[union-attr]
+    assert rules.decide(_cmd("git status && npm test")).approved  # type: ignore[union-attr]
     for uncovered in [
         "git status && rm -rf /",
         "git status; curl x | sh",
@@ -40,14 +51,14 @@ def test_an_allow_rule_must_cover_every_part(project: Path) -> None:
         "git $X",
         "git status 'unterminated",
     ]:
-        assert rules.decide("terminal", {"command": uncovered}) is None, uncovered
+        assert rules.decide(_cmd(uncovered)) is None, uncovered
 
 
 def test_deny_beats_allow(project: Path) -> None:
     rules = _rules(project, ALLOW_GIT_STATUS + '[[rule]]\naction = "deny"\ncommand = "git"\n')
-    decided = rules.decide("terminal", {"command": "git status"})
+    decided = rules.decide(_cmd("git status"))
     assert decided is not None and not decided.approved and "deny command 'git'" in decided.decided_by
-    hidden = rules.decide("terminal", {"command": "echo hi && (cd src; git push)"})
+    hidden = rules.decide(_cmd("echo hi && (cd src; git push)"))
     assert hidden is not None and not hidden.approved
 
 
@@ -56,25 +67,23 @@ def test_path_rules_for_file_actions(project: Path) -> None:
         project,
         '[[rule]]\naction = "allow"\npath = "src/**"\n[[rule]]\naction = "deny"\npath = "src/generated/**"\n',
     )
-    assert rules.decide("file_editor", {"command": "create", "path": "src/app/a.py"}).approved  # type: ignore[union-attr]
-    assert not rules.decide("file_editor", {"path": str(project / "src/generated/x.py")}).approved  # type: ignore[union-attr]
-    assert rules.decide("file_editor", {"path": "src/../../escape.py"}) is None
+    assert rules.decide(_edit("src/app/a.py", "create")).approved  # type: ignore[union-attr]
+    assert not rules.decide(_edit(str(project / "src/generated/x.py"))).approved  # type: ignore[union-attr]
+    assert rules.decide(_edit("src/../../escape.py")) is None
 
 
 def test_suggestions_and_remembering(project: Path) -> None:
-    assert suggest_rule("terminal", {"command": "npm test -- --watch"}, project) == PermissionRule(
-        action="allow", command="npm test"
-    )
-    assert suggest_rule("terminal", {"command": "pytest -q tests"}, project).command == "pytest"  # type: ignore[union-attr]
-    assert suggest_rule("terminal", {"command": "make && rm -rf ~"}, project) is None
-    exact = suggest_rule("terminal", {"command": "rm -rf build"}, project, exact=True)
+    assert suggest_rule(_cmd("npm test -- --watch"), project) == PermissionRule(action="allow", command="npm test")
+    assert suggest_rule(_cmd("pytest -q tests"), project).command == "pytest"  # type: ignore[union-attr]
+    assert suggest_rule(_cmd("make && rm -rf ~"), project) is None
+    exact = suggest_rule(_cmd("rm -rf build"), project, exact=True)
     assert exact == PermissionRule(action="allow", command="rm -rf build")
-    assert suggest_rule("file_editor", {"path": "src/a.py"}, project).path == "src/a.py"  # type: ignore[union-attr]
+    assert suggest_rule(_edit("src/a.py"), project).path == "src/a.py"  # type: ignore[union-attr]
     rules = PermissionSet.load(project)
     rules.remember(PermissionRule(action="allow", command="npm test"), project_rules_file(project))
-    assert rules.decide("terminal", {"command": "npm test"}).approved  # type: ignore[union-attr]
+    assert rules.decide(_cmd("npm test")).approved  # type: ignore[union-attr]
     again = PermissionSet.load(project)  # a later session
-    assert again.decide("terminal", {"command": "npm test"}).approved  # type: ignore[union-attr]
+    assert again.decide(_cmd("npm test")).approved  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize(

@@ -21,6 +21,7 @@ from openhands_tui.sdk.event import (
     TextDeltaEvent,
     use_deterministic_ids,
 )
+from openhands_tui.sdk.subject import FileChange, Finish, ShellCommand
 
 WORKSPACE = "/home/dev/project"
 DOCKER = "- Prefer small, pinned base images.\n- Never bake secrets into images."
@@ -164,6 +165,7 @@ def transcript() -> list[Event]:
         tool_call_id="c2",
         tool_name="file_editor",
         arguments={"command": "str_replace", "path": "app.py", "old_str": "return 1", "new_str": "return 2"},
+        subject=FileChange(path="app.py", operation="edit", before="return 1", after="return 2"),
         summary="edit app.py",
         risk=Risk.MEDIUM,
         risk_reasons=["edits a file inside the workspace"],
@@ -178,6 +180,7 @@ def transcript() -> list[Event]:
             tool_call_id="c1",
             tool_name="terminal",
             arguments={"command": "pytest -q"},
+            subject=ShellCommand(command="pytest -q", cwd="/home/dev/project"),
             summary="$ pytest -q",
             risk=Risk.MEDIUM,
             response_id="a",
@@ -203,6 +206,7 @@ def transcript() -> list[Event]:
             tool_call_id="c3",
             tool_name="terminal",
             arguments={"command": "pytest -q"},
+            subject=ShellCommand(command="pytest -q", cwd="/home/dev/project"),
             summary="$ pytest -q",
             risk=Risk.MEDIUM,
         ),
@@ -214,6 +218,7 @@ def transcript() -> list[Event]:
             data={"exit_code": 0},
         ),
         _usage("root", 5200, 310, cost=0.0071),
+        ActionEvent(agent_id="root", tool_call_id="c4", tool_name="finish", subject=Finish(), summary="finish"),
         ObservationEvent(
             agent_id="root",
             tool_call_id="c4",
@@ -256,6 +261,12 @@ def edit_request(
             "old_str": "run: pytest -q",
             "new_str": "run: pytest -q --maxfail=1\n        env:\n          CI: true",
         },
+        subject=FileChange(
+            path=".github/workflows/ci.yml",
+            operation="edit",
+            before="run: pytest -q",
+            after="run: pytest -q --maxfail=1\n        env:\n          CI: true",
+        ),
         risk=Risk.HIGH,
         reasons=["edits .github/workflows/ci.yml (CI configuration)"],
         chain=list(chain),
@@ -272,6 +283,7 @@ def command_request(n: int) -> ConfirmationRequestEvent:
         tool_name="terminal",
         summary=f"$ rm -rf build/{n}",
         arguments={"command": f"rm -rf build/{n}"},
+        subject=ShellCommand(command=f"rm -rf build/{n}", cwd="/home/dev/project"),
         risk=Risk.HIGH,
         reasons=["rm -rf deletes whole directory trees without asking"],
         chain=["fanout", "worker"],

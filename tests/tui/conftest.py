@@ -8,11 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from openhands_tui.launch import LaunchOptions, launch
+from openhands_tui.interactive import build_app
+from openhands_tui.launch import LaunchOptions
 from openhands_tui.sdk.confirmation import ConfirmationMode
 from openhands_tui.tui.app import OpenHandsApp
-from openhands_tui.tui.bridge import TUIConfirmer
-from openhands_tui.tui.config import AppConfig
 
 SIZE = (130, 40)
 
@@ -25,7 +24,9 @@ def live_app(
     task: str | None = None,
     confirm: ConfirmationMode = ConfirmationMode.RISKY,
     inputs: list[str] | None = None,
+    resume: str | None = None,
 ) -> OpenHandsApp:
+    """The app as `tui` builds it (`interactive.build_app`), pointed at the scripted server."""
     options = LaunchOptions(
         strategy=strategy,
         task=task,
@@ -35,17 +36,9 @@ def live_app(
         workspace=workspace,
         confirm=confirm,
         inputs=inputs or [],
+        resume=resume,
     )
-    launched = launch(options, confirmer=TUIConfirmer(lambda m: None))
-    config = AppConfig(
-        launched=launched,
-        history=launched.history,
-        task=task,
-        inputs=launched.inputs,
-        preload_litellm=False,
-        remember_theme=False,
-    )
-    return OpenHandsApp(config)
+    return build_app(options, preload_litellm=False, remember_theme=False)
 
 
 async def wait_until(pilot, predicate: Callable[[], bool], timeout: float = 15.0) -> None:

@@ -129,10 +129,10 @@ async def test_typing_while_running_queues_the_message(serve, workspace: Path) -
         await wait_until(pilot, lambda: app.bridge is not None and app.bridge.running)
         await pilot.press(*"second", "enter")
         await pilot.pause(0.05)
-        assert app.queued == ["second"] and "queued: second" in str(app.query_one("#queued").render())
+        assert app.runs.queued == ["second"] and "queued: second" in str(app.query_one("#queued").render())
         await wait_until(pilot, lambda: len(server.requests) == 2)
         assert server.requests[1].messages[-1]["content"] == "second"
-        await wait_until(pilot, lambda: not app.queued and not app.bridge.running)  # type: ignore[union-attr]
+        await wait_until(pilot, lambda: not app.runs.queued and not app.runs.running)
 
 
 async def test_slash_commands_switch_mode_and_theme(serve, workspace: Path) -> None:

@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import tomllib
-from dataclasses import replace
 from pathlib import Path
 
 from textual.widgets import Input
 
-from openhands_tui.launch import LaunchOptions, launch
+from openhands_tui.interactive import build_app
+from openhands_tui.launch import LaunchOptions
 from openhands_tui.sdk.settings import config_path
 from openhands_tui.sdk.store import SessionStore
 from openhands_tui.testing import Script, Turn
 from openhands_tui.tui.app import OpenHandsApp
-from openhands_tui.tui.bridge import TUIConfirmer
 from openhands_tui.tui.config import AppConfig
 from openhands_tui.tui.screens.settings import SettingsScreen
 from openhands_tui.tui.widgets.entries import EntryWidget
@@ -25,13 +24,8 @@ from tests.tui.conftest import SIZE, live_app, wait_until
 
 async def test_first_run_asks_for_a_model_saves_it_and_starts(serve, workspace: Path) -> None:
     server = serve([Script(turns=[Turn.finish("ready when you are")])])
-    options = LaunchOptions(task="hello", workspace=workspace)
-
-    def relaunch(resume: str | None):
-        return launch(replace(options, resume=resume, task=None), confirmer=TUIConfirmer(lambda m: None))
-
-    app = OpenHandsApp(AppConfig(task="hello", relaunch=relaunch, preload_litellm=False, remember_theme=False))
-    app.needs_model = True
+    app = build_app(LaunchOptions(task="hello", workspace=workspace), preload_litellm=False, remember_theme=False)
+    assert app.needs_model  # nothing configured anywhere
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, SettingsScreen))
         app.screen.query_one("#model", Input).value = "openai/scripted"
@@ -62,18 +56,7 @@ async def test_resume_reopens_the_transcript_and_the_tree(serve, workspace: Path
         await wait_until(pilot, lambda: app.view.root_status == "finished")
     first = app.view
 
-    options = LaunchOptions(
-        strategy=str(fixture),
-        model="openai/scripted",
-        base_url=server.base_url,
-        api_key="k",
-        workspace=workspace,
-        resume="last",
-    )
-    launched = launch(options, confirmer=TUIConfirmer(lambda m: None))
-    resumed = OpenHandsApp(
-        AppConfig(launched=launched, history=launched.history, preload_litellm=False, remember_theme=False)
-    )
+    resumed = live_app(server, workspace, strategy=str(fixture), resume="last")
     async with resumed.run_test(size=SIZE) as pilot:
         await pilot.pause(0.1)
         assert set(resumed.view.tree.nodes) == set(first.tree.nodes) == {"root", "coder-1"}

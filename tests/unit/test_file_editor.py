@@ -83,5 +83,5 @@ async def test_binary_and_bad_range(workspace: Path) -> None:
 
 def test_only_view_is_read_only(workspace: Path) -> None:
     tool = _tool(workspace)
-    assert not tool.changes_state(FileEditorAction(command="view", path="."))
-    assert tool.changes_state(FileEditorAction(command="create", path="x", file_text=""))
+    assert not tool.subject(FileEditorAction(command="view", path=".")).changes_state
+    assert tool.subject(FileEditorAction(command="create", path="x", file_text="")).changes_state

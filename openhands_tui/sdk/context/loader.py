@@ -37,7 +37,8 @@ INSTRUCTION_FILES = {
     "GEMINI.md": "gemini",
     ".cursorrules": "cursorrules",
 }
-BUILTIN_DIR = Path(__file__).parent / "builtin"
+#: The microagents shipped with the package (git, github, testing, docker, python, npm).
+BUNDLED_DIR = Path(__file__).parent / "bundled"
 
 
 class LoadedMicroagents(Model):
@@ -65,7 +66,9 @@ def load_microagents(
     def offer(skill: Skill) -> None:
         if skill.name in seen:
             winner = seen[skill.name]
-            result.shadowed.append(f"{skill.name} from {skill.source} is shadowed by {winner.source}")
+            result.shadowed.append(
+                f"{skill.name} from {skill.source} ({skill.origin}) is shadowed by {winner.source} ({winner.origin})"
+            )
             return
         seen[skill.name] = skill
         result.skills.append(skill)
@@ -84,7 +87,7 @@ def load_microagents(
         for skill in _load_directory(directory, "user", result.warnings):
             offer(skill)
     if include_builtin:
-        for skill in _load_directory(BUILTIN_DIR, "builtin", result.warnings):
+        for skill in _load_directory(BUNDLED_DIR, "builtin", result.warnings):
             offer(skill)
     return result
 

@@ -10,6 +10,7 @@ from pydantic import Field, model_validator
 from openhands_tui.sdk.model import Model
 
 SkillType = Literal["repo", "knowledge", "task"]
+_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
 class SkillInput(Model):
@@ -45,6 +46,12 @@ class Skill(Model):
         """A size estimate in tokens (about four characters each), for budgets and panels."""
         return max(1, (len(self.content) + 3) // 4)
 
+    def variables(self) -> list[str]:
+        """Every input a task template needs, declared or used as `${name}`, in order."""
+        names = [i.name for i in self.inputs]
+        names += [v for v in _VARIABLE.findall(self.content) if v not in names]
+        return names
+
     def info(self) -> dict[str, object]:
         """What `microagents_loaded` and `tui microagents` report about it."""
         return {
@@ -52,6 +59,7 @@ class Skill(Model):
             "type": self.type,
             "triggers": self.triggers,
             "inputs": [i.model_dump() for i in self.inputs],
+            "variables": self.variables() if self.type == "task" else [],
             "source": self.source,
             "origin": self.origin,
             "tokens": self.tokens,

@@ -26,9 +26,7 @@ class TaskCommand:
     @property
     def variables(self) -> list[str]:
         """Every input the template needs, declared or used, in order."""
-        names = [i.name for i in self.skill.inputs]
-        names += [v for v in _VARIABLE.findall(self.skill.content) if v not in names]
-        return names
+        return self.skill.variables()
 
     def missing(self, inputs: dict[str, str]) -> list[str]:
         return [name for name in self.variables if name not in inputs]

@@ -1,12 +1,15 @@
 """The analyzer port, the rule-based analyzer, and the minimal one kept for tests.
 
+Analyzers rate an action's *subject* (what it touches), never a tool by its name.
 `RuleAnalyzer` decides from rules: shell commands are parsed (never pattern-matched as
-strings), paths are resolved, and the result lists every reason. The model's own estimate
-is not consulted here; the engine takes max(rules, model) so the model can only raise it.
+strings), paths are resolved, MCP tools are rated by their server's annotations, and the
+result lists every reason. The model's own estimate is not consulted here; the engine takes
+max(rules, model) so the model can only raise it.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -15,6 +18,7 @@ from pydantic import Field
 from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.model import Model
 from openhands_tui.sdk.security.invocation import Finding
+from openhands_tui.sdk.subject import FileChange, MCPCall, NetworkRequest, ShellCommand, Subject
 
 
 class Assessment(Model):
@@ -32,59 +36,57 @@ class Assessment(Model):
 
 
 class RiskAnalyzer(Protocol):
-    def assess(
-        self,
-        tool_name: str,
-        arguments: dict[str, Any],
-        changes_state: bool,
-        workspace: Path,
-        cwd: Path | None = None,
-    ) -> Assessment: ...
+    def assess(self, subject: Subject, workspace: Path) -> Assessment: ...
 
 
 class StateChangeAnalyzer:
-    """Rates by whether the tool call can change anything: LOW if not, MEDIUM if so."""
+    """Rates by whether the action can change anything: LOW if not, MEDIUM if so."""
 
-    def assess(
-        self,
-        tool_name: str,
-        arguments: dict[str, Any],
-        changes_state: bool,
-        workspace: Path,
-        cwd: Path | None = None,
-    ) -> Assessment:
-        if not changes_state:
-            return Assessment(risk=Risk.LOW, reasons=[f"{tool_name}: read-only call"])
-        return Assessment(risk=Risk.MEDIUM, reasons=[f"{tool_name}: can change the workspace"])
+    def assess(self, subject: Subject, workspace: Path) -> Assessment:
+        if not subject.changes_state:
+            return Assessment(risk=Risk.LOW, reasons=[f"{subject.kind}: read-only"])
+        return Assessment(risk=Risk.MEDIUM, reasons=[f"{subject.kind}: can change the workspace"])
 
 
 class RuleAnalyzer:
-    """The default analyzer: terminal commands and file actions are rated by rules."""
+    """The default analyzer: commands, file actions and MCP calls are rated by rules."""
 
-    def assess(
-        self,
-        tool_name: str,
-        arguments: dict[str, Any],
-        changes_state: bool,
-        workspace: Path,
-        cwd: Path | None = None,
-    ) -> Assessment:
+    def __init__(self, home: str | None = None) -> None:
+        self.home = home
+
+    def assess(self, subject: Subject, workspace: Path) -> Assessment:
         from openhands_tui.sdk.security.commands import assess_command
         from openhands_tui.sdk.security.files import assess_edit, assess_read
 
-        if tool_name == "terminal":
-            command = str(arguments.get("command", ""))
-            return Assessment.from_findings(assess_command(command, str(workspace), str(cwd) if cwd else None))
-        if tool_name == "file_editor":
-            path = str(arguments.get("path", ""))
-            operation = str(arguments.get("command", "edit"))
-            if operation == "view":
-                return Assessment.from_findings(assess_read(path, str(workspace)))
-            verb = {"create": "create", "undo_edit": "undo"}.get(operation, "edit")
-            return Assessment.from_findings(assess_edit(path, str(workspace), verb))
-        if not changes_state:
-            return Assessment(risk=Risk.LOW, reasons=[f"{tool_name} changes nothing"])
-        return Assessment(risk=Risk.MEDIUM, reasons=[f"{tool_name} can change the workspace"])
+        if isinstance(subject, ShellCommand):
+            home = self.home or os.path.expanduser("~")
+            findings = assess_command(
+                subject.command, str(workspace), subject.cwd, home=home, parsed=subject.parsed(home)
+            )
+            return Assessment.from_findings(findings)
+        if isinstance(subject, FileChange):
+            if subject.operation == "view":
+                return Assessment.from_findings(assess_read(subject.path, str(workspace), self.home))
+            return Assessment.from_findings(assess_edit(subject.path, str(workspace), subject.operation, self.home))
+        if isinstance(subject, MCPCall):
+            return _assess_mcp(subject)
+        if isinstance(subject, NetworkRequest):
+            risk = Risk.MEDIUM if not subject.changes_state else Risk.HIGH
+            return Assessment(risk=risk, reasons=[f"{subject.method} {subject.url} reaches the network"])
+        if not subject.changes_state:
+            return Assessment(risk=Risk.LOW, reasons=[f"{subject.kind}: changes nothing"])
+        return Assessment(risk=Risk.MEDIUM, reasons=[f"{getattr(subject, 'tool', subject.kind)} can change things"])
+
+
+def _assess_mcp(call: MCPCall) -> Assessment:
+    """The server's own hints: read-only is LOW, destructive is HIGH, anything else MEDIUM.
+    A tool that says both (contradictory hints) is treated as destructive."""
+    name = f"{call.server}/{call.tool}"
+    if call.annotations.destructive:
+        return Assessment(risk=Risk.HIGH, reasons=[f"MCP tool {name} says it is destructive"])
+    if call.annotations.read_only:
+        return Assessment(risk=Risk.LOW, reasons=[f"MCP tool {name} says it only reads"])
+    return Assessment(risk=Risk.MEDIUM, reasons=[f"MCP tool {name} may change things (no read-only hint)"])
 
 
 def assess_case(kind: str, value: Any, workspace: Path, cwd: Path | None = None) -> Assessment:

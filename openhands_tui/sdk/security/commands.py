@@ -18,7 +18,7 @@ from openhands_tui.sdk.security.exec_rules import HANDLERS as EXEC_HANDLERS
 from openhands_tui.sdk.security.invocation import Finding, Invocation, words
 from openhands_tui.sdk.security.paths import PathJudge
 from openhands_tui.sdk.security.programs import HANDLERS as PROGRAM_HANDLERS
-from openhands_tui.sdk.security.shell import SimpleCommand, Word, parse_shell
+from openhands_tui.sdk.shell_syntax import ParsedShell, SimpleCommand, Word, parse_shell
 
 HANDLERS = {**PROGRAM_HANDLERS, **EXEC_HANDLERS, **DEVTOOL_HANDLERS}
 SECRET_VARIABLE = re.compile(
@@ -114,8 +114,10 @@ class CommandAnalysis:
 
     # -- walking ---------------------------------------------------------------------------
 
-    def run(self, text: str) -> None:
-        parsed = parse_shell(text, home=self.judge.home, cwd=self.cwd)
+    def run(self, text: str, parsed: ParsedShell | None = None) -> None:
+        """Judge `text` (parsed here unless the caller already has its parse)."""
+        if parsed is None:
+            parsed = parse_shell(text, home=self.judge.home, cwd=self.cwd)
         if parsed.error:
             self.flag(Risk.HIGH, parsed.error)
         if not text.strip():
@@ -208,8 +210,15 @@ class CommandAnalysis:
                     self.flag(Risk.HIGH, f"expands ${name}, which holds a secret")
 
 
-def assess_command(command: str, workspace: str, cwd: str | None = None, home: str | None = None) -> list[Finding]:
+def assess_command(
+    command: str,
+    workspace: str,
+    cwd: str | None = None,
+    home: str | None = None,
+    parsed: ParsedShell | None = None,
+) -> list[Finding]:
+    """Every finding for `command`; `parsed` is its parse when the caller has one already."""
     judge = PathJudge(workspace, home)
     analysis = CommandAnalysis(judge, cwd or judge.workspace)
-    analysis.run(command)
+    analysis.run(command, parsed)
     return analysis.findings

@@ -12,7 +12,7 @@ from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.security.git_rules import git
 from openhands_tui.sdk.security.invocation import Analysis, Invocation, words
 from openhands_tui.sdk.security.programs import Handler
-from openhands_tui.sdk.security.shell import Word
+from openhands_tui.sdk.shell_syntax import Word
 
 _JS_MANAGERS = {"npm", "pnpm", "yarn", "bun", "cnpm"}
 _READ_SUBCOMMANDS = frozenset(

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from openhands_tui.sdk.event import Risk
-from openhands_tui.sdk.security.shell import SimpleCommand, Word
+from openhands_tui.sdk.shell_syntax import SimpleCommand, Word
 
 
 @dataclass(frozen=True)

@@ -23,13 +23,14 @@ import json
 import os
 import tomllib
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import ValidationError
 
 from openhands_tui.sdk.errors import SettingsError
 from openhands_tui.sdk.model import Model
-from openhands_tui.sdk.security.shell import SimpleCommand, parse_shell
+from openhands_tui.sdk.shell_syntax import SimpleCommand
+from openhands_tui.sdk.subject import FileChange, ShellCommand, Subject
 
 
 class PermissionRule(Model):
@@ -78,18 +79,17 @@ class PermissionSet:
             rules += _read_rules(path)
         return cls(rules, workspace)
 
-    def decide(self, tool_name: str, arguments: dict[str, Any], cwd: Path | None = None) -> RuleDecision | None:
+    def decide(self, subject: Subject) -> RuleDecision | None:
         if not self.rules:
             return None
-        if tool_name == "terminal":
-            return self._decide_command(str(arguments.get("command", "")), cwd)
-        if tool_name == "file_editor" and isinstance(arguments.get("path"), str):
-            return self._decide_path(arguments["path"])
+        if isinstance(subject, ShellCommand):
+            return self._decide_command(subject)
+        if isinstance(subject, FileChange):
+            return self._decide_path(subject.path)
         return None
 
-    def _decide_command(self, command: str, cwd: Path | None) -> RuleDecision | None:
-        home = os.path.expanduser("~")
-        parsed = parse_shell(command, home=home, cwd=str(cwd or self.workspace or "."))
+    def _decide_command(self, subject: ShellCommand) -> RuleDecision | None:
+        parsed = subject.parsed(os.path.expanduser("~"))
         parts = [_static_words(c) for c in parsed.commands if c.words]
         for rule in self._of("deny", "command"):
             if any(words is not None and rule.covers(words) for words in parts):
@@ -138,15 +138,13 @@ class PermissionSet:
             handle.write(entry)
 
 
-def suggest_rule(
-    tool_name: str, arguments: dict[str, Any], workspace: Path, exact: bool = False
-) -> PermissionRule | None:
+def suggest_rule(subject: Subject, workspace: Path, exact: bool = False) -> PermissionRule | None:
     """The rule an "always allow" answer would add: the program and its subcommand for a
     single command (`npm test`, `git status`), the exact file for an edit. `exact` (used for
     HIGH-risk commands) allows only this very command: approving `rm -rf build` once must not
     let every later `rm` through."""
-    if tool_name == "terminal":
-        parsed = parse_shell(str(arguments.get("command", "")), home=os.path.expanduser("~"), cwd=str(workspace))
+    if isinstance(subject, ShellCommand):
+        parsed = subject.parsed(os.path.expanduser("~"))
         commands = [c for c in parsed.commands if c.words]
         if parsed.error or len(commands) != 1 or _writes_files(commands):
             return None
@@ -157,8 +155,8 @@ def suggest_rule(
             return PermissionRule(action="allow", command=" ".join(words))
         prefix = words[:2] if len(words) > 1 and words[1][:1].isalpha() and "/" not in words[1] else words[:1]
         return PermissionRule(action="allow", command=" ".join(prefix))
-    if tool_name == "file_editor" and isinstance(arguments.get("path"), str):
-        return PermissionRule(action="allow", path=PermissionSet([], workspace)._relative(arguments["path"]))
+    if isinstance(subject, FileChange):
+        return PermissionRule(action="allow", path=PermissionSet([], workspace)._relative(subject.path))
     return None
 
 

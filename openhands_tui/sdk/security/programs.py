@@ -74,7 +74,7 @@ def _recursive_or_ls(inv: Invocation) -> bool:
 
 
 def _word(value: str):
-    from openhands_tui.sdk.security.shell import Word
+    from openhands_tui.sdk.shell_syntax import Word
 
     return Word(value)
 

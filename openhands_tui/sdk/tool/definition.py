@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from contextvars import ContextVar
-from dataclasses import dataclass, field
 from functools import cached_property
-from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import ConfigDict, Field
 
-from openhands_tui.sdk.event import Event, Risk
+from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.model import Model
+from openhands_tui.sdk.subject import OtherSubject, Subject
+from openhands_tui.sdk.tool.context import ToolContext
 from openhands_tui.sdk.tool.schema import parameters_schema
 
 
@@ -48,23 +48,6 @@ class Observation(Model):
         return self.model_dump(exclude={"text", "is_error"})
 
 
-@dataclass
-class ToolContext:
-    """What a tool may know about the run it serves.
-
-    `owner` is the AgentRun the tool belongs to and `runtime` the run's shared Runtime; they
-    are typed loosely to keep this module free of import cycles. Most tools need neither;
-    the delegate tool starts child runs through them.
-    """
-
-    workspace: Path
-    agent_id: str
-    history: list[Event] = field(default_factory=list)
-    services: dict[str, Any] = field(default_factory=dict)
-    owner: Any = None
-    runtime: Any = None
-
-
 #: The id of the tool call being run, for tools that report it (e.g. delegation events).
 CURRENT_TOOL_CALL_ID: ContextVar[str] = ContextVar("current_tool_call_id", default="")
 
@@ -80,9 +63,11 @@ class ToolDefinition(ABC, Generic[ActionT]):
     #: Calls of a concurrent tool in one model response may run at the same time.
     concurrent: ClassVar[bool] = False
 
-    def changes_state(self, action: ActionT) -> bool:
-        """Whether this call can change anything (the `always` policy asks only for these)."""
-        return True
+    def subject(self, action: ActionT) -> Subject:
+        """What this call touches: the risk analyzer, permission rules, confirmations and UIs
+        read this, never the tool's name. Tools that run commands, change files, call servers
+        or delegate say so here; the default is "other", able to change things."""
+        return OtherSubject(tool=self.name)
 
     def summarize(self, action: ActionT) -> str:
         """One line that tells a human what the call does."""
@@ -90,10 +75,6 @@ class ToolDefinition(ABC, Generic[ActionT]):
 
     @abstractmethod
     async def run(self, action: ActionT) -> Observation: ...
-
-    def working_directory(self) -> Path | None:
-        """Where a call would run, if the tool has a notion of it (the terminal's `cd` state)."""
-        return None
 
     async def close(self) -> None:
         """Release what the tool holds (processes, files) when its agent's run ends."""
@@ -108,3 +89,6 @@ class ToolDefinition(ABC, Generic[ActionT]):
                 "parameters": parameters_schema(self.action_type),
             },
         }
+
+
+__all__ = ["CURRENT_TOOL_CALL_ID", "Action", "Observation", "RiskyAction", "ToolContext", "ToolDefinition"]

@@ -11,7 +11,8 @@ from typing import Any
 
 from openhands_tui.sdk.errors import ToolResolutionError
 from openhands_tui.sdk.tool.definition import ToolContext, ToolDefinition
-from openhands_tui.sdk.tool.spec import Tool
+from openhands_tui.sdk.tool.think_and_finish import always_offered_tools
+from openhands_tui.sdk.tool_spec import Tool
 
 ToolFactory = Callable[[dict[str, Any], ToolContext], Sequence[ToolDefinition[Any]]]
 
@@ -36,8 +37,6 @@ def registered_tools() -> list[str]:
 
 def resolve_tools(specs: Sequence[Tool], ctx: ToolContext) -> list[ToolDefinition[Any]]:
     """Create live tools for one agent's run, in the order given, without duplicate names."""
-    from openhands_tui.sdk.tool.builtins import builtin_tools
-
     tools: dict[str, ToolDefinition[Any]] = {}
     for spec in specs:
         factory = _FACTORIES.get(_ALIASES.get(spec.name, spec.name))
@@ -49,6 +48,6 @@ def resolve_tools(specs: Sequence[Tool], ctx: ToolContext) -> list[ToolDefinitio
             )
         for tool in factory(spec.params, ctx):
             tools.setdefault(tool.name, tool)
-    for tool in builtin_tools():  # every agent can think and finish, even with tools=[]
+    for tool in always_offered_tools():  # every agent can think and finish, even with tools=[]
         tools.setdefault(tool.name, tool)
     return list(tools.values())

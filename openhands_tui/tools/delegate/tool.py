@@ -10,7 +10,8 @@ naming the cap, never as a crash:
   working on one message (its task, for a child); a `delegate_parallel` call counts once;
 - `max_parallel` (4): children of the same agent running at once from this agent.
 
-Iteration and cost budgets are the run's (`Limits`) and so cover the whole tree.
+Iteration and cost budgets are the run's (`Limits`) and so cover the whole tree. Children
+are started by the engine, through the `ChildSpawner` port on the tool's context.
 """
 
 from __future__ import annotations
@@ -21,11 +22,10 @@ from typing import Any, ClassVar
 
 from pydantic import Field
 
-from openhands_tui.sdk.agent_run import AgentRun
 from openhands_tui.sdk.model import Model
-from openhands_tui.sdk.tool import Action, Observation, ToolContext, ToolDefinition
+from openhands_tui.sdk.subject import Delegation
+from openhands_tui.sdk.tool import Action, ChildResult, ChildSpawner, Observation, ToolContext, ToolDefinition
 from openhands_tui.tools.delegate.registry import RegisteredAgent, registered_agents
-from openhands_tui.tools.delegate.runner import ChildResult, announce, refuse, run_child
 
 DEFAULT_LIMITS = {"max_delegation_depth": 3, "max_delegations_per_pair_per_turn": 2, "max_parallel": 4}
 
@@ -58,8 +58,8 @@ class DelegationObservation(Observation):
 class Delegator:
     """Cap bookkeeping for one parent agent, shared by its two delegation functions."""
 
-    def __init__(self, owner: AgentRun, params: dict[str, Any]) -> None:
-        self.owner = owner
+    def __init__(self, spawner: ChildSpawner, params: dict[str, Any]) -> None:
+        self.spawner = spawner
         self.limits = {key: int(params.get(key, default)) for key, default in DEFAULT_LIMITS.items()}
         allowed = params.get("agents")
         known = {agent.name: agent for agent in registered_agents()}
@@ -77,13 +77,13 @@ class Delegator:
         if name not in self.agents:
             valid = ", ".join(self.agents) or "none"
             return f"There is no agent named {name!r} you can delegate to. Valid agents: {valid}."
-        depth, limit = self.owner.depth + 1, self.limits["max_delegation_depth"]
+        depth, limit = self.spawner.depth + 1, self.limits["max_delegation_depth"]
         if depth > limit:
             return (
                 f"Refused: delegating to {name} would start an agent {depth} levels below the root; "
                 f"max_delegation_depth is {limit}. Do this part yourself."
             )
-        key = (self.owner.user_messages, name)
+        key = (self.spawner.turn(), name)
         limit = self.limits["max_delegations_per_pair_per_turn"]
         if self.pair_calls[key] >= limit:
             return (
@@ -102,20 +102,22 @@ class Delegator:
             )
         return None
 
-    async def run(self, spec: RegisteredAgent, child_id: str, task: str) -> ChildResult:
+    def refuse(self, name: str, task: str, reason: str) -> ChildResult:
+        return self.spawner.refuse(name, task, reason)
+
+    async def run(self, spec: RegisteredAgent, task: str) -> ChildResult:
         try:
-            return await run_child(self.owner, child_id, spec, task)
+            return await self.spawner.spawn(spec.name, spec.factory, task)
         finally:
             self.running[spec.name] -= 1
 
     def start(self, name: str, task: str) -> asyncio.Future[ChildResult] | ChildResult:
-        """Refuse, or reserve a parallel slot and return the child's coroutine as a task."""
+        """Refuse, or reserve a parallel slot and start the child (its tree node opens in order)."""
         refusal = self.over_parallel_cap(name)
         if refusal is not None:
-            return refuse(self.owner, name, task, refusal)
+            return self.refuse(name, task, refusal)
         self.running[name] += 1
-        child_id = announce(self.owner, name, task)
-        return asyncio.ensure_future(self.run(self.agents[name], child_id, task))
+        return asyncio.ensure_future(self.run(self.agents[name], task))
 
 
 class _DelegationTool(ToolDefinition[Any]):
@@ -140,18 +142,12 @@ class _DelegationTool(ToolDefinition[Any]):
         node["agent"] = {**node["agent"], "enum": list(self.delegator.agents)}
         return schema
 
-    def changes_state(self, action: Any) -> bool:
-        return False  # the children's own actions are what get checked and confirmed
-
     def _observation(self, results: list[ChildResult]) -> DelegationObservation:
         children = [{"agent_id": r.agent_id, "agent": r.agent_name, "status": r.status} for r in results]
         if len(results) == 1:
-            text = results[0].text() if results[0].status != "rejected" else results[0].reason
+            text = results[0].text()
         else:
-            parts = [
-                f"## {n}. {r.agent_name}: {r.status}\n{r.text() if r.status != 'rejected' else r.reason}"
-                for n, r in enumerate(results, start=1)
-            ]
+            parts = [f"## {n}. {r.agent_name}: {r.status}\n{r.text()}" for n, r in enumerate(results, start=1)]
             text = "\n\n".join(parts)
         failed = all(r.status != "finished" for r in results)
         return DelegationObservation(text=text, is_error=failed, children=children)
@@ -164,6 +160,10 @@ class DelegateTool(_DelegationTool):
     action_type = DelegateAction
     description = "Hand a task to another agent and wait for its report."
 
+    def subject(self, action: DelegateAction) -> Delegation:
+        # the children's own actions are what get checked and confirmed
+        return Delegation(agents=[action.agent])
+
     def summarize(self, action: DelegateAction) -> str:
         first_line = action.task.strip().splitlines()[0][:80] if action.task.strip() else ""
         return f"delegate to {action.agent}: {first_line}"
@@ -173,7 +173,7 @@ class DelegateTool(_DelegationTool):
         if refusal is not None:
             if action.agent not in self.delegator.agents:
                 return DelegationObservation(text=refusal, is_error=True)
-            return self._observation([refuse(self.delegator.owner, action.agent, action.task, refusal)])
+            return self._observation([self.delegator.refuse(action.agent, action.task, refusal)])
         started = self.delegator.start(action.agent, action.task)
         result = started if isinstance(started, ChildResult) else await started
         return self._observation([result])
@@ -184,6 +184,9 @@ class DelegateParallelTool(_DelegationTool):
     action_type = DelegateParallelAction
     agent_path = ("properties", "tasks", "items", "properties")
     description = "Hand several independent tasks to agents that work at the same time; wait for all reports."
+
+    def subject(self, action: DelegateParallelAction) -> Delegation:
+        return Delegation(agents=[task.agent for task in action.tasks])
 
     def summarize(self, action: DelegateParallelAction) -> str:
         names = Counter(task.agent for task in action.tasks)
@@ -197,7 +200,7 @@ class DelegateParallelTool(_DelegationTool):
             if refusal is not None and task.agent not in self.delegator.agents:
                 pending.append(ChildResult("-", task.agent, "rejected", reason=refusal))
             elif refusal is not None:
-                pending.append(refuse(self.delegator.owner, task.agent, task.task, refusal))
+                pending.append(self.delegator.refuse(task.agent, task.task, refusal))
             else:
                 pending.append(self.delegator.start(task.agent, task.task))
         futures = [p for p in pending if not isinstance(p, ChildResult)]
@@ -208,7 +211,7 @@ class DelegateParallelTool(_DelegationTool):
 
 
 def create_delegate_tools(params: dict[str, Any], ctx: ToolContext) -> list[ToolDefinition[Any]]:
-    if ctx.owner is None:
-        raise ValueError("DelegateTool needs the agent run it belongs to")
-    delegator = Delegator(ctx.owner, params)
+    if ctx.spawner is None:
+        raise ValueError("DelegateTool needs an engine that can start child agents (ToolContext.spawner)")
+    delegator = Delegator(ctx.spawner, params)
     return [DelegateTool(delegator), DelegateParallelTool(delegator)]

@@ -6,10 +6,18 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from openhands_tui.sdk.subject import FileChange, FileOperation
 from openhands_tui.sdk.tool import Observation, RiskyAction, ToolContext, ToolDefinition
 from openhands_tui.tools.file_editor.editor import EditorError, EditResult, FileEditor
 
 Command = Literal["view", "create", "str_replace", "insert", "undo_edit"]
+_OPERATIONS: dict[str, FileOperation] = {
+    "view": "view",
+    "create": "create",
+    "str_replace": "edit",
+    "insert": "insert",
+    "undo_edit": "undo",
+}
 
 
 class FileEditorAction(RiskyAction):
@@ -56,8 +64,14 @@ class FileEditorTool(ToolDefinition[FileEditorAction]):
     def __init__(self, ctx: ToolContext) -> None:
         self.editor = FileEditor(ctx.workspace)
 
-    def changes_state(self, action: FileEditorAction) -> bool:
-        return action.command != "view"
+    def subject(self, action: FileEditorAction) -> FileChange:
+        operation: FileOperation = _OPERATIONS[action.command]
+        before, after = {
+            "create": (None, action.file_text),
+            "str_replace": (action.old_str, action.new_str),
+            "insert": (None, action.new_str),
+        }.get(action.command, (None, None))
+        return FileChange(path=action.path, operation=operation, before=before, after=after)
 
     def summarize(self, action: FileEditorAction) -> str:
         verb = {"str_replace": "edit", "undo_edit": "undo edit of"}.get(action.command, action.command)

@@ -12,6 +12,7 @@ from pydantic import Field, ValidationError
 
 from openhands_tui.sdk.event import ActionEvent
 from openhands_tui.sdk.model import Model
+from openhands_tui.sdk.subject import OtherSubject
 from openhands_tui.sdk.tool import Action, Observation, ToolContext, ToolDefinition
 
 _MARK = {"todo": "[ ]", "in_progress": "[~]", "done": "[x]"}
@@ -47,8 +48,9 @@ class TaskTrackerTool(ToolDefinition[TaskTrackerAction]):
     def __init__(self, tasks: list[TaskItem] | None = None) -> None:
         self.tasks = tasks or []
 
-    def changes_state(self, action: TaskTrackerAction) -> bool:
-        return False  # the list is the agent's notebook, not the user's files
+    def subject(self, action: TaskTrackerAction) -> OtherSubject:
+        # the list is the agent's notebook, not the user's files
+        return OtherSubject(tool=self.name, changes=False, category="plan")
 
     def summarize(self, action: TaskTrackerAction) -> str:
         if action.command == "plan":

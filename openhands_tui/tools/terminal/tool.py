@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from pydantic import Field
 
+from openhands_tui.sdk.subject import ShellCommand
 from openhands_tui.sdk.tool import Observation, RiskyAction, ToolContext, ToolDefinition
 from openhands_tui.tools.terminal.session import BashSession
 
@@ -50,8 +50,9 @@ class TerminalTool(ToolDefinition[TerminalAction]):
     def __init__(self, ctx: ToolContext, max_output_bytes: int = 30_000) -> None:
         self.session = BashSession(ctx.workspace, max_output_bytes=max_output_bytes)
 
-    def working_directory(self) -> Path | None:
-        return Path(self.session.cwd)
+    def subject(self, action: TerminalAction) -> ShellCommand:
+        """The command, run where the shell is now (`cd` carries over between calls)."""
+        return ShellCommand(command=action.command, cwd=self.session.cwd)
 
     def summarize(self, action: TerminalAction) -> str:
         return "$ " + action.command.strip()

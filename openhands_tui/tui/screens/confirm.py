@@ -18,8 +18,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
 from openhands_tui.sdk.confirmation import ConfirmationRequest, Decision
-from openhands_tui.sdk.event import ActionEvent
 from openhands_tui.sdk.security.permissions import PermissionRule
+from openhands_tui.sdk.subject import MCPCall, ShellCommand
 from openhands_tui.tui.widgets.entries import highlighted, proposed_diff
 
 
@@ -42,10 +42,14 @@ class ConfirmScreen(ModalScreen[Decision]):
         with Vertical(id="confirm-dialog", classes=f"risk-{request.risk.lower()}"):
             yield Static(self._header(), id="confirm-header")
             with VerticalScroll(id="confirm-body"):
-                diff = proposed_diff(_as_action(request))
-                if request.tool_name == "terminal":
-                    command = str(request.arguments.get("command", ""))
-                    yield Static(highlighted(command, "bash"), id="confirm-command")
+                subject = request.subject
+                diff = proposed_diff(subject)
+                if isinstance(subject, ShellCommand):
+                    yield Static(highlighted(subject.command, "bash"), id="confirm-command")
+                    yield Static(Text(f"in {subject.cwd}", style="dim"), id="confirm-cwd")
+                elif isinstance(subject, MCPCall):
+                    yield Static(Text(f"MCP server {subject.server} · tool {subject.tool}", style="bold"))
+                    yield Static(Text(json.dumps(subject.arguments, indent=2)), id="confirm-mcp-arguments")
                 else:
                     yield Static(Text(request.summary, style="bold"), id="confirm-summary")
                 if diff:
@@ -113,13 +117,3 @@ class ConfirmScreen(ModalScreen[Decision]):
         key = getattr(event, "key", "")
         if self._asking_reason and key == "escape":
             self.dismiss(Decision(approved=False))
-
-
-def _as_action(request: ConfirmationRequest) -> ActionEvent:
-    return ActionEvent(
-        agent_id=request.agent_id,
-        tool_call_id=request.tool_call_id,
-        tool_name=request.tool_name,
-        arguments=request.arguments,
-        summary=request.summary,
-    )

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import difflib
 from functools import lru_cache
-from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.padding import Padding
@@ -21,6 +20,7 @@ from textual.binding import Binding
 from textual.widgets import Static
 
 from openhands_tui.sdk.event import ActionEvent, ObservationEvent
+from openhands_tui.sdk.subject import FileChange, Subject
 from openhands_tui.tui.state import Entry
 
 STATUS_ICONS = {
@@ -185,7 +185,7 @@ def _tool_body(action: ActionEvent, observation: ObservationEvent | None, error:
     parts: list[RenderableType] = []
     if action.risk_reasons and action.risk != "LOW":
         parts.append(Text("risk: " + "; ".join(action.risk_reasons), style="dim"))
-    diff = (observation.data.get("diff") if observation else "") or proposed_diff(action)
+    diff = (observation.data.get("diff") if observation else "") or proposed_diff(action.subject)
     if diff:
         parts.append(highlighted(diff, "diff"))
     if error is not None:
@@ -195,22 +195,16 @@ def _tool_body(action: ActionEvent, observation: ObservationEvent | None, error:
     return parts or [Text("…")]
 
 
-def proposed_diff(action: ActionEvent) -> str:
-    """The diff an editor call would make, from its arguments (shown before it runs)."""
-    args: dict[str, Any] = action.arguments
-    if action.tool_name != "file_editor":
+def proposed_diff(subject: Subject | None) -> str:
+    """The diff a file change would make, from its subject (shown before it runs)."""
+    if not isinstance(subject, FileChange) or subject.operation not in ("create", "edit", "insert"):
         return ""
-    path = str(args.get("path", "file"))
-    if args.get("command") == "create":
-        before, after = "", str(args.get("file_text") or "")
-    elif args.get("command") == "str_replace":
-        before, after = str(args.get("old_str") or ""), str(args.get("new_str") or "")
-    elif args.get("command") == "insert":
-        before, after = "", str(args.get("new_str") or "")
-    else:
-        return ""
+    before, after = subject.before or "", subject.after or ""
     lines = difflib.unified_diff(
-        before.splitlines(keepends=True), after.splitlines(keepends=True), fromfile=f"a/{path}", tofile=f"b/{path}"
+        before.splitlines(keepends=True),
+        after.splitlines(keepends=True),
+        fromfile=f"a/{subject.path}",
+        tofile=f"b/{subject.path}",
     )
     return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
 

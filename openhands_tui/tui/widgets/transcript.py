@@ -7,13 +7,28 @@ the app, at most ~30 times a second, however fast tokens arrive.
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from openhands_tui.tui.state import Entry
+from openhands_tui.tui.state import Entry, SessionView
 from openhands_tui.tui.widgets.entries import EntryWidget, widget_for
 
 MAX_MOUNTED = 50
+
+
+class TranscriptTitle(Static):
+    """Whose transcript this is: the agent chain from the root, and the agent's task."""
+
+    def show(self, view: SessionView, agent_id: str, following: bool) -> None:
+        node = view.tree.nodes.get(agent_id)
+        chain = " → ".join(view.tree.chain(agent_id)) if node else view.names.get(agent_id, agent_id)
+        title = Text(chain, style="bold")
+        if node is not None and node.task:
+            title.append(f" — {node.task.splitlines()[0][:100]}", style="italic")
+        if following:
+            title.append("  (following the active agent)", style="dim")
+        self.update(title)
 
 
 class TranscriptView(VerticalScroll):

@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import Field
 
+from openhands_tui.sdk.subject import Finish, OtherSubject, Subject
 from openhands_tui.sdk.tool.definition import Action, Observation, ToolDefinition
 
 
@@ -23,8 +24,8 @@ class ThinkTool(ToolDefinition[ThinkAction]):
     action_type = ThinkAction
     concurrent = True
 
-    def changes_state(self, action: ThinkAction) -> bool:
-        return False
+    def subject(self, action: ThinkAction) -> Subject:
+        return OtherSubject(tool=self.name, changes=False, category="think")
 
     def summarize(self, action: ThinkAction) -> str:
         return "think: " + action.thought.strip().splitlines()[0][:100] if action.thought.strip() else "think"
@@ -50,8 +51,8 @@ class FinishTool(ToolDefinition[FinishAction]):
     )
     action_type = FinishAction
 
-    def changes_state(self, action: FinishAction) -> bool:
-        return False
+    def subject(self, action: FinishAction) -> Subject:
+        return Finish()
 
     def summarize(self, action: FinishAction) -> str:
         return "finish"
@@ -60,5 +61,5 @@ class FinishTool(ToolDefinition[FinishAction]):
         return Observation(text=action.message)
 
 
-def builtin_tools() -> list[ToolDefinition[Any]]:
+def always_offered_tools() -> list[ToolDefinition[Any]]:
     return [ThinkTool(), FinishTool()]

@@ -1,1 +1,0 @@
-"""Strategies shipped inside the package (used when no --strategy is given)."""

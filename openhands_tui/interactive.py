@@ -1,0 +1,89 @@
+"""Starting the app from command-line choices: a live session, a resumed one, the demo,
+first-run settings, or a read-only view of a stored session.
+
+The engine bridge is created first, so every session — the first one, and those `/new` and
+`/resume` open later — is launched with the app's real confirmer; nothing is swapped in later.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from openhands_tui.launch import Launched, LaunchOptions, launch
+from openhands_tui.sdk.errors import ModelNotConfigured
+from openhands_tui.sdk.settings import load_config
+from openhands_tui.sdk.store import SessionStore
+from openhands_tui.tui.app import OpenHandsApp
+from openhands_tui.tui.bridge import EngineBridge, TUIConfirmer
+from openhands_tui.tui.config import AppConfig
+from openhands_tui.tui.session import LiveSession
+from openhands_tui.tui.themes import DEFAULT_THEME
+
+
+def _theme(flag: str | None) -> str:
+    return flag or str(load_config().get("theme", DEFAULT_THEME))
+
+
+def live_session(launched: Launched) -> LiveSession:
+    return LiveSession(
+        conversation=launched.conversation,
+        session_id=launched.log.id,
+        strategy_name=launched.strategy.name,
+        strategy_description=launched.strategy.description,
+        workspace=launched.workspace,
+        llm=launched.agent.llm,
+        history=launched.history,
+        inputs=launched.inputs,
+    )
+
+
+def build_app(
+    options: LaunchOptions,
+    *,
+    theme: str | None = None,
+    demo: bool = False,
+    preload_litellm: bool = True,
+    remember_theme: bool = True,
+) -> OpenHandsApp:
+    """The app for a live session (or, without a model configured, the first-run settings)."""
+    bridge = EngineBridge()
+    confirmer = TUIConfirmer(bridge)
+
+    def relaunch(resume: str | None) -> LiveSession:
+        return live_session(launch(replace(options, resume=resume, task=None), confirmer=confirmer))
+
+    try:
+        session: LiveSession | None = live_session(launch(replace(options), confirmer=confirmer))
+    except ModelNotConfigured:
+        session = None  # first run: the app asks for a model, then starts the session
+    config = AppConfig(
+        session=session,
+        bridge=bridge,
+        history=session.history if session else [],
+        task=options.task,
+        theme=_theme(theme),
+        remember_theme=remember_theme,
+        demo=demo,
+        preload_litellm=preload_litellm,
+        relaunch=relaunch,
+    )
+    app = OpenHandsApp(config)
+    app.needs_model = session is None
+    return app
+
+
+def run_app(options: LaunchOptions, *, theme: str | None = None, demo: bool = False) -> int:
+    """Run the interactive app; returns the process exit code."""
+    result = build_app(options, theme=theme, demo=demo).run()
+    return result if isinstance(result, int) else 0
+
+
+def view_session(session: str, theme: str | None = None) -> int:
+    """Browse a stored session read-only: its transcripts and tree, no engine."""
+    log = SessionStore().open(session)
+    loaded = log.load()
+    config = AppConfig(
+        history=loaded.events, read_only=True, theme=_theme(theme), preload_litellm=False, title=f"viewing {log.id}"
+    )
+    result = OpenHandsApp(config).run()
+    return result if isinstance(result, int) else 0

@@ -1,0 +1,77 @@
+"""What a tool may know about the run it serves, and the ports through which it asks for more.
+
+A tool gets a `ToolContext` when its agent's run starts. Most tools need only the workspace;
+the delegate tool asks the engine for child agents through `ChildSpawner`, a typed port the
+engine implements (`sdk/delegation.py`), so no tool reaches into the engine's run objects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal, Protocol
+
+from openhands_tui.sdk.event import Event
+
+if TYPE_CHECKING:
+    from openhands_tui.sdk.agent import Agent
+    from openhands_tui.sdk.llm import LLM
+
+#: How a child agent is built for one task: given the parent's model, return a fresh Agent.
+AgentBuilder = Callable[["LLM"], "Agent"]
+
+ChildStatus = Literal["finished", "failed", "rejected", "limit", "interrupted"]
+
+
+@dataclass
+class ChildResult:
+    """How a delegated child ended, and what its parent's model reads about it."""
+
+    agent_id: str
+    agent_name: str
+    status: ChildStatus
+    result: str = ""
+    reason: str = ""
+
+    def text(self) -> str:
+        if self.status == "finished":
+            return f"{self.agent_name} ({self.agent_id}) finished. Its report:\n\n{self.result}"
+        if self.status == "rejected":
+            return self.reason
+        partial = self.result.strip() or "(nothing)"
+        return (
+            f"{self.agent_name} ({self.agent_id}) did not finish: {self.status} — {self.reason}.\n"
+            f"What it had said so far: {partial}\nDecide whether to retry, do it yourself, or report it."
+        )
+
+
+class ChildSpawner(Protocol):
+    """The engine's port for starting child agents on behalf of one parent agent."""
+
+    @property
+    def depth(self) -> int:
+        """How far below the root the parent is (the root is 0)."""
+
+    def turn(self) -> int:
+        """Which task the parent is on: it changes with each message the parent is given."""
+
+    def refuse(self, name: str, task: str, reason: str) -> ChildResult:
+        """Record a delegation that a cap stopped (it shows as a child that never ran)."""
+
+    async def spawn(self, name: str, build: AgentBuilder, task: str) -> ChildResult:
+        """Open, run and close one child; whatever way it ends, return its result."""
+
+
+@dataclass
+class ToolContext:
+    """What a tool may know about the run it serves.
+
+    `history` is this agent's own stored events (a resumed tool can restore its state from
+    them); `spawner` is set for every agent the engine runs and lets a tool start children.
+    """
+
+    workspace: Path
+    agent_id: str
+    history: list[Event] = field(default_factory=list)
+    spawner: ChildSpawner | None = None

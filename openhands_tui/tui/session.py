@@ -1,0 +1,26 @@
+"""What the app needs to know about a live session: built by whoever launches it
+(`openhands_tui/interactive.py`), so the app never depends on how sessions are launched."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from openhands_tui.sdk.conversation import Conversation
+from openhands_tui.sdk.event import Event
+from openhands_tui.sdk.llm import LLM
+
+
+@dataclass
+class LiveSession:
+    conversation: Conversation
+    session_id: str
+    strategy_name: str
+    strategy_description: str
+    workspace: Path
+    #: The root agent's model: its name for the status bar, its context window for the gauge.
+    llm: LLM
+    #: The stored events of a resumed session (empty for a new one).
+    history: list[Event] = field(default_factory=list)
+    #: Inputs for task microagents given on the command line.
+    inputs: dict[str, str] = field(default_factory=dict)
