@@ -22,6 +22,12 @@ class RiskChoice(StrEnum):
     HIGH = "HIGH"
 
 
+class SandboxChoice(StrEnum):
+    read_only = "read-only"
+    workspace_write = "workspace-write"
+    off = "off"
+
+
 class ConfirmChoice(StrEnum):
     always = "always"
     risky = "risky"
@@ -99,6 +105,20 @@ def main_command(
             help="When to ask before an action: always (anything that changes state), risky (HIGH risk), never."
         ),
     ] = ConfirmChoice.risky,
+    sandbox: Annotated[
+        SandboxChoice | None,
+        typer.Option(
+            help="Confine commands: workspace-write (default: only the workspace is writable, no network), "
+            "read-only, or off (unconfined). Default from [sandbox] in the config file."
+        ),
+    ] = None,
+    trust_project: Annotated[
+        bool,
+        typer.Option(
+            "--trust-project",
+            help="Use the project's own allow rules (.openhands-tui/permissions.toml) without asking.",
+        ),
+    ] = False,
     risk_threshold: Annotated[
         RiskChoice,
         typer.Option(help="With --confirm risky: the lowest risk that is asked about."),
@@ -136,7 +156,7 @@ def main_command(
 
     try:
         if describe:
-            _describe(strategy, json_output)
+            _describe(strategy, json_output, sandbox.value if sandbox is not None else None)
             return
         from openhands_tui.launch import LaunchOptions
         from openhands_tui.sdk.confirmation import ConfirmationMode
@@ -156,6 +176,8 @@ def main_command(
             max_iterations=max_iterations,
             max_budget=max_budget,
             inputs=task_input or [],
+            sandbox=sandbox.value if sandbox is not None else None,
+            trust_project=trust_project,
         )
         if demo:
             code = _run_demo(options, json_output, headless, theme)
@@ -195,24 +217,32 @@ def _run_demo(options: LaunchOptions, json_output: bool, headless: bool, theme: 
         server.stop()
 
 
-def _describe(strategy_spec: str | None, json_output: bool) -> None:
+def _describe(strategy_spec: str | None, json_output: bool, sandbox_mode: str | None) -> None:
     import json
 
-    from openhands_tui.launch import load_strategy_spec
+    from openhands_tui.launch import describe_sandbox, load_strategy_spec
+    from openhands_tui.sdk.errors import SettingsError
+    from openhands_tui.sdk.settings import sandbox_policy
 
     loaded = load_strategy_spec(strategy_spec)
     params = [p.model_dump() for p in loaded.strategy.params]
+    try:
+        sandbox = describe_sandbox(sandbox_policy(sandbox_mode))
+    except SettingsError as exc:
+        sandbox = f"unavailable: {exc}"
     if json_output:
         info = {
             "name": loaded.name,
             "description": loaded.description,
             "params": params,
             "guide": loaded.guide,
+            "sandbox": sandbox,
         }
         print(json.dumps(info, indent=2))
         return
     print(f"{loaded.name}: {loaded.description}")
     print(f"source: {loaded.source}")
+    print(f"sandbox: {sandbox}")
     if not params:
         print("params: none")
     for p in params:

@@ -149,8 +149,13 @@ class TerminalConfirmer:
         if request.suggested_rule:
             rule = PermissionRule.model_validate(request.suggested_rule)
             always = f", a = always ({rule.describe()})"
+        wants = (
+            f"was stopped by the sandbox; run it again with {request.escalation}"
+            if request.escalation
+            else "wants to run"
+        )
         prompt = (
-            f"\n[{chain}] wants to run ({request.risk}: {reasons}):\n"
+            f"\n[{chain}] {wants} ({request.risk}: {reasons}):\n"
             f"  {request.summary}\nApprove? [y = yes, N = no{always}, or type a reason to reject] "
         )
         async with self._one_at_a_time:
@@ -196,8 +201,15 @@ def run_headless(options: LaunchOptions, *, json_output: bool) -> int:
     _log_to_session(launched)
     for warning in launched.warnings:
         print(f"warning: {warning}", file=sys.stderr)
+    for request in launched.trust_requests:
+        print(
+            f"warning: ignoring {request.describe()}: this project's own approvals are not trusted "
+            "(review them, then pass --trust-project or trust them in the app)",
+            file=sys.stderr,
+        )
     verb = "resuming" if launched.resumed else "session"
-    print(f"{verb} {launched.log.id} · {launched.strategy.name} · {launched.agent.llm.model}", file=sys.stderr)
+    what = f"{launched.strategy.name} · {launched.agent.llm.model} · sandbox {launched.sandbox}"
+    print(f"{verb} {launched.log.id} · {what}", file=sys.stderr)
     outcome = asyncio.run(_run(launched, options.task, launched.inputs))
     if not json_output and outcome.result:
         out.write(f"\n{outcome.result}\n")

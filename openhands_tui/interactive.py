@@ -34,6 +34,8 @@ def live_session(launched: Launched) -> LiveSession:
         llm=launched.agent.llm,
         history=launched.history,
         inputs=launched.inputs,
+        trust_requests=launched.trust_requests,
+        sandbox=launched.sandbox,
     )
 
 

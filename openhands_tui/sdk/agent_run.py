@@ -91,7 +91,7 @@ class AgentRun:
         if self.agent.llm.api_key is not None:
             self.runtime.bus.redactor.add(self.agent.llm.api_key.get_secret_value(), "API key")
         spawner = self._spawner(self) if self._spawner is not None else None
-        ctx = ToolContext(self.runtime.workspace, self.agent_id, own, spawner)
+        ctx = ToolContext(self.runtime.workspace, self.agent_id, own, spawner, self.runtime.sandbox)
         tools = resolve_tools(self.agent.tools, ctx)
         self.tools = {tool.name: tool for tool in tools}
         self.schemas = [tool.schema for tool in tools]

@@ -28,9 +28,11 @@ from openhands_tui.sdk.event import (
 from openhands_tui.sdk.loop import INTERRUPTED, run_agent
 from openhands_tui.sdk.outcome import Finished, RunOutcome
 from openhands_tui.sdk.runtime import Limits, Runtime
+from openhands_tui.sdk.sandbox import SandboxPolicy
 from openhands_tui.sdk.security import RiskAnalyzer, RuleAnalyzer
 from openhands_tui.sdk.security.permissions import PermissionSet
 from openhands_tui.sdk.security.secrets import Redactor
+from openhands_tui.sdk.security.trust import ProjectTrust, TrustRequest
 from openhands_tui.sdk.store import SessionLog
 
 
@@ -53,6 +55,7 @@ class Conversation:
         rules_file: Path | None = None,
         redactor: Redactor | None = None,
         microagents: LoadedMicroagents | None = None,
+        sandbox: SandboxPolicy | None = None,
     ) -> None:
         self.bus = EventBus(log, redactor if redactor is not None else Redactor.from_environment())
         for subscriber in subscribers:
@@ -66,6 +69,7 @@ class Conversation:
             limits=limits or Limits(),
             permissions=permissions or PermissionSet(workspace=workspace.resolve()),
             rules_file=rules_file,
+            sandbox=sandbox or SandboxPolicy(),
             microagents=microagents
             if microagents is not None
             else load_microagents(workspace.resolve(), strategy_skills=agent.context.skills),
@@ -84,6 +88,12 @@ class Conversation:
         policy = ConfirmationPolicy(mode=mode, threshold=threshold or self.runtime.policy.threshold)
         self.runtime.policy = policy
         self._publish_policy()
+
+    def trust(self, request: TrustRequest) -> None:
+        """The user trusts a project file (asked by the app): remember it, and use its rules now."""
+        ProjectTrust().trust(request)
+        if request.kind == "permissions":
+            self.runtime.permissions, _ = PermissionSet.load(self.runtime.workspace)
 
     def _publish_policy(self) -> None:
         policy = self.runtime.policy

@@ -217,6 +217,11 @@ class ConfirmationRequestEvent(EventBase):
         default=None,
         description='What "always allow" would remember, e.g. {"action": "allow", "command": "npm test"}.',
     )
+    escalation: str | None = Field(
+        default=None,
+        description="Set when the action already ran in the sandbox and was stopped: what running it "
+        'again would allow ("network access", "write access to /x").',
+    )
 
 
 class ConfirmationResolvedEvent(EventBase):

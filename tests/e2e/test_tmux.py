@@ -18,7 +18,7 @@ import pytest
 from openhands_tui.demo import demo_scripts
 from openhands_tui.sdk.store import SessionStore
 from openhands_tui.testing import Script, Turn
-from tests.conftest import REPO, model_args
+from tests.conftest import REPO, live_processes, model_args
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (.ci/run installs it)")
 
@@ -95,7 +95,7 @@ def test_demo_needs_no_key(workspace: Path, isolated_home: Path) -> None:
 def test_sigterm_interrupts_the_app_and_leaves_a_resumable_session(serve, workspace: Path, isolated_home: Path) -> None:
     """What `kill PID` (or a closing terminal emulator's supervisor) does to a running app."""
     pid_file = workspace / "sleeper.pid"
-    long = Turn.call("terminal", command=f"sleep 300 & echo $! > {pid_file}; wait")
+    long = Turn.call("terminal", command=f"sleep 309.25 & echo $! > {pid_file}; wait")
     server = serve([Script(turns=[long, Turn.finish("after resume")])])
     args = ["--task", "wait", *model_args(server)]
     session = _start([*args, "--workspace", str(workspace)], isolated_home)
@@ -114,8 +114,7 @@ def test_sigterm_interrupts_the_app_and_leaves_a_resumable_session(serve, worksp
             time.sleep(0.1)
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
-    sleeper = pid_file.read_text().strip()
-    assert not Path(f"/proc/{sleeper}").exists() or "Z" in Path(f"/proc/{sleeper}/stat").read_text().split()[2]
+    assert live_processes("sleep 309.25") == []  # the command's pid is the sandbox's; look for it by name
     events = SessionStore(isolated_home / "state" / "openhands-tui").open("last").load().events
     assert [e.outcome for e in events if e.kind == "observation"] == ["interrupted"]
     assert events[-1].kind == "status" and events[-1].detail == "interrupted"

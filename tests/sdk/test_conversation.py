@@ -7,6 +7,7 @@ from pathlib import Path
 from openhands_tui.sdk import Agent, AgentContext, Status
 from openhands_tui.sdk.confirmation import ConfirmationMode, ConfirmationPolicy, Decision
 from openhands_tui.sdk.runtime import Limits
+from openhands_tui.sdk.sandbox import SandboxPolicy
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 from openhands_tui.tools.preset.default import get_default_tools
 from tests.conftest import llm_for
@@ -242,6 +243,7 @@ async def test_action_is_durable_before_the_tool_runs(serve, workspace: Path, tm
     probe = workspace / "probe.sh"
     probe.write_text(f'grep -c \'"kind":"action"\' {log.events_path}\n')
     server = serve([Script(turns=[Turn.call("terminal", command=f"bash {probe}"), Turn.finish()])])
-    result = await run(_agent(server), workspace, "go", log=log)
+    # the probe reads the session log, which lives outside the workspace: no sandbox for it
+    result = await run(_agent(server), workspace, "go", log=log, sandbox=SandboxPolicy(mode="off"))
     seen_on_disk.append(result.kinds("observation")[0].content.splitlines()[0])
     assert seen_on_disk == ["1"]  # the action line was already in events.jsonl when the command ran

@@ -9,7 +9,7 @@ from pathlib import Path
 from openhands_tui.sdk import Agent, AgentContext, Conversation
 from openhands_tui.sdk.confirmation import ConfirmationMode, ConfirmationPolicy, Decision
 from openhands_tui.sdk.event import Event
-from openhands_tui.sdk.security.permissions import PermissionSet, project_rules_file
+from openhands_tui.sdk.security.permissions import PermissionSet, project_rules_file, user_rules_file
 from openhands_tui.sdk.tool import Tool
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 from openhands_tui.tools.delegate import register_agent
@@ -150,7 +150,7 @@ async def test_deny_rules_apply_even_when_the_policy_never_asks(serve, workspace
         "go",
         confirmer=confirmer,
         policy=ConfirmationPolicy(mode=ConfirmationMode.NEVER),
-        permissions=PermissionSet.load(workspace),
+        permissions=PermissionSet.load(workspace)[0],  # the project's deny rules apply untrusted
     )
     resolved = result.kinds("confirmation_resolved")
     assert len(resolved) == 1 and not resolved[0].approved and "deny command 'git push'" in resolved[0].decided_by
@@ -162,24 +162,25 @@ async def test_deny_rules_apply_even_when_the_policy_never_asks(serve, workspace
 async def test_allow_rules_and_remembered_answers_skip_the_question(serve, workspace: Path) -> None:
     turns = [_call("rm -rf build"), _call("rm -rf build"), _call("rm -rf dist"), Turn.finish()]
     server = serve([Script(turns=turns)])
-    remember_exact = Decision(approved=True, remember={"action": "allow", "command": "rm -rf build"})
-    confirmer = ScriptedConfirmer([remember_exact, Decision(approved=True)])
-    rules_file = project_rules_file(workspace)
+    exact = {"action": "allow", "command": "rm -rf build", "exact": True}
+    confirmer = ScriptedConfirmer([Decision(approved=True, remember=exact), Decision(approved=True)])
+    rules_file = user_rules_file()
     result = await run(
         Agent(llm=llm_for(server), tools=get_default_tools()),
         workspace,
         "go",
         confirmer=confirmer,
-        permissions=PermissionSet.load(workspace),
+        permissions=PermissionSet.load(workspace)[0],
         rules_file=rules_file,
     )
     # a HIGH command is remembered exactly: the same command again is allowed, another rm is asked
     assert [r.arguments["command"] for r in confirmer.requests] == ["rm -rf build", "rm -rf dist"]
-    assert confirmer.requests[0].suggested_rule == {"action": "allow", "command": "rm -rf build"}
+    assert confirmer.requests[0].suggested_rule == exact
     decided = [e.decided_by for e in result.kinds("confirmation_resolved")]
-    assert decided[0] == "user (remembered)" and decided[1].startswith("rule: allow command 'rm -rf build'")
+    assert decided[0] == "user (remembered)" and decided[1].startswith("rule: allow command 'rm -rf build' (exactly)")
     assert decided[2] == "user"
-    assert 'command = "rm -rf build"' in rules_file.read_text()
+    saved = rules_file.read_text()
+    assert 'command = "rm -rf build"' in saved and "exact = true" in saved and str(workspace) in saved
 
 
 async def test_switching_policy_mid_session_is_recorded(serve, workspace: Path) -> None:

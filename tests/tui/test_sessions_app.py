@@ -85,3 +85,27 @@ async def test_view_is_read_only(serve, workspace: Path) -> None:
         viewer.start_run("more")  # what /commands or a stray call would do: refused, nothing runs
         await pilot.pause(0.1)
         assert viewer.view.root_status == "finished"
+
+
+async def test_a_projects_own_rules_wait_for_the_users_trust(serve, workspace: Path) -> None:
+    from openhands_tui.sdk.security.permissions import project_rules_file
+    from openhands_tui.sdk.security.trust import ProjectTrust
+    from openhands_tui.tui.screens.trust import TrustScreen
+
+    rules = project_rules_file(workspace)
+    rules.parent.mkdir(parents=True)
+    rules.write_text('[[rule]]\naction = "allow"\ncommand = "rm -rf build"\nexact = true\n')
+    (workspace / "build").mkdir()
+    server = serve([Script(turns=[Turn.call("terminal", command="rm -rf build"), Turn.finish("cleaned")])])
+    app = live_app(server, workspace)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, TrustScreen))
+        assert "rm -rf build" in str(app.screen.query_one("#confirm-body").children[0].render())
+        await pilot.press("y")
+        await pilot.pause(0.2)
+        assert ProjectTrust().is_trusted(app.session.trust_requests[0])  # type: ignore[union-attr]
+        await pilot.press(*"clean", "enter")
+        await wait_until(pilot, lambda: app.view.root_status == "finished")
+        tool = next(e for e in app.view.transcript("root") if e.kind == "tool")
+        assert tool.data["decision"].startswith("approved (rule: allow command 'rm -rf build' (exactly)")
+        assert not (workspace / "build").exists()  # the trusted rule approved it, nobody was asked

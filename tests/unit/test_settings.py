@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -47,3 +48,21 @@ def test_broken_config_names_the_file() -> None:
     with pytest.raises(SettingsError) as info:
         load_config()
     assert str(info.value).startswith(f"{path}: invalid TOML")
+
+
+def test_sandbox_settings_come_from_the_config_and_the_flag_wins() -> None:
+    from openhands_tui.sdk.settings import sandbox_policy
+
+    config = {"sandbox": {"mode": "read-only", "network": True, "writable": ["~/.cache/pip"]}}
+    assert sandbox_policy(config=config).mode == "read-only"
+    assert sandbox_policy("off", config=config).mode == "off"
+    assert sandbox_policy(config=config).writable == ["~/.cache/pip"]
+    for bad, message in [
+        ({"sandbox": {"mood": "off"}}, "unknown setting 'mood' under [sandbox]"),
+        ({"sandbox": {"mode": "loose"}}, "[sandbox] mode"),
+        ({"sandbox": "off"}, "[sandbox] must be a table"),
+    ]:
+        with pytest.raises(SettingsError, match=re.escape(message)):
+            sandbox_policy(config=bad)
+    with pytest.raises(SettingsError, match="--sandbox loose: use read-only, workspace-write or off"):
+        sandbox_policy("loose", config={})

@@ -67,7 +67,8 @@ class RuleAnalyzer:
         if isinstance(subject, FileChange):
             if subject.operation == "view":
                 return Assessment.from_findings(assess_read(subject.path, str(workspace), self.home))
-            return Assessment.from_findings(assess_edit(subject.path, str(workspace), subject.operation, self.home))
+            findings = assess_edit(subject.path, str(workspace), subject.operation, self.home, subject.after)
+            return Assessment.from_findings(findings)
         if isinstance(subject, MCPCall):
             return _assess_mcp(subject)
         if isinstance(subject, NetworkRequest):

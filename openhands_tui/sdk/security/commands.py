@@ -9,6 +9,7 @@ HIGH (it is only known at run time), and so is anything the parser cannot read.
 
 from __future__ import annotations
 
+import glob as globmod
 import os
 import re
 
@@ -18,9 +19,11 @@ from openhands_tui.sdk.security.exec_rules import HANDLERS as EXEC_HANDLERS
 from openhands_tui.sdk.security.invocation import Finding, Invocation, words
 from openhands_tui.sdk.security.paths import PathJudge
 from openhands_tui.sdk.security.programs import HANDLERS as PROGRAM_HANDLERS
+from openhands_tui.sdk.security.shell_state import HANDLERS as SHELL_STATE_HANDLERS
+from openhands_tui.sdk.security.shell_state import check_assignment
 from openhands_tui.sdk.shell_syntax import ParsedShell, SimpleCommand, Word, parse_shell
 
-HANDLERS = {**PROGRAM_HANDLERS, **EXEC_HANDLERS, **DEVTOOL_HANDLERS}
+HANDLERS = {**PROGRAM_HANDLERS, **EXEC_HANDLERS, **DEVTOOL_HANDLERS, **SHELL_STATE_HANDLERS}
 SECRET_VARIABLE = re.compile(
     r"(API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE_?KEY|CREDENTIAL|ACCESS_?KEY)", re.IGNORECASE
 )
@@ -59,6 +62,10 @@ class CommandAnalysis:
             self.findings.append(finding)
 
     def read_path(self, word: Word, cwd: str) -> None:
+        if word.glob:
+            for match in self._expand(word, cwd):
+                self.read_path(match, cwd)
+            return
         if word.substituted:
             self.flag(Risk.MEDIUM, f"reads a path produced by a command ({word.value})")
             return
@@ -74,6 +81,10 @@ class CommandAnalysis:
             self.flag(Risk.HIGH, f"reads {verdict.resolved}, outside the workspace")
 
     def write_path(self, word: Word, cwd: str) -> None:
+        if word.glob:
+            for match in self._expand(word, cwd):
+                self.write_path(match, cwd)
+            return
         if not word.static:
             self.flag(Risk.MEDIUM, f"writes a path known only at run time ({word.value})")
             return
@@ -88,6 +99,13 @@ class CommandAnalysis:
             self.flag(Risk.HIGH, f"writes {verdict.resolved}, outside the workspace")
         else:
             self.flag(Risk.MEDIUM, "writes files inside the workspace")
+
+    def _expand(self, word: Word, cwd: str) -> list[Word]:
+        """What bash would turn a pattern into here (`cat .en?` reads `.env`): the matching
+        names, or the pattern itself when nothing matches (bash passes it on unchanged)."""
+        pattern = word.value if os.path.isabs(word.value) else os.path.join(cwd, word.value)
+        matches = sorted(globmod.glob(pattern, include_hidden=word.value.split("/")[-1].startswith(".")))[:50]
+        return [Word(m) for m in matches] or [Word(word.value)]
 
     def path_is_inside(self, value: str, cwd: str) -> bool:
         return self.judge.judge(value, cwd).inside
@@ -120,11 +138,15 @@ class CommandAnalysis:
             parsed = parse_shell(text, home=self.judge.home, cwd=self.cwd)
         if parsed.error:
             self.flag(Risk.HIGH, parsed.error)
+        for function in parsed.functions:
+            self.flag(Risk.HIGH, f"defines the shell function {function}(), which would run whenever its name is typed")
         if not text.strip():
             self.flag(Risk.LOW, "empty command")
         cwd = self.cwd
         for command in parsed.commands:
             self._check_variables(command)
+            for name, value in command.assignments:
+                check_assignment(self, name, value, cwd)
             for redirect in command.redirects:
                 if redirect.target is None:
                     continue
@@ -149,6 +171,11 @@ class CommandAnalysis:
 
     def _dispatch(self, words: list[Word], command: SimpleCommand, cwd: str) -> None:
         name_word = words[0]
+        if name_word.glob:
+            self.flag(
+                Risk.HIGH, f"the program name {name_word.value!r} is a pattern: what runs depends on the files here"
+            )
+            return
         if not name_word.plain or not name_word.static:
             how = (
                 "a substitution"

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.security.git_rules import git
-from openhands_tui.sdk.security.invocation import Analysis, Invocation, words
-from openhands_tui.sdk.security.programs import Handler
+from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, words
 from openhands_tui.sdk.shell_syntax import Word
 
 _JS_MANAGERS = {"npm", "pnpm", "yarn", "bun", "cnpm"}
@@ -97,10 +96,37 @@ def package_manager(a: Analysis, inv: Invocation) -> None:
             a.write_path(inv.args[index + 1], inv.cwd)
         elif value.startswith(("--target=", "--prefix=", "--root=")):
             a.write_path(Word(value.split("=", 1)[1]), inv.cwd)
+    if sub in _INSTALLS:
+        for word in inv.operands(frozenset({"-r", "--requirement", "-c", "--constraint", "-e", "--editable"})):
+            if _remote_source(word.value, family):
+                a.flag(
+                    Risk.HIGH,
+                    f"{inv.name} installs {word.value}, which is not from the default registry (supply chain)",
+                )
+    if (
+        family == "npm"
+        and sub in ("pkg", "set-script")
+        and any(v.startswith("scripts") or v in _LIFECYCLE for v in values)
+    ):
+        a.flag(Risk.HIGH, f"{inv.name} {sub} changes package scripts that run on install (persistence)")
     if sub in _READ_SUBCOMMANDS and "--fix" not in flags:
         return
     what = "installs packages (their install scripts run code)" if sub in _INSTALLS else "runs project tooling"
     a.flag(Risk.MEDIUM, f"{inv.name} {sub} {what}" if sub else f"{inv.name} {what}")
+
+
+_LIFECYCLE = frozenset(words("preinstall install postinstall prepare prepublish prepack postpack preprepare"))
+
+
+def _remote_source(value: str, family: str) -> bool:
+    """A package named by URL, VCS, archive or (npm) GitHub shorthand, not by registry name."""
+    if "://" in value or value.startswith(("git+", "hg+", "svn+", "bzr+", "git@", "github:", "gitlab:", "bitbucket:")):
+        return True
+    if value.endswith((".tgz", ".tar.gz", ".whl", ".zip")) and not value.startswith((".", "/")):
+        return "/" in value
+    if family == "npm" and "/" in value and not value.startswith(("@", ".", "/", "~")):
+        return True  # user/repo: a GitHub repository
+    return " @ " in value or "@ http" in value.replace(" ", "")
 
 
 def system_package(a: Analysis, inv: Invocation) -> None:

@@ -12,10 +12,12 @@ from itertools import dropwhile
 
 from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.security.code_checks import check_python, check_script
-from openhands_tui.sdk.security.invocation import Analysis, Invocation, words
-from openhands_tui.sdk.security.programs import Handler
+from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, words
+from openhands_tui.sdk.shell_syntax import Word
 
-SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "mksh", "csh", "tcsh", "busybox"}
+SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "mksh", "csh", "tcsh", "yash", "posh"}
+#: Paths that are really standard input: code read from them cannot be seen beforehand.
+STDIN_PATHS = ("/dev/stdin", "/dev/fd/", "/proc/self/fd/", "/dev/tty")
 PYTHONS = {"python", "python3", "python2", "pypy", "pypy3"}
 SCRIPT_LANGUAGES = {
     "node": "JavaScript",
@@ -45,14 +47,15 @@ def su(a: Analysis, inv: Invocation) -> None:
 
 
 WRAPPER_VALUE_FLAGS = {
-    "env": frozenset({"-u", "--unset", "-C", "--chdir", "-S"}),
+    "env": frozenset({"-u", "--unset", "-C", "--chdir"}),
+    "exec": frozenset({"-a"}),
     "timeout": frozenset({"-s", "--signal", "-k", "--kill-after"}),
     "nice": frozenset({"-n", "--adjustment"}),
     "ionice": frozenset({"-c", "-n", "-p"}),
     "stdbuf": frozenset({"-i", "-o", "-e"}),
     "watch": frozenset({"-n", "--interval", "-d"}),
     "taskset": frozenset(),
-    "flock": frozenset({"-w", "-E"}),
+    "flock": frozenset({"-w", "-E", "--timeout", "--conflict-exit-code"}),
     "chrt": frozenset(),
     "xargs": frozenset(
         frozenset(
@@ -68,6 +71,13 @@ def wrapper(a: Analysis, inv: Invocation) -> None:
     """`env`, `timeout`, `nice`, `nohup`, `command`, `exec`, `xargs`... run their operand."""
     if inv.name == "command" and inv.has("-v", "-V"):
         return
+    values = inv.values
+    if inv.name == "env" and any(
+        v in ("-S", "--split-string") or v.startswith(("-S", "--split-string=")) for v in values
+    ):
+        return _env_split_string(a, inv)
+    if inv.name == "flock" and any(v in ("-c", "--command") or v.startswith("--command=") for v in values):
+        return _run_option(a, inv, ("-c", "--command"))
     inner = inv.command_words(WRAPPER_VALUE_FLAGS.get(inv.name, frozenset()))
     if inv.name == "env":
         inner = list(dropwhile(lambda word: "=" in word.value, inner))  # VAR=value settings
@@ -82,11 +92,69 @@ def wrapper(a: Analysis, inv: Invocation) -> None:
         a.nested_shell(" ".join(w.value for w in inner), inv.cwd, "watch")
         return
     if inv.name == "xargs":
+        for index, value in enumerate(values):
+            if value in ("-a", "--arg-file") and index + 1 < len(values):
+                a.read_path(inv.args[index + 1], inv.cwd)
         if not inner:
             return
         a.flag(Risk.MEDIUM, "xargs runs a command on input it has not seen yet")
+        program = inner[0].value.rsplit("/", 1)[-1]
+        if program in SHELLS | PYTHONS | set(SCRIPT_LANGUAGES) | {"eval", "source", ".", "env", "sudo", "xargs"}:
+            a.flag(Risk.HIGH, f"xargs hands input it has not seen to {program}, which runs it as code")
     if inner:
         a.nested_invocation(inner, inv)
+
+
+def _env_split_string(a: Analysis, inv: Invocation) -> None:
+    """`env -S "rm -rf ~"` splits its argument into a command line."""
+    values = inv.values
+    for index, value in enumerate(values):
+        text = None
+        if value in ("-S", "--split-string") and index + 1 < len(values):
+            word = inv.args[index + 1]
+            text = word.value if word.static else None
+            rest = " ".join(values[index + 2 :])
+        elif value.startswith("--split-string="):
+            text, rest = value.split("=", 1)[1], " ".join(values[index + 1 :])
+        elif value.startswith("-S") and len(value) > 2:
+            text, rest = value[2:], " ".join(values[index + 1 :])
+        else:
+            continue
+        if text is None:
+            a.flag(Risk.HIGH, "env -S runs a command line that is only known at run time")
+        else:
+            a.nested_shell(f"{text} {rest}".strip(), inv.cwd, "env -S")
+        return
+
+
+def _run_option(a: Analysis, inv: Invocation, flags: tuple[str, ...]) -> None:
+    """`flock FILE -c CMD`: the option's value is a shell command line."""
+    values = inv.values
+    for index, value in enumerate(values):
+        if value in flags and index + 1 < len(values):
+            word = inv.args[index + 1]
+        elif value.startswith("--command="):
+            word = Word(value.split("=", 1)[1])
+        else:
+            continue
+        if word.static:
+            a.nested_shell(word.value, inv.cwd, f"{inv.name} -c")
+        else:
+            a.flag(Risk.HIGH, f"{inv.name} -c runs a command that is only known at run time")
+        return
+
+
+def multicall(a: Analysis, inv: Invocation) -> None:
+    """`busybox rm -rf ~`: the first operand names the program that really runs."""
+    operands = inv.operands()
+    if not operands:
+        a.flag(Risk.LOW, f"{inv.name} lists its applets")
+        return
+    if operands[0].value in SHELLS:
+        return shell(
+            a, Invocation(operands[0].value, inv.args[inv.args.index(operands[0]) + 1 :], inv.command, inv.cwd)
+        )
+    a.nested_invocation(inv.args[inv.args.index(operands[0]) :], inv)
 
 
 def shell(a: Analysis, inv: Invocation) -> None:
@@ -117,7 +185,9 @@ def shell(a: Analysis, inv: Invocation) -> None:
             a.nested_shell(code.value, inv.cwd, f"{inv.name} -c")
     elif script is not None and script.substituted:
         a.flag(Risk.HIGH, f"{inv.name} runs code produced by another command ({script.value})")
-    elif script is not None and script.value != "-":
+    elif script is not None and script.value.startswith(STDIN_PATHS) and inv.command.heredoc is None:
+        a.flag(Risk.HIGH, f"{inv.name} runs code from {script.value}, which cannot be seen beforehand")
+    elif script is not None and script.value != "-" and not script.value.startswith(STDIN_PATHS):
         a.flag(Risk.MEDIUM, f"{inv.name} runs the script {script.value}")
         a.read_path(script, inv.cwd)
     elif inv.command.heredoc is not None:
@@ -134,6 +204,11 @@ def source(a: Analysis, inv: Invocation) -> None:
         return
     if operands[0].substituted or not operands[0].static:
         a.flag(Risk.HIGH, f"{inv.name} runs code produced at run time")
+    elif operands[0].value.startswith(STDIN_PATHS) or operands[0].value == "-":
+        if inv.command.heredoc is not None:
+            a.nested_shell(inv.command.heredoc, inv.cwd, f"{inv.name} heredoc")
+        else:
+            a.flag(Risk.HIGH, f"{inv.name} runs code from {operands[0].value}, which cannot be seen beforehand")
     else:
         a.flag(Risk.MEDIUM, f"{inv.name} runs the script {operands[0].value}")
         a.read_path(operands[0], inv.cwd)
@@ -150,28 +225,27 @@ def python(a: Analysis, inv: Invocation) -> None:
     values = inv.values
     if inv.has("--version", "-V") and len(values) == 1:
         return
-    if "-c" in values:
-        code = inv.args[values.index("-c") + 1] if values.index("-c") + 1 < len(values) else None
-        if code is None or not code.static:
+    code, module, script = _python_arguments(inv)
+    if code is not None:
+        if not code.static:
             a.flag(Risk.HIGH, "python -c runs code that is only known at run time")
         else:
             for finding in check_python(code.value):
                 a.flag(finding.risk, finding.reason)
         return
-    if "-m" in values:
-        index = values.index("-m")
-        module = values[index + 1] if index + 1 < len(values) else ""
-        rest = inv.args[index + 2 :]
+    if module is not None:
         from openhands_tui.sdk.security.devtools import python_module
 
-        python_module(a, inv, module, rest)
+        index = inv.args.index(module)
+        python_module(a, inv, module.value, inv.args[index + 1 :])
         return
-    operands = inv.operands(frozenset({"-W", "-X", "-Q"}))
-    if operands and operands[0].substituted:
-        a.flag(Risk.HIGH, f"{inv.name} runs code produced by another command ({operands[0].value})")
-    elif operands and operands[0].value != "-":
-        a.flag(Risk.MEDIUM, f"runs the Python script {operands[0].value}")
-        a.read_path(operands[0], inv.cwd)
+    if script is not None and script.substituted:
+        a.flag(Risk.HIGH, f"{inv.name} runs code produced by another command ({script.value})")
+    elif script is not None and script.value.startswith(STDIN_PATHS) and inv.command.heredoc is None:
+        a.flag(Risk.HIGH, f"{inv.name} runs code from {script.value}, which cannot be seen beforehand")
+    elif script is not None and script.value != "-" and not script.value.startswith(STDIN_PATHS):
+        a.flag(Risk.MEDIUM, f"runs the Python script {script.value}")
+        a.read_path(script, inv.cwd)
     elif inv.command.heredoc is not None:
         for finding in check_python(inv.command.heredoc):
             a.flag(finding.risk, finding.reason)
@@ -181,18 +255,50 @@ def python(a: Analysis, inv: Invocation) -> None:
         a.flag(Risk.MEDIUM, "starts an interactive Python")
 
 
+def _python_arguments(inv: Invocation) -> tuple[Word | None, Word | None, Word | None]:
+    """(code after -c, module after -m, script): options may be clustered (`-Ic`, `-Bum`)."""
+    args, index = inv.args, 0
+    while index < len(args):
+        value = args[index].value
+        if value == "--" or not value.startswith("-") or value == "-":
+            start = index + 1 if value == "--" else index
+            return None, None, args[start] if start < len(args) else None
+        if value.startswith("--"):
+            index += 2 if value in ("--check-hash-based-pycs",) else 1
+            continue
+        for position, letter in enumerate(value[1:], start=1):
+            if letter in "cm":
+                attached = value[position + 1 :]
+                word = Word(attached) if attached else (args[index + 1] if index + 1 < len(args) else Word(""))
+                return (word, None, None) if letter == "c" else (None, word, None)
+            if letter in "WX":
+                index += 0 if value[position + 1 :] else 1  # the value is the next word
+                break
+        index += 1
+    return None, None, None
+
+
 def script_language(a: Analysis, inv: Invocation) -> None:
     language = SCRIPT_LANGUAGES[inv.name]
     values = inv.values
-    for flag in ("-e", "--eval", "-p", "--print", "-r", "-E"):
-        if flag in values and values.index(flag) + 1 < len(values):
-            code = inv.args[values.index(flag) + 1]
-            if not code.static:
-                a.flag(Risk.HIGH, f"{inv.name} {flag} runs code that is only known at run time")
-            else:
-                for finding in check_script(language, code.value):
-                    a.flag(finding.risk, finding.reason)
-            return
+    if inv.name in ("node", "nodejs", "deno", "bun") and inv.has("-r", "--require", "--import", "--loader"):
+        a.flag(Risk.MEDIUM, f"{inv.name} preloads a module before the program runs")
+    for index, value in enumerate(values):
+        code: Word | None = None
+        if value.startswith(("--eval=", "--print=")):
+            code = Word(value.split("=", 1)[1], static=inv.args[index].static)
+        elif value in ("--eval", "--print") or (
+            value.startswith("-") and not value.startswith("--") and _evaluates(value)
+        ):
+            code = inv.args[index + 1] if index + 1 < len(values) else Word("")
+        if code is None:
+            continue
+        if not code.static:
+            a.flag(Risk.HIGH, f"{inv.name} {value} runs code that is only known at run time")
+        else:
+            for finding in check_script(language, code.value):
+                a.flag(finding.risk, finding.reason)
+        return
     operands = inv.operands()
     if operands and operands[0].value != "-":
         a.flag(Risk.MEDIUM, f"runs the {language} script {operands[0].value}")
@@ -206,6 +312,11 @@ def script_language(a: Analysis, inv: Invocation) -> None:
         a.flag(Risk.MEDIUM, f"starts {inv.name}")
 
 
+def _evaluates(cluster: str) -> bool:
+    """`-e`, `-pe`, `-lane`, `-E`: a cluster of one-letter options whose last one takes code."""
+    return cluster[-1:] in ("e", "E") or cluster in ("-p", "-r")
+
+
 HANDLERS: dict[str, Handler] = {
     **{name: privileged for name in ("sudo", "doas", "pkexec", "run0", "sudoedit")},
     "su": su,
@@ -217,6 +328,8 @@ HANDLERS: dict[str, Handler] = {
     """)
     },
     **{name: shell for name in SHELLS},
+    "busybox": multicall,
+    "toybox": multicall,
     "source": source,
     ".": source,
     "eval": eval_builtin,

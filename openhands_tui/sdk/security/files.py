@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import re
+
 from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.security.invocation import Finding
 from openhands_tui.sdk.security.paths import PathJudge
@@ -18,9 +21,21 @@ def assess_read(path: str, workspace: str, home: str | None = None) -> list[Find
     return [Finding(Risk.LOW, "reads a file inside the workspace")]
 
 
-def assess_edit(path: str, workspace: str, operation: str = "edit", home: str | None = None) -> list[Finding]:
+#: package.json scripts npm runs by itself (on install, pack, publish): persistence for any later install.
+_LIFECYCLE_SCRIPT = re.compile(
+    r'"(preinstall|install|postinstall|prepare|preprepare|postprepare|prepack|postpack|prepublish|prepublishOnly)"\s*:'
+)
+
+
+def assess_edit(
+    path: str, workspace: str, operation: str = "edit", home: str | None = None, new_text: str | None = None
+) -> list[Finding]:
     verdict = PathJudge(workspace, home).judge(path)
     findings = []
+    if new_text and os.path.basename(verdict.resolved) == "package.json" and _LIFECYCLE_SCRIPT.search(new_text):
+        findings.append(
+            Finding(Risk.HIGH, f"{operation}s an npm lifecycle script in {verdict.resolved} (runs on every install)")
+        )
     if verdict.secret:
         findings.append(Finding(Risk.HIGH, f"{operation}s {verdict.resolved}: {verdict.secret}"))
     if verdict.sensitive:

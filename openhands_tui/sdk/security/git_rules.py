@@ -5,8 +5,8 @@ remote, or makes git run other programs later (hooks, pagers, helpers) is HIGH."
 from __future__ import annotations
 
 from openhands_tui.sdk.event import Risk
-from openhands_tui.sdk.security.invocation import Analysis, Invocation, words
-from openhands_tui.sdk.security.programs import Handler
+from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, words
+from openhands_tui.sdk.shell_syntax import Word
 
 _GIT_READ = frozenset(
     words("""
@@ -30,6 +30,15 @@ def git(a: Analysis, inv: Invocation) -> None:
         option = args[index].value
         if option in ("-c", "--config-env") or option.startswith("-c"):
             a.flag(Risk.MEDIUM, "git -c overrides configuration for this call (it can select programs to run)")
+            setting = option[2:] if option.startswith("-c") and len(option) > 2 else ""
+            if not setting and index + 1 < len(args):
+                setting = args[index + 1].value
+            if setting.lower().startswith(_GIT_EXEC_KEYS) or not (
+                args[index + 1].static if index + 1 < len(args) else True
+            ):
+                a.flag(Risk.HIGH, f"git -c {setting.split('=', 1)[0]} names a program git will run")
+        if option in ("-p", "--paginate"):
+            a.flag(Risk.MEDIUM, "git -p runs the configured pager")
         if option in ("-C", "--git-dir", "--work-tree") and index + 1 < len(args):
             a.read_path(args[index + 1], inv.cwd)
         index += 2 if option in _GIT_GLOBAL_VALUE else 1
@@ -48,8 +57,22 @@ def git(a: Analysis, inv: Invocation) -> None:
 
 def _git_read(a: Analysis, inv: Invocation) -> None:
     a.flag(Risk.LOW, f"{inv.name} only reads the repository")
-    if inv.has("--ext-diff", "--output", "--exec", "--upload-pack", "--textconv"):
-        a.flag(Risk.MEDIUM, f"{inv.name} with these options runs external programs or writes files")
+    values = inv.values
+    if inv.has("--ext-diff", "--exec", "--upload-pack", "--textconv"):
+        a.flag(Risk.MEDIUM, f"{inv.name} with these options runs external programs")
+    if any(
+        v.split("=", 1)[0] in ("--open-files-in-pager", "-O") or (v.startswith("-O") and len(v) > 2) for v in values
+    ):
+        a.flag(Risk.HIGH, f"{inv.name} --open-files-in-pager runs a program it is given")
+    for index, value in enumerate(values):
+        target = None
+        if value == "--output" and index + 1 < len(values):
+            target = inv.args[index + 1]
+        elif value.startswith("--output="):
+            target = Word(value.split("=", 1)[1])
+        if target is not None:
+            a.flag(Risk.MEDIUM, f"{inv.name} --output writes a file")
+            a.write_path(target, inv.cwd)
 
 
 def _git_push(a: Analysis, inv: Invocation) -> None:
@@ -59,8 +82,9 @@ def _git_push(a: Analysis, inv: Invocation) -> None:
     operands = [w.value for w in inv.operands(frozenset({"--repo", "-o", "--push-option", "--receive-pack"}))]
     if any(v.startswith(("+", ":")) for v in operands[1:]):
         a.flag(Risk.HIGH, "git push with a +/: refspec force-updates or deletes a remote branch")
-    if operands and operands[0] in a.facts.get("git remotes added", set()):
-        a.flag(Risk.HIGH, f"git push sends code to {operands[0]}, a remote added in this same command")
+    added = a.facts.get("git remotes added", set())
+    if added and (not operands or operands[0] in added or operands[0].startswith("-")):
+        a.flag(Risk.HIGH, "git push sends code to a remote this same command added or redirected")
     if operands and _is_url(operands[0]):
         a.flag(Risk.HIGH, f"git push sends code to {operands[0]}, not to a configured remote (exfiltration)")
 

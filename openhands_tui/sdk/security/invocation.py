@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -109,3 +110,7 @@ class Analysis(Protocol):
 def words(text: str) -> tuple[str, ...]:
     """A table of names written as whitespace-separated text (keeps long tables readable)."""
     return tuple(text.split())
+
+
+#: A rule for one program: it reports findings through the analysis; it returns nothing.
+Handler = Callable[[Analysis, Invocation], None]

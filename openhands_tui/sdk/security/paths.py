@@ -42,11 +42,15 @@ _SENSITIVE = {
         .travis.yml azure-pipelines.yml bitbucket-pipelines.yml .buildkite/* .drone.yml
         .woodpecker.yml .woodpecker/*
     """),
-    "git hooks": (".githooks/*", ".husky/*", ".pre-commit-config.yaml", "lefthook.yml", ".lefthook.yml"),
+    "git hooks": (".githooks/*", ".husky/*", ".pre-commit-config.yaml", "lefthook.yml", ".lefthook.yml", ".envrc"),
     "agent instructions or permissions": words("""
-        .openhands/* .agents/* AGENTS.md agents.md agent.md CLAUDE.md GEMINI.md .cursorrules
-        .cursor/* .claude/* .openhands-tui/* .github/copilot-instructions.md .windsurfrules
-        .clinerules .aider*
+        .openhands/* .openhands .agents/* .agents AGENTS.md agent.md CLAUDE.md GEMINI.md .cursorrules
+        .cursor/* .claude/* .claude .openhands-tui/* .openhands-tui .github/copilot-instructions.md
+        .windsurfrules .clinerules .aider* .mcp.json .cursor/mcp.json
+    """),
+    "package manager configuration (where packages come from, scripts that run on install)": words("""
+        pip.conf pip.ini .npmrc .yarnrc .yarnrc.yml .pnpmfile.cjs bunfig.toml uv.toml .condarc .pypirc
+        .bunfig.toml
     """),
     "editor auto-run configuration": (".vscode/*", ".idea/*", "*.code-workspace", ".devcontainer/*"),
 }
@@ -123,4 +127,7 @@ class PathJudge:
 
 
 def _matches(text: str, patterns: tuple[str, ...]) -> bool:
-    return any(fnmatch.fnmatchcase(text, pattern) for pattern in patterns)
+    """Case-insensitively: `Agents.md` is read as an instruction file too, and on a
+    case-insensitive filesystem `.GIT/hooks` is git's own directory."""
+    lowered = text.lower()
+    return any(fnmatch.fnmatchcase(lowered, pattern.lower()) for pattern in patterns)

@@ -7,13 +7,10 @@ over all the parts of a command line decides.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
-
 from openhands_tui.sdk.event import Risk
-from openhands_tui.sdk.security.invocation import Analysis, Invocation, words
-
-Handler = Callable[[Analysis, Invocation], None]
+from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, words
+from openhands_tui.sdk.security.scripted_tools import find, sed, tar
+from openhands_tui.sdk.security.shell_state import check_declaration
 
 #: Read-only programs: LOW unless a path they read is outside the workspace or a secret.
 READ_ONLY = frozenset(
@@ -23,7 +20,7 @@ READ_ONLY = frozenset(
     nl diff cmp comm column jq yq xxd od hexdump md5sum sha1sum sha256sum sha512sum cksum test [
     type seq sleep cd pushd popd dirs fd locate strings wait help man tac rev fold fmt paste join
     expand unexpand look bc expr ps uptime free nproc lscpu groups arch tty locale getconf history
-    alias unset shopt read return exit : hash umask trap jobs cal numfmt tsort sum
+    unset shopt read return exit : umask jobs cal numfmt tsort sum
 """)
 )
 #: Programs that change files inside the workspace: MEDIUM, HIGH if a target is elsewhere.
@@ -79,61 +76,16 @@ def _word(value: str):
     return Word(value)
 
 
-def sed(a: Analysis, inv: Invocation) -> None:
-    in_place = any(v == "--in-place" or (v.startswith("-i") and not v.startswith("--")) for v in inv.values)
-    script_given = inv.has("-e", "-f", "--expression", "--file")
-    operands = inv.operands(frozenset({"-e", "-f", "--expression", "--file"}))
-    files = operands if script_given else operands[1:]
-    scripts = (
-        [w.value for w in operands[:1]]
-        if not script_given
-        else [inv.values[i + 1] for i, v in enumerate(inv.values[:-1]) if v in ("-e", "--expression")]
-    )
-    if in_place:
-        a.flag(Risk.MEDIUM, "sed -i edits files in place")
-        for word in files:
-            a.write_path(word, inv.cwd)
-        return
-    if any(_SED_WRITES_OR_RUNS.search(script) for script in scripts) or inv.has("-f", "--file"):
-        a.flag(Risk.MEDIUM, "the sed script can write files or run commands (w/e commands)")
-    else:
-        a.flag(Risk.LOW, "sed only prints")
-    for word in files:
-        a.read_path(word, inv.cwd)
-
-
-_SED_WRITES_OR_RUNS = re.compile(r"(^|[;}\s])[wWe](\s|$)|/[wWe]\s")
-
-
-def find(a: Analysis, inv: Invocation) -> None:
-    a.flag(Risk.LOW, "find lists files")
-    values = inv.values
-    roots = []
-    for word in inv.args:
-        if word.value.startswith(("-", "(", "!", ")")):
-            break
-        roots.append(word)
-    for root in roots or [_word(".")]:
-        a.read_path(root, inv.cwd)
-    for index, value in enumerate(values):
-        if value == "-delete":
-            a.flag(Risk.HIGH, "find -delete deletes every file it matches")
-            for root in roots or [_word(".")]:
-                a.write_path(root, inv.cwd)
-        elif value in ("-exec", "-execdir", "-ok", "-okdir"):
-            inner = []
-            for word in inv.args[index + 1 :]:
-                if word.value in (";", "+"):
-                    break
-                inner.append(word)
-            if inner:
-                a.nested_invocation(inner, inv)
-        elif value.startswith(("-fprint", "-fls")):
-            a.flag(Risk.MEDIUM, f"find {value} writes a file")
-
-
 def writer(a: Analysis, inv: Invocation) -> None:
     a.flag(Risk.MEDIUM, f"{inv.name} changes files")
+    if inv.name == "tar":
+        return tar(a, inv)
+    if inv.name == "install":
+        values = inv.values
+        modes = [values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-m", "--mode")]
+        modes += [v.split("=", 1)[1] for v in values if v.startswith("--mode=")]
+        if any(_sets_setuid(mode) for mode in modes):
+            a.flag(Risk.HIGH, "install sets the setuid/setgid bit (privilege escalation)")
     if inv.name == "ln" and inv.has("-s", "--symbolic"):
         for word in inv.operands():
             a.read_path(word, inv.cwd)  # a link to a secret is a way to read it
@@ -242,6 +194,8 @@ def network(a: Analysis, inv: Invocation) -> None:
 
 def probe(a: Analysis, inv: Invocation) -> None:
     a.flag(Risk.MEDIUM, f"{inv.name} sends network requests")
+    if any(word.substituted or word.variables for word in inv.args) or inv.command.pipe_index > 0:
+        a.flag(Risk.HIGH, f"{inv.name} looks up a name built from command output or variables (DNS exfiltration)")
 
 
 def remote(a: Analysis, inv: Invocation) -> None:
@@ -254,6 +208,7 @@ def set_variables(a: Analysis, inv: Invocation) -> None:
         a.flag(Risk.MEDIUM, f"{inv.name} prints environment variables, API keys included")
     else:
         a.flag(Risk.LOW, f"{inv.name} sets shell variables")
+        check_declaration(a, inv)
 
 
 def env_dump(a: Analysis, inv: Invocation) -> None:

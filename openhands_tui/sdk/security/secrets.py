@@ -13,6 +13,7 @@ import logging
 import os
 import re
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 
 SECRET_NAME = re.compile(
     r"(API_?KEY|_TOKEN$|^TOKEN$|_SECRET|SECRET_|PASSWORD|PASSWD|PRIVATE_?KEY|ACCESS_?KEY|_CREDENTIALS?$)",
@@ -27,6 +28,58 @@ def secret_environment(environ: Mapping[str, str] | None = None) -> dict[str, st
     return {
         name: value for name, value in environ.items() if SECRET_NAME.search(name) and len(value) >= MIN_SECRET_LENGTH
     }
+
+
+#: Names the agent's shell never inherits (unless the user keeps them): the issue's families,
+#: wider than SECRET_NAME on purpose — a variable only has to look secret to be dropped.
+SHELL_SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|(^|_)AUTH(_|$))", re.IGNORECASE)
+_URL_WITH_PASSWORD = re.compile(r"^[a-z][a-z0-9+.-]*://[^/\s:@]*:[^/\s@]+@", re.IGNORECASE)
+
+
+def shell_environment(environ: Mapping[str, str] | None = None, keep: Iterable[str] = ()) -> dict[str, str]:
+    """The environment for the agent's shell: everything except what looks secret (by name, or
+    a URL carrying a password), unless the user listed the name in `keep`."""
+    environ = os.environ if environ is None else environ
+    kept = set(keep)
+    return {
+        name: value
+        for name, value in environ.items()
+        if name in kept or not (SHELL_SECRET_NAME.search(name) or _URL_WITH_PASSWORD.match(value.strip()))
+    }
+
+
+_DOTENV_LINE = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*(.*?)\s*$")
+_DOTENV_EXAMPLES = (".example", ".sample", ".template", ".dist", ".defaults")
+
+
+def dotenv_secrets(workspace: Path, limit_bytes: int = 256 * 1024) -> dict[str, str]:
+    """Values assigned in the workspace's `.env*` files (not examples), as `{value: label}`,
+    to be redacted everywhere the way known keys are."""
+    found: dict[str, str] = {}
+    try:
+        names = sorted(os.listdir(workspace))
+    except OSError:
+        return found
+    for name in names:
+        if not name.startswith(".env") or name.endswith(_DOTENV_EXAMPLES):
+            continue
+        path = workspace / name
+        try:
+            if not path.is_file() or path.stat().st_size > limit_bytes:
+                continue
+            text = path.read_text(errors="replace")
+        except OSError:
+            continue
+        for line in text.splitlines():
+            match = _DOTENV_LINE.match(line)
+            if match is None or line.lstrip().startswith("#"):
+                continue
+            value = match.group(2)
+            if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+                value = value[1:-1]
+            if len(value) >= MIN_SECRET_LENGTH:
+                found[value] = f"{match.group(1)} from {name}"
+    return found
 
 
 class Redactor:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from openhands_tui.sdk.event import Event
+from openhands_tui.sdk.sandbox import SandboxPolicy
 
 if TYPE_CHECKING:
     from openhands_tui.sdk.agent import Agent
@@ -68,10 +69,12 @@ class ToolContext:
     """What a tool may know about the run it serves.
 
     `history` is this agent's own stored events (a resumed tool can restore its state from
-    them); `spawner` is set for every agent the engine runs and lets a tool start children.
+    them); `spawner` is set for every agent the engine runs and lets a tool start children;
+    `sandbox` is how commands are confined in this session.
     """
 
     workspace: Path
     agent_id: str
     history: list[Event] = field(default_factory=list)
     spawner: ChildSpawner | None = None
+    sandbox: SandboxPolicy = field(default_factory=SandboxPolicy)

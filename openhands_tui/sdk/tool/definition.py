@@ -12,6 +12,7 @@ from pydantic import ConfigDict, Field
 
 from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.model import Model
+from openhands_tui.sdk.sandbox import SandboxDenial, SandboxGrant
 from openhands_tui.sdk.subject import OtherSubject, Subject
 from openhands_tui.sdk.tool.context import ToolContext
 from openhands_tui.sdk.tool.schema import parameters_schema
@@ -42,6 +43,9 @@ class Observation(Model):
 
     text: str
     is_error: bool = False
+    #: Set when the sandbox stopped the action (no network, a read-only path): the engine may
+    #: offer the user to run it again with what it lacked (`ToolDefinition.run_granted`).
+    sandbox_denial: SandboxDenial | None = None
 
     def data(self) -> dict[str, Any]:
         """Structured details for the event log (everything except the text itself)."""
@@ -75,6 +79,11 @@ class ToolDefinition(ABC, Generic[ActionT]):
 
     @abstractmethod
     async def run(self, action: ActionT) -> Observation: ...
+
+    async def run_granted(self, action: ActionT, grant: SandboxGrant) -> Observation:
+        """Run with more than the sandbox normally allows, because the user (or a user rule)
+        agreed. Tools that run nothing in a sandbox just run."""
+        return await self.run(action)
 
     async def close(self) -> None:
         """Release what the tool holds (processes, files) when its agent's run ends."""

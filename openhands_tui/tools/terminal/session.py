@@ -6,6 +6,14 @@ Sourcing keeps a syntax error (an unbalanced quote) inside that one command inst
 desynchronising the shell; `</dev/null` keeps commands from eating our input. The shell is
 its own process group, so a timeout or an interrupt kills everything the command started;
 the shell is then restarted in the last known directory.
+
+After every command, shell state that would run code later — traps, `PROMPT_COMMAND`, `PS4`
+with `set -x`, aliases, functions, `BASH_ENV`, `LD_PRELOAD`, git's config, pager and ssh
+variables — is reset, so an innocent-looking later command cannot fire something an earlier
+one planted (whatever fires while that command itself winds down is part of that command,
+and was rated with it). With a jail (the sandbox), the shell runs inside bubblewrap. A command the
+user allowed more than the sandbox gives runs once in its own wider jail, with the shell's
+directory and exported variables.
 """
 
 from __future__ import annotations
@@ -13,16 +21,48 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import re
 import secrets
 import shutil
 import signal
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-_ANSI = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07")
+from openhands_tui.sdk.sandbox import SandboxGrant
+from openhands_tui.tools.terminal.output import BoundedOutput
+from openhands_tui.tools.terminal.sandbox import Jail
+
 _READ_SIZE = 65536
+
+#: Non-interactive stand-ins: a pager or editor must never wait for a keyboard nobody types on.
+NON_INTERACTIVE = {
+    "PAGER": "cat",
+    "GIT_PAGER": "cat",
+    "MANPAGER": "cat",
+    "SYSTEMD_PAGER": "",
+    "EDITOR": "true",
+    "VISUAL": "true",
+    "GIT_EDITOR": "true",
+    "GIT_SEQUENCE_EDITOR": "true",
+    "GIT_TERMINAL_PROMPT": "0",
+    "DEBIAN_FRONTEND": "noninteractive",
+    "PIP_NO_INPUT": "1",
+    "TERM": "dumb",
+    "NO_COLOR": "1",
+    "PS1": "",
+}
+#: Reset after every command (see the module docstring); the first group silences xtrace.
+_RESET = (
+    "{ set +o xtrace +o verbose +o functrace +o errtrace; } 2>/dev/null; trap - DEBUG RETURN ERR EXIT 2>/dev/null; "
+    "shopt -u extdebug 2>/dev/null; unalias -a 2>/dev/null; "
+    'for __oht_f in $(compgen -A function); do unset -f "$__oht_f"; done; unset __oht_f; '
+    "unset PROMPT_COMMAND PS4 BASH_ENV ENV LD_PRELOAD LD_AUDIT LESSOPEN LESSCLOSE GIT_CONFIG "
+    "GIT_CONFIG_GLOBAL GIT_CONFIG_SYSTEM GIT_CONFIG_COUNT GIT_CONFIG_PARAMETERS GIT_SSH GIT_SSH_COMMAND "
+    "GIT_EXTERNAL_DIFF GIT_ASKPASS SSH_ASKPASS GIT_EXEC_PATH GIT_TEMPLATE_DIR GIT_PROXY_COMMAND GIT_DIR "
+    "GIT_WORK_TREE GIT_COMMON_DIR GIT_INDEX_FILE 2>/dev/null; "
+    + "export "
+    + " ".join(f"{k}={v or chr(39) * 2}" for k, v in NON_INTERACTIVE.items() if k not in ("TERM", "NO_COLOR", "PS1"))
+)
 
 
 @dataclass
@@ -33,60 +73,41 @@ class CommandResult:
     timed_out: bool = False
     omitted_bytes: int = 0
     shell_restarted: bool = False
-
-
-class _Output:
-    """A command's output so far. Past twice the limit, the middle is dropped: the head and
-    a generous tail are kept (the tail must still hold the sentinel line when it arrives)."""
-
-    SLACK = 70_000  # more than one read plus the sentinel
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self.buffer = bytearray()
-        self.omitted = 0
-        self.cut_at = 0
-
-    def add(self, chunk: bytes) -> None:
-        self.buffer += chunk
-        if len(self.buffer) > 2 * self.limit + self.SLACK:
-            head = self.limit // 2
-            keep_tail = self.limit // 2 + self.SLACK
-            cut = len(self.buffer) - head - keep_tail
-            del self.buffer[head : head + cut]
-            self.omitted += cut
-            self.cut_at = head
-
-    def render(self, end: int | None = None) -> str:
-        body = bytes(self.buffer[:end] if end is not None else self.buffer)
-        if len(body) > self.limit:  # what is left of the slack: trim to the limit, keep the tail
-            extra = len(body) - self.limit
-            keep_from = max(self.cut_at, self.limit // 2)
-            body = body[:keep_from] + body[keep_from + extra :]
-            self.omitted += extra
-            self.cut_at = keep_from
-        if self.omitted:
-            note = f"\n[... {self.omitted:,} bytes of output omitted ...]\n".encode()
-            body = body[: self.cut_at] + note + body[self.cut_at :]
-        return _clean(body)
+    #: Protected paths (instructions, hooks, CI...) the command created or replaced, now undone.
+    undone: list[str] = field(default_factory=list)
 
 
 class BashSession:
-    def __init__(self, workspace: Path, *, max_output_bytes: int = 30_000) -> None:
+    def __init__(
+        self,
+        workspace: Path,
+        *,
+        max_output_bytes: int = 30_000,
+        jail: Jail | None = None,
+        environment: dict[str, str] | None = None,
+    ) -> None:
         self.cwd = str(workspace)
         self.max_output_bytes = max_output_bytes
+        self.jail = jail
+        self.environment = dict(os.environ if environment is None else environment)
         self._process: asyncio.subprocess.Process | None = None
         self._scratch = Path(tempfile.mkdtemp(prefix="oht-bash-"))
         self._lock = asyncio.Lock()
         self._counter = 0
-        self._output: _Output | None = None
+        self._output: BoundedOutput | None = None
+
+    def _env(self) -> dict[str, str]:
+        env = {**self.environment, **NON_INTERACTIVE}
+        if self.jail is not None:  # the jail's /tmp is private and writable: caches go there
+            env.setdefault("XDG_CACHE_HOME", "/tmp/.cache")
+            env.setdefault("npm_config_cache", "/tmp/.npm")
+        return env
 
     async def _start(self) -> asyncio.subprocess.Process:
-        env = dict(os.environ)
-        env.pop("LLM_API_KEY", None)  # the agent's shell has no business with our model's key
-        env.update({"PAGER": "cat", "GIT_PAGER": "cat", "TERM": "dumb", "NO_COLOR": "1", "PS1": ""})
         cwd = self.cwd if Path(self.cwd).is_dir() else str(Path.home())
+        prefix = self.jail.argv(cwd, [self._scratch]) if self.jail is not None else []
         self._process = await asyncio.create_subprocess_exec(
+            *prefix,
             "bash",
             "--noprofile",
             "--norc",
@@ -94,26 +115,90 @@ class BashSession:
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT,
             cwd=cwd,
-            env=env,
+            env=self._env(),
             start_new_session=True,
         )
         return self._process
 
     async def run(self, command: str, timeout: float) -> CommandResult:
         async with self._lock:
+            if self.jail is not None and self.jail.protected.stale():
+                await self._rebuild()  # a protected file appeared: the jail must bind it too
             restarted = self._process is not None and self._process.returncode is not None
             process = self._process if self._process and self._process.returncode is None else await self._start()
+            before = self.jail.protected.snapshot() if self.jail is not None else {}
             try:
                 result = await asyncio.wait_for(self._exchange(process, command), timeout)
             except TimeoutError:
                 await self._kill()
                 partial = self._output.render() if self._output is not None else ""
-                return CommandResult(partial, None, self.cwd, timed_out=True, shell_restarted=True)
+                result = CommandResult(partial, None, self.cwd, timed_out=True, shell_restarted=True)
             except asyncio.CancelledError:
                 await self._kill()
                 raise
+            finally:
+                if self.jail is not None:
+                    undone = self.jail.protected.check(before)
             result.shell_restarted = result.shell_restarted or restarted
+            if self.jail is not None:
+                result.undone = undone
             return result
+
+    async def run_granted(self, command: str, timeout: float, grant: SandboxGrant) -> CommandResult:
+        """Run one command in a wider jail (`grant`), where the shell is and with its exported
+        variables; `cd` and `export` inside it do not carry over."""
+        assert self.jail is not None, "a grant widens a sandbox; there is none"
+        async with self._lock:
+            state = self._scratch / "state.sh"
+            state.unlink(missing_ok=True)
+            if self._process is not None and self._process.returncode is None:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._exchange(self._process, f"export -p > {_quote(str(state))}"), 10)
+            self._counter += 1
+            script = self._scratch / f"granted{self._counter}.sh"
+            script.write_text(command + "\n")
+            lines = [f". {_quote(str(state))} 2>/dev/null", _RESET, f"cd {_quote(self.cwd)} 2>/dev/null"]
+            body = "\n".join([*lines, f". {_quote(str(script))} </dev/null", ""])
+            before = self.jail.protected.snapshot()
+            process = await asyncio.create_subprocess_exec(
+                *self.jail.argv(self.cwd, [self._scratch], grant),
+                "bash",
+                "--noprofile",
+                "--norc",
+                "-c",
+                body,
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.STDOUT,
+                env=self._env(),
+                start_new_session=True,
+            )
+            output = BoundedOutput(self.max_output_bytes)
+            try:
+                code = await asyncio.wait_for(_collect(process, output), timeout)
+                timed_out = False
+            except TimeoutError:
+                code, timed_out = None, True
+            finally:
+                await _kill_group(process)
+            undone = self.jail.protected.check(before)
+            shown = _as_bash(output.render(), script)
+            return CommandResult(
+                shown, code, self.cwd, timed_out=timed_out, omitted_bytes=output.omitted, undone=undone
+            )
+
+    async def _rebuild(self) -> None:
+        """Restart the jailed shell (new binds), keeping its directory and exported variables."""
+        state = self._scratch / "state.sh"
+        state.unlink(missing_ok=True)
+        if self._process is not None and self._process.returncode is None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._exchange(self._process, f"export -p > {_quote(str(state))}"), 10)
+        await self._kill()
+        process = await self._start()
+        if state.exists():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._exchange(process, f". {_quote(str(state))} 2>/dev/null"), 10)
 
     async def _exchange(self, process: asyncio.subprocess.Process, command: str) -> CommandResult:
         assert process.stdin is not None and process.stdout is not None
@@ -123,18 +208,17 @@ class BashSession:
         nonce = secrets.token_hex(8)
         marker = f"__OHT_DONE_{nonce}__".encode()
         process.stdin.write(
-            f'. {_quote(str(script))} </dev/null\n__oht_ec=$?\nprintf "\\n%s %d %s\\n" "{marker.decode()}" '
+            f'. {_quote(str(script))} </dev/null\n__oht_ec=$?\n{_RESET}\nprintf "\\n%s %d %s\\n" "{marker.decode()}" '
             f'"$__oht_ec" "$PWD"\n'.encode()
         )
         await process.stdin.drain()
-        output = self._output = _Output(self.max_output_bytes)
+        output = self._output = BoundedOutput(self.max_output_bytes)
         while True:
             chunk = await process.stdout.read(_READ_SIZE)
             if not chunk:  # the command ran `exit` (or killed the shell)
                 code = await process.wait()
-                return CommandResult(
-                    output.render(), code, self.cwd, omitted_bytes=output.omitted, shell_restarted=True
-                )
+                shown = _as_bash(output.render(), script)
+                return CommandResult(shown, code, self.cwd, omitted_bytes=output.omitted, shell_restarted=True)
             output.add(chunk)
             found = output.buffer.find(marker, max(0, len(output.buffer) - len(chunk) - len(marker)))
             if found < 0:
@@ -155,31 +239,44 @@ class BashSession:
                 end -= 1  # the newline our sentinel printed first, and the command's own last ones
             script.unlink(missing_ok=True)
             exit_code = int(code_text) if code_text.lstrip("-").isdigit() else None
-            return CommandResult(output.render(end), exit_code, self.cwd, omitted_bytes=output.omitted)
+            return CommandResult(
+                _as_bash(output.render(end), script), exit_code, self.cwd, omitted_bytes=output.omitted
+            )
 
     async def _kill(self) -> None:
         process, self._process = self._process, None
-        if process is None or process.returncode is not None:
-            return
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(process.pid, signal.SIGKILL)
-        with contextlib.suppress(ProcessLookupError):
-            process.kill()
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(process.wait(), 5)
+        if process is not None:
+            await _kill_group(process)
 
     async def close(self) -> None:
         await self._kill()
         shutil.rmtree(self._scratch, ignore_errors=True)
 
 
+async def _collect(process: asyncio.subprocess.Process, output: BoundedOutput) -> int:
+    assert process.stdout is not None
+    while chunk := await process.stdout.read(_READ_SIZE):
+        output.add(chunk)
+    return await process.wait()
+
+
+async def _kill_group(process: asyncio.subprocess.Process) -> None:
+    """Kill the process and everything in its group (a jail takes its namespace with it)."""
+    if process.returncode is not None:
+        return
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError):
+        process.kill()
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(process.wait(), 5)
+
+
+def _as_bash(text: str, script: Path) -> str:
+    """Bash names our scratch file in its errors (`/tmp/oht-bash-x/cmd3.sh: line 1: ...`); the
+    model wrote a command, not that file: say `bash: line 1: ...` as an interactive shell would."""
+    return text.replace(f"{script}: ", "bash: ")
+
+
 def _quote(text: str) -> str:
     return "'" + text.replace("'", "'\\''") + "'"
-
-
-def _clean(data: bytes) -> str:
-    """Decode, drop colour codes, and keep what a terminal would show after carriage returns."""
-    text = _ANSI.sub(b"", data).decode("utf-8", errors="replace")
-    if "\r" in text:
-        text = "\n".join(line.rsplit("\r", 1)[-1] if line.strip("\r") else "" for line in text.split("\n"))
-    return text

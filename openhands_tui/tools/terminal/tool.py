@@ -1,14 +1,20 @@
-"""The `terminal` tool: run a shell command in the agent's persistent bash session."""
+"""The `terminal` tool: run a shell command in the agent's persistent bash session, inside
+the session's sandbox (unless the user turned it off), with an environment that holds no
+secrets."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from pydantic import Field
 
+from openhands_tui.sdk.sandbox import SandboxGrant
+from openhands_tui.sdk.security.secrets import shell_environment
 from openhands_tui.sdk.subject import ShellCommand
 from openhands_tui.sdk.tool import Observation, RiskyAction, ToolContext, ToolDefinition
-from openhands_tui.tools.terminal.session import BashSession
+from openhands_tui.tools.terminal.sandbox import Jail, find_bubblewrap
+from openhands_tui.tools.terminal.session import BashSession, CommandResult
 
 DEFAULT_TIMEOUT = 120.0
 MAX_TIMEOUT = 1800.0
@@ -48,7 +54,18 @@ class TerminalTool(ToolDefinition[TerminalAction]):
     action_type = TerminalAction
 
     def __init__(self, ctx: ToolContext, max_output_bytes: int = 30_000) -> None:
-        self.session = BashSession(ctx.workspace, max_output_bytes=max_output_bytes)
+        policy = ctx.sandbox
+        self.jail: Jail | None = None
+        if policy.enabled:
+            bwrap = find_bubblewrap()
+            if bwrap.path is None:
+                raise RuntimeError(f"the sandbox cannot run here: {bwrap.problem}; use --sandbox off to run without it")
+            self.jail = Jail(policy, ctx.workspace, bwrap.path)
+        environment = shell_environment(os.environ, keep=policy.keep_env)
+        environment.pop("LLM_API_KEY", None)  # the agent's shell has no business with our model's key
+        self.session = BashSession(
+            ctx.workspace, max_output_bytes=max_output_bytes, jail=self.jail, environment=environment
+        )
 
     def subject(self, action: TerminalAction) -> ShellCommand:
         """The command, run where the shell is now (`cd` carries over between calls)."""
@@ -58,11 +75,27 @@ class TerminalTool(ToolDefinition[TerminalAction]):
         return "$ " + action.command.strip()
 
     async def run(self, action: TerminalAction) -> Observation:
+        return await self._run(action, None)
+
+    async def run_granted(self, action: TerminalAction, grant: SandboxGrant) -> Observation:
+        if self.jail is None:
+            return await self._run(action, None)
+        return await self._run(action, grant)
+
+    async def _run(self, action: TerminalAction, grant: SandboxGrant | None) -> Observation:
         command = action.command.strip()
         if not command:
             return Observation(text="The command is empty; nothing was run.", is_error=True)
         timeout = min(action.timeout or DEFAULT_TIMEOUT, MAX_TIMEOUT)
-        result = await self.session.run(command, timeout)
+        if grant is not None:
+            result = await self.session.run_granted(command, timeout, grant)
+        else:
+            result = await self.session.run(command, timeout)
+        return self._observe(command, timeout, result, grant)
+
+    def _observe(
+        self, command: str, timeout: float, result: CommandResult, grant: SandboxGrant | None
+    ) -> TerminalObservation:
         notes = []
         if result.timed_out:
             notes.append(
@@ -71,19 +104,30 @@ class TerminalTool(ToolDefinition[TerminalAction]):
             )
         elif result.shell_restarted:
             notes.append(f"The shell exited and was restarted in {result.cwd}.")
+        if grant is not None:
+            notes.append("It ran once in a wider sandbox; `cd` and `export` in it do not carry over.")
+        if result.undone:
+            notes.append(
+                f"The sandbox undid what this command did to {', '.join(result.undone)}: agent instructions, "
+                "rules, git hooks and config, and CI files change only through the file editor, which asks the user."
+            )
         status = "timed out" if result.timed_out else f"exit code {result.exit_code}"
         text = result.output
         text += ("\n" if text and not text.endswith("\n") else "") + f"[{status} · cwd {result.cwd}]"
         if notes:
             text += "\n" + "\n".join(notes)
+        denial = None
+        if self.jail is not None and not result.timed_out:
+            denial = self.jail.denial(result.output, result.exit_code, result.cwd, grant)
         return TerminalObservation(
             text=text,
-            is_error=result.timed_out or result.exit_code != 0,
+            is_error=result.timed_out or result.exit_code != 0 or bool(result.undone),
             command=command,
             exit_code=result.exit_code,
             cwd=result.cwd,
             timed_out=result.timed_out,
             omitted_bytes=result.omitted_bytes,
+            sandbox_denial=denial,
         )
 
     async def close(self) -> None:

@@ -70,7 +70,11 @@ class ConfirmScreen(ModalScreen[Decision]):
     def _header(self) -> Text:
         header = Text()
         header.append(f" {self.request.risk} ", style="bold reverse")
-        header.append(f"  {' → '.join(self.request.chain)} wants to run {self.request.tool_name}")
+        who = " → ".join(self.request.chain)
+        if self.request.escalation:
+            header.append(f"  {who}: the sandbox stopped it — run it again with {self.request.escalation}?")
+        else:
+            header.append(f"  {who} wants to run {self.request.tool_name}")
         if self.queued:
             header.append(f"   (+{self.queued} more waiting)", style="bold")
         return header

@@ -1,0 +1,136 @@
+"""The second wall: what a command may touch at all, whatever the risk rules missed.
+
+Rules decide whether to *ask*; the sandbox decides what a command *can do*. Every terminal
+command runs inside it (bubblewrap on Linux; the terminal tool builds it from this policy):
+
+- `workspace-write` (default): the whole filesystem read-only except the workspace, a
+  private `/tmp`, and the paths the user lists; `read-only`: the workspace too; `off`: none
+  of this (the user's explicit choice).
+- No network (its own network namespace) unless allowed, here or by a user rule for a
+  command prefix; its own PID namespace and `/proc`, so a command cannot read the parent's
+  environment or command line, and every process it started dies with the session.
+- Inside the workspace, the files that steer later sessions stay read-only even in
+  workspace-write (`PROTECTED`): git hooks and config, agent instructions and rules, CI
+  configuration. Changing them goes through the file editor, rated HIGH and confirmed.
+- Credential stores in the home directory are hidden (`HIDDEN_IN_HOME`).
+
+A command the sandbox stopped (a read-only path, no network) reports a `SandboxDenial`; the
+engine offers the user to run it again with a `SandboxGrant`, or tells the model why not.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from openhands_tui.sdk.model import Model
+
+SandboxMode = Literal["read-only", "workspace-write", "off"]
+
+#: Inside the workspace: read-only to commands in every mode. Names match case-insensitively
+#: (`Agents.md` is an instruction file too); a directory protects everything below it.
+PROTECTED = (
+    ".git/hooks",
+    ".git/config",
+    ".openhands-tui",
+    ".openhands",
+    ".agents",
+    ".claude",
+    ".cursor",
+    ".mcp.json",
+    ".vscode",
+    ".devcontainer",
+    ".envrc",
+    "AGENTS.md",
+    "AGENT.md",
+    "CLAUDE.md",
+    "GEMINI.md",
+    ".cursorrules",
+    ".windsurfrules",
+    ".clinerules",
+    ".github/copilot-instructions.md",
+    ".github/workflows",
+    ".github/actions",
+    ".gitlab-ci.yml",
+    ".circleci",
+    ".buildkite",
+    ".travis.yml",
+    "Jenkinsfile",
+    "azure-pipelines.yml",
+    "bitbucket-pipelines.yml",
+    ".drone.yml",
+    ".woodpecker.yml",
+    ".woodpecker",
+    ".githooks",
+    ".husky",
+    ".pre-commit-config.yaml",
+    "lefthook.yml",
+    ".lefthook.yml",
+)
+
+#: Relative to the home directory: hidden from commands (keys, tokens, our own API key).
+HIDDEN_IN_HOME = (
+    ".ssh",
+    ".aws",
+    ".azure",
+    ".gnupg",
+    ".kube",
+    ".docker",
+    ".password-store",
+    ".config/gcloud",
+    ".config/gh",
+    ".config/hub",
+    ".config/openhands-tui",
+    ".local/state/openhands-tui",
+    ".openhands",
+    ".netrc",
+    ".git-credentials",
+    ".pgpass",
+    ".npmrc",
+    ".pypirc",
+    ".vault-token",
+)
+
+
+class SandboxPolicy(Model):
+    """How commands are confined for a whole session (`--sandbox`, `[sandbox]` in config)."""
+
+    mode: SandboxMode = Field(default="workspace-write", description="read-only, workspace-write or off.")
+    network: bool = Field(default=False, description="Let every command reach the network.")
+    writable: list[str] = Field(
+        default_factory=list, description="Paths outside the workspace commands may write (caches a build needs)."
+    )
+    keep_env: list[str] = Field(
+        default_factory=list, description="Secret-looking environment variables the agent's shell may still see."
+    )
+
+    @property
+    def enabled(self) -> bool:
+        return self.mode != "off"
+
+
+class SandboxGrant(Model):
+    """More than the policy allows, for one command the user (or a user rule) approved."""
+
+    network: bool = False
+    write: list[str] = Field(default_factory=list)
+
+
+class SandboxDenial(Model):
+    """What the sandbox stopped a command from doing, and what grant would let it."""
+
+    reason: str
+    network: bool = False
+    write: list[str] = Field(default_factory=list)
+    #: False when no grant can help (a protected path: that change goes through the editor).
+    grantable: bool = True
+
+    def grant(self) -> SandboxGrant:
+        return SandboxGrant(network=self.network, write=list(self.write))
+
+    def asks_for(self) -> str:
+        """What running it again would allow, in words for the confirmation prompt."""
+        wants = ["network access"] if self.network else []
+        wants += [f"write access to {path}" for path in self.write]
+        return " and ".join(wants) or "nothing more"

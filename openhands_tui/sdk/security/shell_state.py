@@ -1,0 +1,113 @@
+"""Rules for shell state that runs code later, or changes where code comes from.
+
+Some settings do nothing visible when set and act on a later, innocent-looking command:
+traps, `PS4` (expanded by `set -x`), `PROMPT_COMMAND`, `BASH_ENV`, `LD_PRELOAD`, aliases,
+functions, `hash -p`, builtins loaded with `enable -f`, a `PATH` that puts a project
+directory first, git's config, pager, ssh and diff variables, `LESSOPEN`. Others point a
+package manager at another registry. Setting any of them is HIGH (the terminal also resets
+the first kind after every command, as a second line of defence).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, words
+from openhands_tui.sdk.shell_syntax import Word
+
+#: Variables that make a later program run other code.
+RUNS_CODE_LATER = frozenset(
+    words("""
+    PS4 PROMPT_COMMAND PS0 BASH_ENV ENV LD_PRELOAD LD_AUDIT LD_LIBRARY_PATH DYLD_INSERT_LIBRARIES
+    DYLD_LIBRARY_PATH LESSOPEN LESSCLOSE PYTHONSTARTUP PYTHONHOME PYTHONINSPECT NODE_OPTIONS PERL5OPT
+    PERL5LIB RUBYOPT RUBYLIB JAVA_TOOL_OPTIONS _JAVA_OPTIONS JDK_JAVA_OPTIONS GIT_CONFIG GIT_CONFIG_GLOBAL
+    GIT_CONFIG_SYSTEM GIT_CONFIG_COUNT GIT_CONFIG_PARAMETERS GIT_SSH GIT_SSH_COMMAND GIT_PAGER
+    GIT_EXTERNAL_DIFF GIT_ASKPASS SSH_ASKPASS GIT_EDITOR GIT_SEQUENCE_EDITOR GIT_EXEC_PATH GIT_TEMPLATE_DIR
+    GIT_PROXY_COMMAND GIT_DIR GIT_WORK_TREE GIT_COMMON_DIR PAGER EDITOR VISUAL MANPAGER BROWSER
+    HISTFILE PROMPT_DIRTRIM CDPATH
+""")
+)
+_RUNS_CODE_LATER_PREFIX = ("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_", "GIT_TRACE")
+#: Variables that change where packages come from.
+PACKAGE_SOURCES = re.compile(
+    r"^(PIP_(INDEX_URL|EXTRA_INDEX_URL|FIND_LINKS|TRUSTED_HOST|CONFIG_FILE|INDEX)|"
+    r"UV_(INDEX_URL|EXTRA_INDEX_URL|INDEX|DEFAULT_INDEX|FIND_LINKS|CONFIG_FILE)|"
+    r"NPM_CONFIG_(REGISTRY|USERCONFIG|GLOBALCONFIG|.*:REGISTRY)|YARN_(REGISTRY|NPM_REGISTRY_SERVER)|"
+    r"BUN_CONFIG_REGISTRY|PNPM_CONFIG_REGISTRY|GOPROXY|GONOSUMDB|GONOSUMCHECK|GOINSECURE|GOFLAGS|GOPRIVATE|"
+    r"CARGO_REGISTRIES_.*|CARGO_HOME|POETRY_REPOSITORIES_.*|POETRY_SOURCE_.*|CONDA_CHANNELS|GEM_SOURCE|"
+    r"BUNDLE_MIRROR__.*|COMPOSER_HOME|HF_ENDPOINT)$",
+    re.IGNORECASE,
+)
+_SYSTEM_BIN = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin", "/opt/homebrew/bin")
+
+
+#: Pagers and editors that only show or accept text: `GIT_EDITOR=true git commit` is an agent's idiom.
+_HARMLESS_VIEWERS = frozenset({"", "cat", "true", ":", "less", "more", "less -R", "less -FRX", "tee"})
+_VIEWERS = frozenset({"PAGER", "GIT_PAGER", "MANPAGER", "EDITOR", "VISUAL", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR"})
+
+
+def check_assignment(a: Analysis, name: str, value: Word, cwd: str) -> None:
+    """One `NAME=value`, as a prefix (`NAME=v cmd`), alone, or via export/declare/readonly."""
+    upper = name.upper()
+    if upper in _VIEWERS and value.static and value.value.strip() in _HARMLESS_VIEWERS:
+        return
+    if upper in RUNS_CODE_LATER or upper.startswith(_RUNS_CODE_LATER_PREFIX):
+        a.flag(Risk.HIGH, f"setting {name} makes later commands run other code ({name} is read by the shell or tools)")
+    elif PACKAGE_SOURCES.match(name):
+        a.flag(Risk.HIGH, f"setting {name} changes where packages are downloaded from (supply chain)")
+    elif upper == "PATH":
+        first = value.value.split(":", 1)[0]
+        if not value.static and not first.startswith("$"):
+            a.flag(Risk.HIGH, "PATH is set to a value known only at run time")
+        elif first and not first.startswith("$") and os.path.normpath(first) not in _SYSTEM_BIN:
+            where = "inside the project" if a.path_is_inside(first, cwd) else "not a system directory"
+            a.flag(Risk.HIGH, f"PATH now starts with {first} ({where}): a later command name could run code from it")
+
+
+def check_declaration(a: Analysis, inv: Invocation) -> None:
+    """`export`/`declare`/`typeset`/`readonly`/`local` arguments that assign."""
+    if inv.name in ("export", "declare", "typeset") and inv.has("-f", "-F") and inv.name != "declare":
+        a.flag(Risk.HIGH, f"{inv.name} -f exports a function into every program started later")
+    for word in inv.args:
+        name, sep, rest = word.value.partition("=")
+        if sep and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*(\+)?", name):
+            check_assignment(a, name.rstrip("+"), Word(rest, word.plain, word.static, word.variables), inv.cwd)
+
+
+def trap(a: Analysis, inv: Invocation) -> None:
+    operands = inv.operands()
+    if not operands or inv.has("-p", "-l") or operands[0].value in ("-", ""):
+        a.flag(Risk.LOW, "trap lists or clears traps")
+        return
+    a.flag(Risk.HIGH, "trap sets code that runs later, on a signal or when the shell exits")
+    if operands[0].static:
+        a.nested_shell(operands[0].value, inv.cwd, "trap")
+
+
+def alias(a: Analysis, inv: Invocation) -> None:
+    defined = [w for w in inv.args if "=" in w.value]
+    if not defined:
+        a.flag(Risk.LOW, "alias lists aliases")
+        return
+    a.flag(Risk.HIGH, "alias makes a command name run something else later")
+    for word in defined:
+        a.nested_shell(word.value.split("=", 1)[1], inv.cwd, "alias")
+
+
+def hash_builtin(a: Analysis, inv: Invocation) -> None:
+    if inv.has("-p"):
+        a.flag(Risk.HIGH, "hash -p makes a command name run another program later")
+    else:
+        a.flag(Risk.LOW, "hash lists or forgets remembered command paths")
+
+
+def enable(a: Analysis, inv: Invocation) -> None:
+    if inv.has("-f"):
+        a.flag(Risk.HIGH, "enable -f loads a builtin from a shared library (runs its code in the shell)")
+    else:
+        a.flag(Risk.MEDIUM, "enable turns shell builtins on or off")
+
+
+HANDLERS: dict[str, Handler] = {"trap": trap, "alias": alias, "hash": hash_builtin, "enable": enable}

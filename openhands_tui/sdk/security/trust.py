@@ -1,0 +1,75 @@
+"""Which project files the user has agreed to let widen what agents may do.
+
+A repository can ship files that would approve actions or start programs: allow rules in
+`.openhands-tui/permissions.toml`, MCP servers in `.mcp.json`. A cloned repository must not
+be able to approve its own actions, so such a file is used only after the user trusted it —
+asked once per *content*: if the file changes (say, an agent or a pull request edits it), it
+has to be trusted again. Decisions are kept in the user's config directory, never in the
+project.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+TrustKind = Literal["permissions", "mcp"]
+
+
+def trust_store_file() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "openhands-tui" / "trusted-projects.json"
+
+
+@dataclass
+class TrustRequest:
+    """A project file waiting for the user's trust: what it is and what it would grant."""
+
+    kind: TrustKind
+    workspace: str
+    file: str
+    digest: str
+    #: One line per thing it would grant ("allow command 'npm test'", "server git: uvx ...").
+    grants: list[str] = field(default_factory=list)
+
+    def describe(self) -> str:
+        return f"{self.file} ({len(self.grants)} {'entry' if len(self.grants) == 1 else 'entries'})"
+
+
+def digest_of(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+class ProjectTrust:
+    """The user's trust decisions: workspace -> kind -> trusted content digests."""
+
+    def __init__(self, store: Path | None = None) -> None:
+        self.store = store or trust_store_file()
+
+    def _load(self) -> dict[str, dict[str, list[str]]]:
+        try:
+            data = json.loads(self.store.read_text())
+        except (OSError, ValueError):
+            return {}  # no decisions yet, or a damaged file: nothing is trusted
+        return data if isinstance(data, dict) else {}
+
+    def is_trusted(self, request: TrustRequest) -> bool:
+        entry = self._load().get(os.path.realpath(request.workspace), {})
+        return isinstance(entry, dict) and request.digest in entry.get(request.kind, [])
+
+    def trust(self, request: TrustRequest) -> None:
+        """Remember that this content of this file may be used in this workspace."""
+        data = self._load()
+        entry = data.setdefault(os.path.realpath(request.workspace), {})
+        digests = entry.setdefault(request.kind, [])
+        if request.digest not in digests:
+            digests.append(request.digest)
+        self.store.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.store.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data, indent=2))
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, self.store)

@@ -1,0 +1,44 @@
+"""Text a model or a command produced, made safe to show on a terminal and to send back.
+
+Model text and command output are shown verbatim, so escape sequences in them would reach
+the user's terminal: set the window title, reset the screen, or — through OSC 52 — write the
+user's clipboard. Every escape sequence (CSI, OSC, DCS and the other string sequences, 8-bit
+C1 forms) and every control character but newline and tab is removed before such text is
+printed, rendered or sent back to the model.
+"""
+
+from __future__ import annotations
+
+import re
+
+_CONTROLS = re.compile(
+    r"""
+      \x1b\[[0-?]*[\x20-/]*[@-~]           # CSI: colours, cursor moves, screen resets
+    | \x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?  # OSC: window title, clipboard (OSC 52), links
+    | \x1b[PX^_][^\x1b]*(?:\x1b\\)?       # DCS, SOS, PM, APC, up to the string terminator
+    | \x1b[\x20-/]*[0-~]                  # every other escape sequence
+    | \x9b[0-?]*[\x20-/]*[@-~]            # 8-bit CSI
+    | [\x80-\x9f]                          # C1 controls
+    | [\x00-\x08\x0b\x0c\x0e-\x1f\x7f]     # C0 controls but tab, newline, carriage return
+    """,
+    re.VERBOSE,
+)
+
+
+def strip_controls(text: str) -> str:
+    """`text` without escape sequences or control characters (newlines, tabs and carriage
+    returns stay; see `flatten_carriage_returns`)."""
+    return _CONTROLS.sub("", text) if text else text
+
+
+def flatten_carriage_returns(text: str) -> str:
+    """What a terminal would show after carriage-return redraws (progress bars): the last
+    version of each line."""
+    if "\r" not in text:
+        return text
+    return "\n".join(line.rsplit("\r", 1)[-1] if line.strip("\r") else "" for line in text.split("\n"))
+
+
+def safe_for_terminal(text: str) -> str:
+    """Both: the form in which model text and command output are shown and sent back."""
+    return flatten_carriage_returns(strip_controls(text))

