@@ -35,6 +35,16 @@ class Turn(BaseModel):
     chunk_delay: float = Field(default=0.0, description="Seconds between streamed chunks.")
     retry_after: float | None = None
     repeat: int = Field(default=1, ge=1, description="Use this turn for this many requests.")
+    thinking: str | None = Field(
+        default=None,
+        description=(
+            "What the model thinks first: a signed thinking block when the request enables thinking "
+            "(Anthropic; a default text if unset), `reasoning_content` deltas (OpenAI-compatible; only if set)."
+        ),
+    )
+    redacted_thinking: bool = Field(
+        default=False, description="Anthropic, thinking enabled: also answer with a redacted_thinking block."
+    )
 
     @classmethod
     def call(cls, name: str, **arguments: Any) -> Turn:
