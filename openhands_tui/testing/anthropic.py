@@ -60,7 +60,7 @@ class ScriptedAnthropicServer(ScriptedServer):
         if not handler.headers.get("x-api-key") and not handler.headers.get("authorization"):
             handler.send_json(401, _error("authentication_error", "x-api-key header is required"))
             return
-        script, turn = self._script_for(body)
+        as_chat = self._as_chat(body)
         problem = check_request(body, self.signer)
         plan: CachePlan | None = None
         if problem is None:
@@ -70,13 +70,15 @@ class ScriptedAnthropicServer(ScriptedServer):
             except CacheRequestError as exc:
                 problem = str(exc)
         if problem is not None or plan is None:
-            self._refuse(handler, script, body, problem or "invalid request")
+            self._refuse(handler, self.book.script_for(as_chat), body, problem or "invalid request")
             return
         total = plan.input_tokens + plan.cache_read_input_tokens + plan.cache_creation_input_tokens
         if not self._measure(total):
             assert self.context_window is not None
-            self._refuse(handler, script, body, f"prompt is too long: {total} tokens > {self.context_window} maximum")
+            problem = f"prompt is too long: {total} tokens > {self.context_window} maximum"
+            self._refuse(handler, self.book.script_for(as_chat), body, problem)
             return
+        script, turn = self.book.next_turn(as_chat)  # a refused request uses no turn
         turn = turn or Turn(text=f"(scripted model: no turns left for script {script.name if script else 'none'!r})")
         if turn.delay:
             time.sleep(turn.delay)  # time to first byte: nothing is cached or sent before it
@@ -94,11 +96,13 @@ class ScriptedAnthropicServer(ScriptedServer):
         else:
             handler.send_json(200, {**message, "usage": usage})
 
-    def _script_for(self, body: dict[str, Any]) -> tuple[Script | None, Turn | None]:
+    @staticmethod
+    def _as_chat(body: dict[str, Any]) -> list[dict[str, Any]]:
+        """The request as chat messages, system first, for choosing its script."""
         system = body.get("system") or ""
         if isinstance(system, list):
             system = "".join(part.get("text", "") for part in system if isinstance(part, dict))
-        return self.book.next_turn([{"role": "system", "content": system}, *body.get("messages", [])])
+        return [{"role": "system", "content": system}, *body.get("messages", [])]
 
     def _refuse(self, handler: Handler, script: Script | None, body: dict[str, Any], problem: str) -> None:
         with self._lock:

@@ -85,17 +85,21 @@ class ScriptBook:
         self._lock = threading.Lock()
 
     def next_turn(self, messages: list[dict[str, Any]]) -> tuple[Script | None, Turn | None]:
+        script = self.script_for(messages)
+        if script is None:
+            return None, None
+        with self._lock:
+            position = self._cursor[id(script)]
+            if position >= len(script.turns):
+                return script, None
+            self._cursor[id(script)] = position + 1
+            return script, script.turns[position]
+
+    def script_for(self, messages: list[dict[str, Any]]) -> Script | None:
+        """The script a request belongs to (without using up a turn)."""
         system = _text(next((m for m in messages if m.get("role") == "system"), {}))
         first_user = _text(next((m for m in messages if m.get("role") == "user"), {}))
-        with self._lock:
-            for script in self.scripts:
-                if script.matches(system, first_user):
-                    position = self._cursor[id(script)]
-                    if position >= len(script.turns):
-                        return script, None
-                    self._cursor[id(script)] = position + 1
-                    return script, script.turns[position]
-        return None, None
+        return next((s for s in self.scripts if s.matches(system, first_user)), None)
 
     def remaining(self) -> dict[str, int]:
         with self._lock:
