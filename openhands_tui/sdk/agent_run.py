@@ -263,7 +263,7 @@ class AgentRun:
         share, self.shared_prefix = self.shared_prefix, None  # the first call only
         if share is None or self._prefix_key is None or not self.agent.llm.writes_cache_explicitly():
             return None
-        return await share.claim(self._prefix_key)
+        return await share.claim(f"{self.agent.llm.model}|{self._prefix_key}")
 
     def _retrying(self, attempt: int, delay: float, error: Exception) -> None:
         self.record(AgentErrorEvent, error=f"model call failed ({error}); retry {attempt} in {delay:.1f}s")

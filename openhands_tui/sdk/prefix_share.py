@@ -17,6 +17,8 @@ from collections.abc import Callable
 
 #: The provider keeps an entry 5 minutes after its last use; trust it for less.
 FRESH_SECONDS = 240.0
+_clock = time.monotonic
+
 #: Longest a sibling waits for the writer's answer to begin before going anyway.
 MAX_WAIT_SECONDS = 30.0
 
@@ -32,13 +34,13 @@ class PrefixShare:
         """Returns the function the writer calls once its answer has begun (or failed), or
         None after waiting for another writer."""
         entry = self._writes.get(key)
-        if entry is None or (entry[0].is_set() and time.monotonic() - entry[1] > FRESH_SECONDS):
+        if entry is None or (entry[0].is_set() and _clock() - entry[1] > FRESH_SECONDS):
             written = asyncio.Event()
-            self._writes[key] = (written, time.monotonic())
+            self._writes[key] = (written, _clock())
 
             def accepted() -> None:
                 if not written.is_set():
-                    self._writes[key] = (written, time.monotonic())
+                    self._writes[key] = (written, _clock())
                     written.set()
 
             return accepted
