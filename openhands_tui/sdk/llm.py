@@ -4,6 +4,11 @@
 over the network, so it happens lazily (or on the app's background thread via `warm_up()`), with
 the environment set first. Retries live here and only here: litellm's own retry layer and
 the OpenAI client's are switched off so that backoff is not stacked three deep.
+
+Provider differences live here too: which provider a model is (litellm says), and from that
+how a request is shaped (`provider.py`): Claude's cache breakpoints and its thinking blocks
+sent back, a `prompt_cache_key` where one is taken, the reasoning effort where the model
+reasons; and a call's price with cache reads and writes at litellm's cache rates.
 """
 
 from __future__ import annotations

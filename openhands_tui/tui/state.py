@@ -214,7 +214,9 @@ class SessionView:
         elif event.status.value == "finished" and event.parent_agent_id is None:
             tokens = self.usage.prompt_tokens + self.usage.completion_tokens
             cost = f" · ${self.usage.cost:.4f}" if self.usage.cost else ""
-            self._add(Entry("notice", event.agent_id, f"● finished · {tokens:,} tokens{cost}"))
+            hit = self.usage.cache_hit
+            cache = f" ({100 * hit:.0f}% of input from the prompt cache)" if hit is not None else ""
+            self._add(Entry("notice", event.agent_id, f"● finished · {tokens:,} tokens{cache}{cost}"))
         return {event.agent_id}
 
     def _asked(self, event: ConfirmationRequestEvent) -> set[str]:

@@ -65,10 +65,10 @@ TASK = "Run the echo commands."
 
 
 def _ours(
-    url: str, workspace: Path, home: Path, headless: bool = True, model: str = "openai/scripted"
+    url: str, workspace: Path, home: Path, headless: bool = True, model: str = "openai/scripted", *flags: str
 ) -> tuple[list[str], dict[str, str]]:
     tui = shutil.which("tui") or str(Path(sys.executable).with_name("tui"))
-    command = [tui, "--headless", "--task", TASK, "--confirm", "never"] if headless else [tui]
+    command = [tui, "--headless", "--task", TASK, "--confirm", "never", *flags] if headless else [tui]
     command += ["--model", model, "--base-url", url, "--api-key", "k", "--workspace", str(workspace)]
     return command, {"XDG_STATE_HOME": str(home / "state"), "XDG_CONFIG_HOME": str(home / "config")}
 
@@ -197,8 +197,11 @@ def main() -> None:
         " ms",
     )
     print(f"{STEPS}-step run with {CLAUDE} (scripted Anthropic Messages API, prompt caching):")
-    print(f"  openhands-tui  {_claude_run(lambda url, ws, home: _ours(url, ws, home, model=CLAUDE))}")
-    print(f"  OpenHands CLI  {_claude_run(lambda url, ws, home: _openhands(openhands, url, ws, home, model=CLAUDE))}")
+    print(f"  openhands-tui  {_claude_run(lambda url, ws, home: _ours(url, ws, home, True, CLAUDE))}")
+    thinking = _claude_run(lambda url, ws, home: _ours(url, ws, home, True, CLAUDE, "--reasoning-effort", "high"))
+    print(f"  openhands-tui --reasoning-effort high  {thinking}")
+    theirs = _claude_run(lambda url, ws, home: _openhands(openhands, url, ws, home, model=CLAUDE))
+    print(f"  OpenHands CLI (thinking on by default)  {theirs}")
 
 
 if __name__ == "__main__":

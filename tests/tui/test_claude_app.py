@@ -50,6 +50,10 @@ async def test_thinking_is_folded_and_the_cache_share_is_shown(serve, workspace:
         assert f"cache {100 * usage.cache_hit:.0f}%" in status
         tree = app.query_one(AgentTree)
         assert "% cached" in str(tree._agent_nodes["root"].label)
+        notice = app.view.transcript("root")[-1]
+        assert (
+            notice.kind == "notice" and f"({100 * usage.cache_hit:.0f}% of input from the prompt cache)" in notice.text
+        )
     assert server.refusals == []
 
 
