@@ -1,5 +1,6 @@
-"""`tui` with a Claude model, end to end: the real CLI in a child process, litellm's Anthropic
-path, the scripted Messages server (prompt caching, signed thinking, the API's refusals)."""
+"""`tui` with a Claude model, end to end: the real CLI in a child process (forked from a
+pre-warmed launcher), litellm's Anthropic path, the scripted Messages server (prompt caching,
+signed thinking, the API's refusals)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,9 @@ def _session_events(state: Path) -> list:
     return store.open(meta.id).load().events
 
 
-def test_high_reasoning_effort_a_twenty_step_run_and_its_resume(serve, workspace: Path, isolated_home: Path) -> None:
+def test_high_reasoning_effort_a_twenty_step_run_and_its_resume(
+    serve, workspace: Path, isolated_home: Path, forker, tmp_path: Path
+) -> None:
     server = serve(
         [
             Script(
@@ -35,23 +38,15 @@ def test_high_reasoning_effort_a_twenty_step_run_and_its_resume(serve, workspace
         ],
         api="anthropic",
     )
-    first = run_tui(
-        "--headless",
-        "--task",
-        "echo twenty times",
-        "--reasoning-effort",
-        "high",
-        "--workspace",
-        str(workspace),
-        *model_args(server),
-    )
+    args = ["--headless", "--task", "echo twenty times", "--reasoning-effort", "high", "--workspace", str(workspace)]
+    first = forker.run([*args, *model_args(server)], tmp_path)
     assert first.returncode == 0, first.stderr
     assert first.stdout.count("✻ thought (") == 21  # one line per answer, not the thinking itself
     assert first.stdout.count("✻ thought (25 chars)") == 20
     assert "Next, the following echo." not in first.stdout
     assert re.search(r"tokens: [\d,]+ in \(9\d\.\d% read from the prompt cache", first.stderr), first.stderr
     # resumed without the flag: the session remembers its reasoning effort
-    second = run_tui("--headless", "--resume", "last", "--task", "three more", *model_args(server))
+    second = forker.run(["--headless", "--resume", "last", "--task", "three more", *model_args(server)], tmp_path)
     assert second.returncode == 0, second.stderr
     assert "three done" in second.stdout
     assert server.refusals == []
@@ -62,11 +57,12 @@ def test_high_reasoning_effort_a_twenty_step_run_and_its_resume(serve, workspace
     assert len(thinking) == 25 and all(server.signer.valid(b) for b in thinking)
 
 
-def test_the_cost_shown_for_a_cached_run_is_litellms_cached_price(serve, workspace: Path) -> None:
+def test_the_cost_shown_for_a_cached_run_is_litellms_cached_price(
+    serve, workspace: Path, forker, tmp_path: Path
+) -> None:
     server = serve([Script(turns=[*echo_steps(5), Turn.finish("done")])], api="anthropic")
-    result = run_tui(
-        "--headless", "--json", "--task", "echo", "--workspace", str(workspace), *model_args(server), timeout=120
-    )
+    args = ["--headless", "--json", "--task", "echo", "--workspace", str(workspace)]
+    result = forker.run([*args, *model_args(server)], tmp_path)
     assert result.returncode == 0, result.stderr
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     usage = [LLMUsageEvent.model_validate(line) for line in lines if line["kind"] == "llm_usage"]
