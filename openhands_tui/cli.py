@@ -28,6 +28,13 @@ class SandboxChoice(StrEnum):
     off = "off"
 
 
+class ReasoningChoice(StrEnum):
+    low = "low"
+    medium = "medium"
+    high = "high"
+    off = "off"
+
+
 class ConfirmChoice(StrEnum):
     always = "always"
     risky = "risky"
@@ -90,6 +97,13 @@ def main_command(
     ] = None,
     api_key: Annotated[
         str | None, typer.Option(metavar="KEY", help="API key for the model (env LLM_API_KEY; never stored).")
+    ] = None,
+    reasoning_effort: Annotated[
+        ReasoningChoice | None,
+        typer.Option(
+            help="How much the model thinks first (Claude extended thinking, OpenAI reasoning effort, "
+            "Gemini thinking); env LLM_REASONING_EFFORT. Default: off."
+        ),
     ] = None,
     workspace: Annotated[
         Path | None,
@@ -169,6 +183,7 @@ def main_command(
             model=model,
             base_url=base_url,
             api_key=api_key,
+            reasoning_effort=reasoning_effort.value if reasoning_effort else None,
             workspace=workspace,
             confirm=ConfirmationMode(confirm.value),
             risk_threshold=Risk(risk_threshold.value),

@@ -32,6 +32,7 @@ from openhands_tui.sdk.outcome import RunOutcome
 from openhands_tui.sdk.security.permissions import PermissionRule
 from openhands_tui.sdk.security.secrets import RedactingFilter
 from openhands_tui.sdk.subject import Finish
+from openhands_tui.sdk.tree import DelegationTree
 
 PREVIEW_LINES = 8
 
@@ -90,7 +91,10 @@ class TranscriptPrinter:
         if isinstance(event, MessageEvent):
             if event.role == "user":
                 return f"{who}› {event.content}"
-            return f"{who}{event.content}" if event.content.strip() else None
+            lines = [thinking_marker(who, event)] if event.thinking else []
+            if event.content.strip():
+                lines.append(f"{who}{event.content}")
+            return "\n".join(lines) or None
         if isinstance(event, ActionEvent):
             if isinstance(event.subject, Finish):
                 self.finishing.add(event.tool_call_id)  # its message is the run's result, printed at the end
@@ -111,6 +115,28 @@ class TranscriptPrinter:
             detail = f": {event.detail}" if event.detail else ""
             return f"{who}● {event.status}{detail}"
         return None
+
+
+def thinking_marker(who: str, event: MessageEvent) -> str:
+    """One line for what the model thought first (`--json` carries the blocks themselves)."""
+    chars = sum(len(block.get("thinking") or "") for block in event.thinking)
+    redacted = sum(1 for block in event.thinking if block.get("type") == "redacted_thinking")
+    hidden = f", {redacted} redacted by the provider" if redacted else ""
+    return f"{who}  ✻ thought ({chars:,} chars{hidden})"
+
+
+def usage_line(tree: DelegationTree) -> str | None:
+    """Tokens, the share read from the prompt cache, and cost of the whole run."""
+    if tree.root_id is None:
+        return None
+    prompt, read, written = tree.subtree_cache(tree.root_id)
+    output = tree.subtree_tokens(tree.root_id) - prompt
+    if not prompt:
+        return None
+    cache = f" ({100 * read / prompt:.1f}% read from the prompt cache, {written:,} written)" if read or written else ""
+    cost = tree.subtree_cost(tree.root_id)
+    money = f" · ${cost:.4f}" if cost else ""
+    return f"tokens: {prompt:,} in{cache} · {output:,} out{money}"
 
 
 def _preview(text: str) -> str:
@@ -213,6 +239,9 @@ def run_headless(options: LaunchOptions, *, json_output: bool) -> int:
     outcome = asyncio.run(_run(launched, options.task, launched.inputs))
     if not json_output and outcome.result:
         out.write(f"\n{outcome.result}\n")
+    usage = usage_line(launched.conversation.runtime.tree)
+    if usage:
+        print(usage, file=sys.stderr)
     print(
         f"{outcome.status.value} · session {launched.log.id} (resume with: tui --resume {launched.log.id})",
         file=sys.stderr,

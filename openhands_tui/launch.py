@@ -39,6 +39,7 @@ class LaunchOptions:
     model: str | None = None
     base_url: str | None = None
     api_key: str | None = None
+    reasoning_effort: str | None = None
     workspace: Path | None = None
     confirm: ConfirmationMode = ConfirmationMode.RISKY
     risk_threshold: Risk = Risk.HIGH
@@ -130,11 +131,23 @@ def launch(options: LaunchOptions, *, confirmer: Confirmer, subscribers: list[An
     given.update(parse_param_flags(options.params))
     params = strategy.resolve_params(given)
 
-    stored = {"model": meta.model, "base_url": meta.base_url} if meta else None
-    settings = resolve_llm_settings(
-        model=options.model, api_key=options.api_key, base_url=options.base_url, stored=stored
+    stored = (
+        {"model": meta.model, "base_url": meta.base_url, "reasoning_effort": meta.reasoning_effort} if meta else None
     )
-    llm = LLM(model=settings.require_model(), api_key=settings.api_key, base_url=settings.base_url, **llm_tuning())
+    settings = resolve_llm_settings(
+        model=options.model,
+        api_key=options.api_key,
+        base_url=options.base_url,
+        reasoning_effort=options.reasoning_effort,
+        stored=stored,
+    )
+    llm = LLM(
+        model=settings.require_model(),
+        api_key=settings.api_key,
+        base_url=settings.base_url,
+        reasoning_effort=settings.reasoning_effort,  # validated by the settings
+        **llm_tuning(),
+    )
     agent = strategy.build_agent(llm, params)
     workspace = _workspace(options, meta)
     microagents = load_microagents(workspace, strategy_skills=agent.context.skills)
@@ -160,6 +173,7 @@ def launch(options: LaunchOptions, *, confirmer: Confirmer, subscribers: list[An
                 params=params,
                 model=llm.model,
                 base_url=llm.base_url,
+                reasoning_effort=llm.reasoning_effort,
                 workspace=str(workspace),
                 title=_title(options.task, redactor),
             )

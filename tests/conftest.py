@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from openhands_tui.sdk import LLM
-from openhands_tui.testing import Script, ScriptedLLMServer
+from openhands_tui.testing import Script, ScriptedAnthropicServer, ScriptedLLMServer, ScriptedServer
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -47,13 +47,17 @@ def workspace(tmp_path: Path) -> Path:
     return path
 
 
+SERVERS: dict[str, type[ScriptedServer]] = {"openai": ScriptedLLMServer, "anthropic": ScriptedAnthropicServer}
+
+
 @pytest.fixture
 def serve() -> Iterator[object]:
-    """`serve(scripts)` starts a scripted server for this test and returns it."""
-    servers: list[ScriptedLLMServer] = []
+    """`serve(scripts)` starts a scripted server for this test and returns it: the
+    OpenAI-compatible one, or with `api="anthropic"` the Anthropic Messages one."""
+    servers: list[ScriptedServer] = []
 
-    def start(scripts: list[Script], **kwargs: object) -> ScriptedLLMServer:
-        server = ScriptedLLMServer(scripts, **kwargs).start()  # type: ignore[arg-type]
+    def start(scripts: list[Script], api: str = "openai", **kwargs: object) -> ScriptedServer:
+        server = SERVERS[api](scripts, **kwargs).start()  # type: ignore[arg-type]
         servers.append(server)
         return server
 
@@ -62,9 +66,10 @@ def serve() -> Iterator[object]:
         server.stop()
 
 
-def llm_for(server: ScriptedLLMServer, **overrides: object) -> LLM:
+def llm_for(server: ScriptedServer, **overrides: object) -> LLM:
+    """An LLM that reaches `server` through litellm's path for its API."""
     settings: dict[str, object] = {
-        "model": "openai/scripted",
+        "model": server.model,
         "api_key": "sk-test-key",
         "base_url": server.base_url,
         "num_retries": 2,
@@ -76,9 +81,9 @@ def llm_for(server: ScriptedLLMServer, **overrides: object) -> LLM:
     return LLM(**settings)  # type: ignore[arg-type]
 
 
-def model_args(server: ScriptedLLMServer, api_key: str = "k", model: str = "openai/scripted") -> list[str]:
+def model_args(server: ScriptedServer, api_key: str = "k", model: str | None = None) -> list[str]:
     """The `tui` flags that point a run at the scripted server."""
-    return ["--model", model, "--base-url", server.base_url, "--api-key", api_key]
+    return ["--model", model or server.model, "--base-url", server.base_url, "--api-key", api_key]
 
 
 def run_tui(

@@ -40,8 +40,11 @@ from openhands_tui.sdk.event import (
 from openhands_tui.sdk.llm import LLMResponse
 from openhands_tui.sdk.messages import MessageBuilder
 from openhands_tui.sdk.outcome import Finished, LimitReached, RunFailed, StuckDetected
+from openhands_tui.sdk.prefix_share import PrefixShare
+from openhands_tui.sdk.provider import prefix_key
 from openhands_tui.sdk.runtime import Runtime
 from openhands_tui.sdk.stuck import StuckDetector
+from openhands_tui.sdk.thinking import recorded_thinking
 from openhands_tui.sdk.tool import ChildSpawner, ToolContext, ToolDefinition, resolve_tools
 
 EMPTY_ANSWER_NUDGE = "Your last reply was empty. Continue the task with a tool call, or call `finish` if it is done."
@@ -81,6 +84,10 @@ class AgentRun:
         self._awaiting_decision: list[ActionEvent] = []
         self.gauge = ContextGauge([])
         self.stuck = StuckDetector()
+        #: Set by the parent for siblings that may share this agent's prompt prefix: its first
+        #: call lets one of them write the prefix to the provider's cache before the others.
+        self.shared_prefix: PrefixShare | None = None
+        self._prefix_key: str | None = None
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -192,8 +199,11 @@ class AgentRun:
         response_id = new_id()
         response = await self._ask(response_id)
         self._record_usage(response, response_id)
-        if response.text or not response.tool_calls:
-            said = self.record(MessageEvent, role="assistant", content=response.text, response_id=response_id)
+        thinking = recorded_thinking(response, self.runtime.bus.redactor)
+        if response.text or thinking or not response.tool_calls:
+            said = self.record(
+                MessageEvent, role="assistant", content=response.text, response_id=response_id, thinking=thinking
+            )
             self.last_text = said.content or self.last_text
         if not response.tool_calls:
             self._answer_without_tools(self.last_text if response.text else "")
@@ -228,14 +238,32 @@ class AgentRun:
     async def _complete(self, response_id: str) -> LLMResponse:
         messages = self.builder.messages
         sent = len(messages)
-        response = await self.agent.llm.complete(
-            messages,
-            self.schemas,
-            on_text=lambda delta: self._stream(delta, response_id),
-            on_retry=self._retrying,
-        )
+        if self._prefix_key is None:
+            self._prefix_key = prefix_key(messages, self.schemas)
+        accepted = await self._take_turn_writing_prefix()
+        try:
+            response = await self.agent.llm.complete(
+                messages,
+                self.schemas,
+                on_text=lambda delta: self._stream(delta, response_id),
+                on_thinking=lambda delta: self._stream(delta, response_id, thinking=True),
+                on_retry=self._retrying,
+                cache_key=self._prefix_key,
+                on_accepted=accepted,
+            )
+        finally:
+            if accepted is not None:
+                accepted()  # a failed first call must not keep its siblings waiting
         self.gauge.reported(sent, response.usage.prompt_tokens)
         return response
+
+    async def _take_turn_writing_prefix(self) -> Callable[[], None] | None:
+        """The first call of an agent with siblings: the first sibling writes the prefix they
+        share, the others wait until its answer has begun. Returns what the writer calls then."""
+        share, self.shared_prefix = self.shared_prefix, None  # the first call only
+        if share is None or self._prefix_key is None or not self.agent.llm.writes_cache_explicitly():
+            return None
+        return await share.claim(f"{self.agent.llm.model}|{self._prefix_key}")
 
     def _retrying(self, attempt: int, delay: float, error: Exception) -> None:
         self.record(AgentErrorEvent, error=f"model call failed ({error}); retry {attempt} in {delay:.1f}s")
@@ -253,9 +281,15 @@ class AgentRun:
         self.record(CondensationEvent, **fields)
         return True
 
-    def _stream(self, delta: str, response_id: str) -> None:
+    def _stream(self, delta: str, response_id: str, thinking: bool = False) -> None:
         self.runtime.bus.publish(
-            TextDeltaEvent(agent_id=self.agent_id, parent_agent_id=self.parent_id, delta=delta, response_id=response_id)
+            TextDeltaEvent(
+                agent_id=self.agent_id,
+                parent_agent_id=self.parent_id,
+                delta=delta,
+                response_id=response_id,
+                thinking=thinking,
+            )
         )
 
     def _charge_iteration(self) -> None:
@@ -277,6 +311,7 @@ class AgentRun:
             completion_tokens=usage.completion_tokens,
             cache_read_tokens=usage.cache_read_tokens,
             cache_write_tokens=usage.cache_write_tokens,
+            reasoning_tokens=usage.reasoning_tokens,
             cost=usage.cost,
             latency_ms=round(response.latency_ms, 2),
             retries=response.retries,

@@ -50,6 +50,8 @@ def approx_tokens(messages: list[dict[str, Any]]) -> int:
     chars = 0
     for message in messages:
         chars += 40 + len(message.get("content") or "")
+        for block in message.get("thinking_blocks") or ():
+            chars += 20 + len(block.get("thinking") or block.get("data") or "") + len(block.get("signature") or "")
         for call in message.get("tool_calls") or ():
             chars += 90 + len(call["function"]["name"]) + len(call["function"]["arguments"])
     return chars // 4
@@ -126,7 +128,16 @@ async def summarize(
         {"role": "system", "content": SUMMARY_SYSTEM_PROMPT},
         {"role": "user", "content": render_for_summary(middle, budget_tokens * 4)},
     ]
-    summarizer = llm.model_copy(update={"max_output_tokens": config.summary_tokens, "stream": False})
+    # A one-off request: no thinking (its budget would not fit the summary's length) and no
+    # cache writes (nothing will read them).
+    summarizer = llm.model_copy(
+        update={
+            "max_output_tokens": config.summary_tokens,
+            "stream": False,
+            "reasoning_effort": None,
+            "caching_prompt": False,
+        }
+    )
     try:
         response = await summarizer.complete(request)
     except LLMError as exc:

@@ -17,6 +17,7 @@ from openhands_tui.sdk.agent import Agent
 from openhands_tui.sdk.agent_run import AgentRun
 from openhands_tui.sdk.event import DelegationClosedEvent, DelegationOpenedEvent, Status
 from openhands_tui.sdk.loop import run_agent
+from openhands_tui.sdk.prefix_share import PrefixShare
 from openhands_tui.sdk.runtime import Runtime
 from openhands_tui.sdk.tool.context import AgentBuilder, ChildResult, ChildStatus
 from openhands_tui.sdk.tool.definition import CURRENT_TOOL_CALL_ID
@@ -35,6 +36,8 @@ class ChildRuns:
     def __init__(self, parent: AgentRun) -> None:
         self.parent = parent
         self.runtime: Runtime = parent.runtime
+        #: Siblings of one role write their shared prompt prefix once (prefix_share.py).
+        self.prefix_share = PrefixShare()
 
     @property
     def depth(self) -> int:
@@ -85,7 +88,7 @@ class ChildRuns:
             return ChildResult(child_id, name, "failed", reason=f"could not build it: {exc}")
         if agent.name == "agent":  # unnamed agents take the name they were registered under
             agent = agent.model_copy(update={"name": name})
-        return AgentRun(
+        child = AgentRun(
             agent,
             self.runtime,
             agent_id=child_id,
@@ -93,6 +96,8 @@ class ChildRuns:
             depth=self.parent.depth + 1,
             spawner=ChildRuns,
         )
+        child.shared_prefix = self.prefix_share
+        return child
 
     def _announce(self, name: str, task: str) -> str:
         child_id = self.runtime.new_agent_id(name)

@@ -107,21 +107,27 @@ class SystemPromptEvent(EventBase):
 
 class MessageEvent(EventBase):
     """A user or assistant message. `context` holds blocks added for the model (workspace
-    facts, microagent knowledge) that a UI may show separately from the text itself."""
+    facts, microagent knowledge) that a UI may show separately from the text itself.
+    `thinking` holds what an assistant thought first, as the provider returned it: Claude's
+    `{"type": "thinking", "thinking", "signature"}` and `{"type": "redacted_thinking", "data"}`
+    blocks are sent back exactly so (an empty signature marks a block kept for display only)."""
 
     kind: Literal["message"] = "message"
     role: Literal["user", "assistant"]
     content: str
     context: list[str] = Field(default_factory=list)
     response_id: str | None = None
+    thinking: list[dict[str, Any]] = Field(default_factory=list)
 
 
 class TextDeltaEvent(EventBase):
-    """A piece of assistant text as it streams in. Transient: the final MessageEvent is kept."""
+    """A piece of assistant text — or, with `thinking`, of what it thinks first — as it streams
+    in. Transient: the final MessageEvent is kept."""
 
     kind: Literal["text_delta"] = "text_delta"
     delta: str
     response_id: str
+    thinking: bool = False
     transient: bool = Field(default=True, exclude=True)
 
 
@@ -182,6 +188,10 @@ class CondensationEvent(EventBase):
 
 
 class LLMUsageEvent(EventBase):
+    """One model call. `prompt_tokens` counts all input, including the `cache_read_tokens`
+    read from the provider's prompt cache and the `cache_write_tokens` written to it; `cost`
+    is litellm's price with cache reads and writes at their own rates."""
+
     kind: Literal["llm_usage"] = "llm_usage"
     model: str
     response_id: str
@@ -189,6 +199,7 @@ class LLMUsageEvent(EventBase):
     completion_tokens: int = 0
     cache_read_tokens: int = 0
     cache_write_tokens: int = 0
+    reasoning_tokens: int = Field(default=0, description="Of the completion tokens, those spent thinking.")
     cost: float | None = None
     latency_ms: float = 0.0
     retries: int = 0

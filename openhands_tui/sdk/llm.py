@@ -4,6 +4,11 @@
 over the network, so it happens lazily (or on the app's background thread via `warm_up()`), with
 the environment set first. Retries live here and only here: litellm's own retry layer and
 the OpenAI client's are switched off so that backoff is not stacked three deep.
+
+Provider differences live here too: which provider a model is (litellm says), and from that
+how a request is shaped (`provider.py`): Claude's cache breakpoints and its thinking blocks
+sent back, a `prompt_cache_key` where one is taken, the reasoning effort where the model
+reasons; and a call's price with cache reads and writes at litellm's cache rates.
 """
 
 from __future__ import annotations
@@ -18,18 +23,34 @@ import time
 from collections.abc import Callable
 from functools import lru_cache
 from types import ModuleType
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import ConfigDict, Field, SecretStr
 
 from openhands_tui.sdk.errors import (
     LLMAuthError,
-    LLMBadResponseError,
     LLMContextWindowError,
     LLMError,
     LLMTransientError,
 )
+from openhands_tui.sdk.llm_response import (
+    LLMResponse,
+    TextCallback,
+    ToolCall,
+    Usage,
+    assemble_stream,
+    from_message,
+)
 from openhands_tui.sdk.model import Model
+from openhands_tui.sdk.provider import (
+    last_tool_turn_lacks_thinking,
+    takes_cache_breakpoints,
+    takes_thinking_blocks,
+    with_breakpoints,
+    without_thinking,
+)
+
+__all__ = ["LLM", "LLMResponse", "ReasoningEffort", "ToolCall", "Usage", "load_litellm", "warm_up"]
 
 _LITELLM_ENV = {
     # Use the price list shipped inside litellm instead of downloading one at import.
@@ -99,32 +120,11 @@ def warm_up() -> ModuleType:
     return litellm
 
 
-class ToolCall(Model):
-    id: str
-    name: str
-    arguments: str = ""
-
-
-class Usage(Model):
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    cache_read_tokens: int = 0
-    cache_write_tokens: int = 0
-    cost: float | None = None
-
-
-class LLMResponse(Model):
-    id: str
-    text: str = ""
-    tool_calls: list[ToolCall] = Field(default_factory=list)
-    finish_reason: str | None = None
-    usage: Usage = Field(default_factory=Usage)
-    latency_ms: float = 0.0
-    retries: int = 0
-
-
-TextCallback = Callable[[str], None]
 RetryCallback = Callable[[int, float, LLMError], None]
+ReasoningEffort = Literal["low", "medium", "high", "off"]
+REASONING_EFFORTS: tuple[str, ...] = ("low", "medium", "high", "off")
+
+logger = logging.getLogger(__name__)
 
 
 class LLM(Model):
@@ -146,10 +146,30 @@ class LLM(Model):
     context_window: int | None = Field(
         default=None, description="Input tokens the model accepts; default: litellm's model list (None if unknown)."
     )
+    reasoning_effort: ReasoningEffort | None = Field(
+        default=None,
+        description=(
+            "How much the model thinks before it answers (litellm maps it: Claude extended thinking with a "
+            "budget, OpenAI reasoning effort, Gemini thinking). 'off' or None: no reasoning is asked for."
+        ),
+    )
+    caching_prompt: bool = Field(
+        default=True,
+        description="Use the provider's prompt cache: breakpoints for Claude, a per-role prompt_cache_key for OpenAI.",
+    )
 
     def window(self) -> int | None:
         """How many input tokens a request may hold, if known."""
         return self.context_window or _listed_window(self.model)
+
+    @property
+    def thinks(self) -> bool:
+        return self.reasoning_effort in ("low", "medium", "high")
+
+    def writes_cache_explicitly(self) -> bool:
+        """Whether prompts are cached only where we mark them, and writing costs extra (Claude):
+        agents sharing a prefix then do best to let one request write it first."""
+        return self.caching_prompt and takes_cache_breakpoints(_provider(self.model, self.base_url), self.model)
 
     async def complete(
         self,
@@ -158,12 +178,18 @@ class LLM(Model):
         *,
         on_text: TextCallback | None = None,
         on_retry: RetryCallback | None = None,
+        on_thinking: TextCallback | None = None,
+        cache_key: str | None = None,
+        on_accepted: Callable[[], None] | None = None,
     ) -> LLMResponse:
-        """Ask the model once, retrying transient failures with capped exponential backoff."""
+        """Ask the model once, retrying transient failures with capped exponential backoff.
+        `on_text` and `on_thinking` get the answer and the thinking as they stream; `cache_key`
+        names the agent's prompt prefix for providers that take one; `on_accepted` is called
+        once the provider has begun answering (what the request cached is usable)."""
         attempt = 0
         while True:
             try:
-                response = await self._attempt(messages, tools, on_text)
+                response = await self._attempt(messages, tools, (on_text, on_thinking), cache_key, on_accepted)
                 response.retries = attempt
                 return response
             except LLMTransientError as error:
@@ -181,18 +207,30 @@ class LLM(Model):
         ceiling = min(self.retry_max_wait, self.retry_min_wait * (2**attempt))
         return ceiling * (0.5 + random.random() / 2)  # jitter keeps parallel agents apart
 
-    async def _attempt(
-        self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None, on_text: TextCallback | None
-    ) -> LLMResponse:
-        litellm = load_litellm()
+    def request(
+        self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None, cache_key: str | None = None
+    ) -> dict[str, Any]:
+        """The arguments for litellm: the history as this provider wants it (cache breakpoints,
+        thinking blocks or none) and the reasoning and caching settings it takes."""
+        provider = _provider(self.model, self.base_url)
+        claude = takes_thinking_blocks(provider, self.model)
+        if not claude:
+            messages = without_thinking(messages)
         kwargs: dict[str, Any] = {
             "model": self.model,
-            "messages": messages,
             "stream": self.stream,
             "timeout": self.timeout,
             "num_retries": 0,
             "max_retries": 0,
         }
+        thinking = self.thinks and _reasons(self.model) and not (claude and last_tool_turn_lacks_thinking(messages))
+        if thinking:
+            kwargs["reasoning_effort"] = self.reasoning_effort
+        if self.caching_prompt and takes_cache_breakpoints(provider, self.model):
+            messages, tools = with_breakpoints(messages, tools)
+        elif self.caching_prompt and cache_key and _takes_cache_key(self.model, provider):
+            kwargs["prompt_cache_key"] = cache_key
+        kwargs["messages"] = messages
         if tools:
             kwargs["tools"] = tools
         if self.stream:
@@ -201,17 +239,31 @@ class LLM(Model):
             kwargs["api_key"] = self.api_key.get_secret_value()
         if self.base_url:
             kwargs["api_base"] = self.base_url
-        if self.temperature is not None:
+        if self.temperature is not None and not (thinking and claude):  # Claude: thinking needs the default
             kwargs["temperature"] = self.temperature
         if self.max_output_tokens is not None:
             kwargs["max_tokens"] = self.max_output_tokens
+        return kwargs
+
+    async def _attempt(
+        self,
+        messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]] | None,
+        callbacks: tuple[TextCallback | None, TextCallback | None],
+        cache_key: str | None,
+        on_accepted: Callable[[], None] | None,
+    ) -> LLMResponse:
+        litellm = load_litellm()
         started = time.perf_counter()
         try:
+            kwargs = self.request(messages, tools, cache_key)
             raw = await litellm.acompletion(**kwargs)
+            if on_accepted is not None:
+                on_accepted()  # streaming: the provider has answered with its headers
             if self.stream:
-                response = await _assemble_stream(raw, on_text)
+                response = await assemble_stream(raw, *callbacks)
             else:
-                response = _from_message(raw)
+                response = from_message(raw)
         except LLMError:
             raise
         except Exception as exc:  # litellm raises many types; sort them into ours
@@ -221,6 +273,7 @@ class LLM(Model):
         return response
 
     def _cost(self, usage: Usage) -> float | None:
+        """litellm's price, cache reads and writes at their own rates."""
         if self.model in _UNPRICED:
             return None
         try:
@@ -228,6 +281,8 @@ class LLM(Model):
                 model=self.model,
                 prompt_tokens=usage.prompt_tokens,
                 completion_tokens=usage.completion_tokens,
+                cache_read_input_tokens=usage.cache_read_tokens,
+                cache_creation_input_tokens=usage.cache_write_tokens,
             )
         except Exception:
             _UNPRICED.add(self.model)
@@ -247,82 +302,37 @@ def _listed_window(model: str) -> int | None:
     return int(window) if window else None
 
 
-async def _assemble_stream(stream: Any, on_text: TextCallback | None) -> LLMResponse:
-    response_id = ""
-    text_parts: list[str] = []
-    calls: dict[int, dict[str, str]] = {}
-    finish_reason = None
-    usage = Usage()
-    async for chunk in stream:
-        response_id = response_id or getattr(chunk, "id", "") or ""
-        chunk_usage = getattr(chunk, "usage", None)
-        if chunk_usage:
-            usage = _usage(chunk_usage)
-        if not chunk.choices:
-            continue
-        choice = chunk.choices[0]
-        finish_reason = choice.finish_reason or finish_reason
-        delta = choice.delta
-        if delta is None:
-            continue
-        if delta.content:
-            text_parts.append(delta.content)
-            if on_text is not None:
-                on_text(delta.content)
-        for position, tc in enumerate(delta.tool_calls or ()):
-            index = tc.index if tc.index is not None else position
-            call = calls.setdefault(index, {"id": "", "name": "", "arguments": ""})
-            if tc.id:
-                call["id"] = tc.id
-            if tc.function is not None:
-                if tc.function.name and not call["name"]:
-                    call["name"] = tc.function.name
-                call["arguments"] += tc.function.arguments or ""
-    tool_calls = [
-        ToolCall(id=c["id"] or f"call_{response_id}_{i}", name=c["name"], arguments=c["arguments"])
-        for i, c in sorted(calls.items())
-    ]
-    return LLMResponse(
-        id=response_id or f"resp-{random.getrandbits(48):012x}",
-        text="".join(text_parts),
-        tool_calls=tool_calls,
-        finish_reason=finish_reason,
-        usage=usage,
-    )
+@lru_cache(maxsize=64)
+def _provider(model: str, base_url: str | None) -> str:
+    try:
+        return str(load_litellm().get_llm_provider(model, api_base=base_url)[1])
+    except Exception:
+        return model.split("/", 1)[0] if "/" in model else ""
 
 
-def _from_message(raw: Any) -> LLMResponse:
-    if not getattr(raw, "choices", None):
-        raise LLMBadResponseError("the model returned no choices")
-    message = raw.choices[0].message
-    tool_calls = [
-        ToolCall(
-            id=tc.id or f"call_{raw.id}_{i}",
-            name=tc.function.name or "",
-            arguments=tc.function.arguments or "",
-        )
-        for i, tc in enumerate(message.tool_calls or ())
-    ]
-    return LLMResponse(
-        id=raw.id or f"resp-{random.getrandbits(48):012x}",
-        text=message.content or "",
-        tool_calls=tool_calls,
-        finish_reason=raw.choices[0].finish_reason,
-        usage=_usage(getattr(raw, "usage", None)),
-    )
+@lru_cache(maxsize=64)
+def _reasons(model: str) -> bool:
+    """Whether to send a reasoning setting: yes for models litellm lists as reasoning and for
+    models it does not know (an OpenAI-compatible server may well reason); no for a listed
+    model that does not (it would refuse the parameter)."""
+    litellm = load_litellm()
+    try:
+        litellm.get_model_info(model)
+    except Exception:
+        return True
+    if litellm.supports_reasoning(model=model):
+        return True
+    logger.warning("%s does not reason: its reasoning_effort setting is not sent", model)
+    return False
 
 
-def _usage(raw: Any) -> Usage:
-    if raw is None:
-        return Usage()
-    details = getattr(raw, "prompt_tokens_details", None)
-    cache_read = getattr(details, "cached_tokens", None) or getattr(raw, "cache_read_input_tokens", 0) or 0
-    return Usage(
-        prompt_tokens=getattr(raw, "prompt_tokens", 0) or 0,
-        completion_tokens=getattr(raw, "completion_tokens", 0) or 0,
-        cache_read_tokens=cache_read,
-        cache_write_tokens=getattr(raw, "cache_creation_input_tokens", 0) or 0,
-    )
+@lru_cache(maxsize=64)
+def _takes_cache_key(model: str, provider: str) -> bool:
+    try:
+        supported = load_litellm().get_supported_openai_params(model=model, custom_llm_provider=provider)
+    except Exception:
+        return False
+    return "prompt_cache_key" in (supported or ())
 
 
 def _classify(exc: Exception, litellm: ModuleType) -> LLMError:

@@ -27,6 +27,15 @@ def condensed_block(event: CondensationEvent) -> str:
     )
 
 
+def _assistant_message(event: MessageEvent) -> dict[str, Any]:
+    """What the model said, with the thinking that preceded it (the provider layer decides
+    whether it goes back). A message kept only for its thinking has no text, like a reply
+    that is only tool calls."""
+    if not event.thinking:
+        return {"role": "assistant", "content": event.content}
+    return {"role": "assistant", "content": event.content or None, "thinking_blocks": event.thinking}
+
+
 def user_content(event: MessageEvent) -> str:
     return "\n\n".join([event.content, *event.context]) if event.context else event.content
 
@@ -55,7 +64,7 @@ class MessageBuilder:
                 self.messages.append({"role": "user", "content": user_content(event)})
             else:
                 self._response_id = event.response_id
-                self._assistant = {"role": "assistant", "content": event.content}
+                self._assistant = _assistant_message(event)
                 self.messages.append(self._assistant)
         elif isinstance(event, ActionEvent):
             self._add_tool_call(event)

@@ -18,6 +18,8 @@ from openhands_tui.sdk.model import Model
 from openhands_tui.sdk.sandbox import SandboxPolicy
 
 ENV_MODEL, ENV_API_KEY, ENV_BASE_URL = "LLM_MODEL", "LLM_API_KEY", "LLM_BASE_URL"
+ENV_REASONING_EFFORT = "LLM_REASONING_EFFORT"
+REASONING_EFFORTS = ("low", "medium", "high", "off")
 
 
 def config_path() -> Path:
@@ -42,6 +44,8 @@ class LLMSettings(Model):
     model: str | None = None
     api_key: SecretStr | None = None
     base_url: str | None = None
+    #: low, medium, high or off (None: not set anywhere).
+    reasoning_effort: str | None = None
     source: dict[str, str] = {}
 
     def require_model(self) -> str:
@@ -58,6 +62,7 @@ def resolve_llm_settings(
     model: str | None = None,
     api_key: str | None = None,
     base_url: str | None = None,
+    reasoning_effort: str | None = None,
     stored: dict[str, str | None] | None = None,
     config: dict[str, Any] | None = None,
 ) -> LLMSettings:
@@ -66,26 +71,43 @@ def resolve_llm_settings(
         raise SettingsError(f"{config_path()}: [llm] must be a table")
     stored = stored or {}
     layers: list[tuple[str, dict[str, Any]]] = [
-        ("flag", {"model": model, "api_key": api_key, "base_url": base_url}),
+        ("flag", {"model": model, "api_key": api_key, "base_url": base_url, "reasoning_effort": reasoning_effort}),
         (
             "env",
             {
                 "model": os.environ.get(ENV_MODEL),
                 "api_key": os.environ.get(ENV_API_KEY),
                 "base_url": os.environ.get(ENV_BASE_URL),
+                "reasoning_effort": os.environ.get(ENV_REASONING_EFFORT),
             },
         ),
-        ("session", {"model": stored.get("model"), "base_url": stored.get("base_url")}),
+        (
+            "session",
+            {
+                "model": stored.get("model"),
+                "base_url": stored.get("base_url"),
+                "reasoning_effort": stored.get("reasoning_effort"),
+            },
+        ),
         ("config", llm_config),
     ]
     values: dict[str, Any] = {}
     source: dict[str, str] = {}
-    for name in ("model", "api_key", "base_url"):
+    for name in ("model", "api_key", "base_url", "reasoning_effort"):
         for layer, data in layers:
             value = data.get(name)
             if value:
                 values[name], source[name] = str(value), layer
                 break
+    effort = values.get("reasoning_effort")
+    if effort is not None and effort not in REASONING_EFFORTS:
+        where = {
+            "flag": "--reasoning-effort",
+            "env": ENV_REASONING_EFFORT,
+            "session": "the stored session",
+            "config": f"reasoning_effort under [llm] in {config_path()}",
+        }[source["reasoning_effort"]]
+        raise SettingsError(f"{where}: expected {', '.join(REASONING_EFFORTS[:-1])} or off, got {effort!r}")
     return LLMSettings(**values, source=source)
 
 

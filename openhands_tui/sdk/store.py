@@ -40,6 +40,7 @@ class SessionMeta(Model):
     params: dict[str, Any] = Field(default_factory=dict)
     model: str | None = None
     base_url: str | None = None
+    reasoning_effort: str | None = None
     workspace: str = "."
     title: str = ""
     status: str = "idle"

@@ -56,6 +56,10 @@ class TreeNode(Model):
     children: list[str] = Field(default_factory=list)
     tokens: int = 0
     cost: float = 0.0
+    #: Input tokens of this agent's own calls, and those read from / written to the prompt cache.
+    prompt_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
     started: str | None = None
     last_seen: str | None = None
     ended: str | None = None
@@ -100,6 +104,9 @@ class DelegationTree:
         if isinstance(event, LLMUsageEvent):
             node.tokens += event.prompt_tokens + event.completion_tokens
             node.cost += event.cost or 0.0
+            node.prompt_tokens += event.prompt_tokens
+            node.cache_read_tokens += event.cache_read_tokens
+            node.cache_write_tokens += event.cache_write_tokens
         elif isinstance(event, StatusEvent):  # a child's close always comes after its last status
             node.status, node.detail = _FROM_STATUS[event.status], event.detail
             node.ended = node.last_seen if node.status in ("finished", "failed") else None
@@ -126,6 +133,15 @@ class DelegationTree:
     def subtree_cost(self, agent_id: str) -> float:
         node = self.nodes[agent_id]
         return node.cost + sum(self.subtree_cost(child) for child in node.children)
+
+    def subtree_cache(self, agent_id: str) -> tuple[int, int, int]:
+        """(input tokens, read from the prompt cache, written to it) of an agent and its subtree."""
+        node = self.nodes[agent_id]
+        prompt, read, write = node.prompt_tokens, node.cache_read_tokens, node.cache_write_tokens
+        for child in node.children:
+            child_prompt, child_read, child_write = self.subtree_cache(child)
+            prompt, read, write = prompt + child_prompt, read + child_read, write + child_write
+        return prompt, read, write
 
     def chain(self, agent_id: str) -> list[str]:
         """Agent names from the root down to `agent_id`."""

@@ -35,6 +35,16 @@ class Turn(BaseModel):
     chunk_delay: float = Field(default=0.0, description="Seconds between streamed chunks.")
     retry_after: float | None = None
     repeat: int = Field(default=1, ge=1, description="Use this turn for this many requests.")
+    thinking: str | None = Field(
+        default=None,
+        description=(
+            "What the model thinks first: a signed thinking block when the request enables thinking "
+            "(Anthropic; a default text if unset), `reasoning_content` deltas (OpenAI-compatible; only if set)."
+        ),
+    )
+    redacted_thinking: bool = Field(
+        default=False, description="Anthropic, thinking enabled: also answer with a redacted_thinking block."
+    )
 
     @classmethod
     def call(cls, name: str, **arguments: Any) -> Turn:
@@ -75,17 +85,21 @@ class ScriptBook:
         self._lock = threading.Lock()
 
     def next_turn(self, messages: list[dict[str, Any]]) -> tuple[Script | None, Turn | None]:
+        script = self.script_for(messages)
+        if script is None:
+            return None, None
+        with self._lock:
+            position = self._cursor[id(script)]
+            if position >= len(script.turns):
+                return script, None
+            self._cursor[id(script)] = position + 1
+            return script, script.turns[position]
+
+    def script_for(self, messages: list[dict[str, Any]]) -> Script | None:
+        """The script a request belongs to (without using up a turn)."""
         system = _text(next((m for m in messages if m.get("role") == "system"), {}))
         first_user = _text(next((m for m in messages if m.get("role") == "user"), {}))
-        with self._lock:
-            for script in self.scripts:
-                if script.matches(system, first_user):
-                    position = self._cursor[id(script)]
-                    if position >= len(script.turns):
-                        return script, None
-                    self._cursor[id(script)] = position + 1
-                    return script, script.turns[position]
-        return None, None
+        return next((s for s in self.scripts if s.matches(system, first_user)), None)
 
     def remaining(self) -> dict[str, int]:
         with self._lock:

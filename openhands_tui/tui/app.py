@@ -252,6 +252,7 @@ class OpenHandsApp(App[int]):
             prompt_tokens=usage.prompt_tokens,
             completion_tokens=usage.completion_tokens,
             cost=usage.cost,
+            cache_hit=usage.cache_hit,
             context_tokens=usage.last_prompt_tokens,
             context_window=self.context_window,
             elapsed=self.config.clock() - self.started,

@@ -33,7 +33,7 @@ from openhands_tui.sdk.event import (
 from openhands_tui.sdk.subject import Delegation, Finish
 from openhands_tui.sdk.tree import DelegationTree
 
-EntryKind = Literal["user", "assistant", "tool", "delegation", "microagent", "condensation", "notice"]
+EntryKind = Literal["user", "assistant", "thinking", "tool", "delegation", "microagent", "condensation", "notice"]
 _ids = itertools.count(1)
 
 
@@ -60,6 +60,15 @@ class Usage:
     completion_tokens: int = 0
     cost: float = 0.0
     last_prompt_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+
+    @property
+    def cache_hit(self) -> float | None:
+        """Share of input tokens read from the provider's prompt cache (None before any)."""
+        if not self.prompt_tokens or not (self.cache_read_tokens or self.cache_write_tokens):
+            return None
+        return self.cache_read_tokens / self.prompt_tokens
 
 
 class SessionView:
@@ -80,6 +89,7 @@ class SessionView:
         self.events_seen = 0
         self._tools: dict[tuple[str, str], Entry] = {}
         self._streams: dict[str, Entry] = {}
+        self._thinking: dict[str, Entry] = {}
         self._children: dict[str, Entry] = {}
         self._finishing: set[tuple[str, str]] = set()
 
@@ -113,6 +123,11 @@ class SessionView:
             self._add(Entry("user", event.agent_id, event.content, {"context": len(event.context)}))
             return {event.agent_id}
         stream = self._streams.pop(event.agent_id, None)
+        thought = self._thinking.pop(event.agent_id, None)
+        if thought is not None:
+            self._finish_thought(thought, event)
+        elif event.thinking:
+            self._thought(event, before=stream)
         if stream is not None:
             stream.text, stream.streaming = event.content, False
             stream.touch()
@@ -120,7 +135,31 @@ class SessionView:
             self._add(Entry("assistant", event.agent_id, event.content))
         return {event.agent_id}
 
+    def _thought(self, event: MessageEvent, before: Entry | None) -> None:
+        """A folded "thinking" entry, above the text it led to (which may have streamed already)."""
+        entry = Entry("thinking", event.agent_id)
+        self._finish_thought(entry, event)
+        transcript = self.transcript(event.agent_id)
+        position = next((i for i, e in enumerate(transcript) if e is before), len(transcript))
+        transcript.insert(position, entry)
+
+    @staticmethod
+    def _finish_thought(entry: Entry, event: MessageEvent) -> None:
+        entry.text = "\n\n".join(b.get("thinking") or "" for b in event.thinking if b.get("thinking"))
+        redacted = sum(1 for b in event.thinking if b.get("type") == "redacted_thinking")
+        entry.data.update(blocks=len(event.thinking), redacted=redacted)
+        entry.streaming = False
+        entry.touch()
+
     def _delta(self, event: TextDeltaEvent) -> set[str]:
+        if event.thinking:
+            thought = self._thinking.get(event.agent_id)
+            if thought is None:
+                thought = self._add(Entry("thinking", event.agent_id, "", streaming=True))
+                self._thinking[event.agent_id] = thought
+            thought.text += event.delta
+            thought.touch()
+            return {event.agent_id}
         stream = self._streams.get(event.agent_id)
         if stream is None:
             stream = self._add(Entry("assistant", event.agent_id, "", streaming=True))
@@ -161,6 +200,8 @@ class SessionView:
         self.usage.completion_tokens += event.completion_tokens
         self.usage.cost += event.cost or 0.0
         self.usage.last_prompt_tokens = event.prompt_tokens
+        self.usage.cache_read_tokens += event.cache_read_tokens
+        self.usage.cache_write_tokens += event.cache_write_tokens
         return set()
 
     def _status(self, event: StatusEvent) -> set[str]:
@@ -173,7 +214,9 @@ class SessionView:
         elif event.status.value == "finished" and event.parent_agent_id is None:
             tokens = self.usage.prompt_tokens + self.usage.completion_tokens
             cost = f" · ${self.usage.cost:.4f}" if self.usage.cost else ""
-            self._add(Entry("notice", event.agent_id, f"● finished · {tokens:,} tokens{cost}"))
+            hit = self.usage.cache_hit
+            cache = f" ({100 * hit:.0f}% of input from the prompt cache)" if hit is not None else ""
+            self._add(Entry("notice", event.agent_id, f"● finished · {tokens:,} tokens{cache}{cost}"))
         return {event.agent_id}
 
     def _asked(self, event: ConfirmationRequestEvent) -> set[str]:

@@ -17,8 +17,9 @@ from openhands_tui.testing import Script
 
 
 @contextmanager
-def server_process(scripts: list[Script]) -> Iterator[str]:
-    """Run the scripted server in a separate process (so it does not share our GIL); yield its URL."""
+def server_process(scripts: list[Script], api: str = "openai") -> Iterator[str]:
+    """Run the scripted server (`api`: openai or anthropic) in a separate process (so it does not
+    share our GIL); yield its base URL."""
     with tempfile.TemporaryDirectory() as tmp:
         script_file = Path(tmp) / "scripts.json"
         script_file.write_text(json.dumps([s.model_dump() for s in scripts]))
@@ -32,6 +33,8 @@ def server_process(scripts: list[Script]) -> Iterator[str]:
                 str(script_file),
                 "--port-file",
                 str(port_file),
+                "--api",
+                api,
             ],
             stdout=subprocess.DEVNULL,
         )
@@ -41,7 +44,8 @@ def server_process(scripts: list[Script]) -> Iterator[str]:
                 if time.monotonic() > deadline:
                     raise RuntimeError("scripted server did not start")
                 time.sleep(0.02)
-            yield f"http://127.0.0.1:{port_file.read_text().strip()}/v1"
+            root = f"http://127.0.0.1:{port_file.read_text().strip()}"
+            yield root if api == "anthropic" else f"{root}/v1"
         finally:
             process.terminate()
             process.wait()

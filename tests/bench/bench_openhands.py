@@ -10,6 +10,11 @@ and, from the server's side, the time per step (between the first and the last m
 divided by 20), which leaves start-up and shutdown out. Both are started without network access to anything but the
 scripted server (OpenHands' attempts to fetch skills from GitHub fail fast here).
 
+Then the same 20-step run with `anthropic/claude-sonnet-4-5` against the scripted Anthropic
+Messages server (prompt caching as the API documents it), for each tool: the share of input
+tokens read from the prompt cache, the tokens written, breakpoints per request, requests the
+server refused, and the cost of the run at litellm's prices.
+
 Usage: python tests/bench/bench_openhands.py /path/to/openhands [runs]
 """
 
@@ -27,7 +32,9 @@ from pathlib import Path
 
 from _common import describe, first_frame_times
 
-from openhands_tui.testing import Script, ScriptedLLMServer, ScriptedToolCall, Turn
+from openhands_tui.sdk.llm import load_litellm
+from openhands_tui.testing import Script, ScriptedAnthropicServer, ScriptedLLMServer, ScriptedToolCall, Turn
+from openhands_tui.testing.prompt_cache import request_blocks
 
 STEPS = 20
 
@@ -57,21 +64,23 @@ LOCAL_PRICES = {"LITELLM_LOCAL_MODEL_COST_MAP": "True"}
 TASK = "Run the echo commands."
 
 
-def _ours(url: str, workspace: Path, home: Path, headless: bool = True) -> tuple[list[str], dict[str, str]]:
+def _ours(
+    url: str, workspace: Path, home: Path, headless: bool = True, model: str = "openai/scripted", *flags: str
+) -> tuple[list[str], dict[str, str]]:
     tui = shutil.which("tui") or str(Path(sys.executable).with_name("tui"))
-    command = [tui, "--headless", "--task", TASK, "--confirm", "never"] if headless else [tui]
-    command += ["--model", "openai/scripted", "--base-url", url, "--api-key", "k", "--workspace", str(workspace)]
+    command = [tui, "--headless", "--task", TASK, "--confirm", "never", *flags] if headless else [tui]
+    command += ["--model", model, "--base-url", url, "--api-key", "k", "--workspace", str(workspace)]
     return command, {"XDG_STATE_HOME": str(home / "state"), "XDG_CONFIG_HOME": str(home / "config")}
 
 
 def _openhands(
-    executable: str, url: str, workspace: Path, home: Path, headless: bool = True
+    executable: str, url: str, workspace: Path, home: Path, headless: bool = True, model: str = "openai/scripted"
 ) -> tuple[list[str], dict[str, str]]:
     command = [executable, "--override-with-envs"]
     if headless:
         command += ["--headless", "--always-approve", "-t", TASK]
     env = {
-        "LLM_MODEL": "openai/scripted",
+        "LLM_MODEL": model,
         "LLM_API_KEY": "k",
         "LLM_BASE_URL": url,
         "OPENHANDS_PERSISTENCE_DIR": str(home / "openhands"),
@@ -115,6 +124,46 @@ def _run(build, runs: int) -> tuple[list[float], list[float], list[float]]:
     return totals, first_request, per_step
 
 
+CLAUDE = "anthropic/claude-sonnet-4-5"
+
+
+def _claude_run(build) -> str:
+    """One 20-step run on the Anthropic path; what the server saw of its prompt caching."""
+    with ScriptedAnthropicServer([_script()]) as server:
+        workspace, home = Path(tempfile.mkdtemp()), Path(tempfile.mkdtemp())
+        command, env = build(server.base_url, workspace, home)
+        result = subprocess.run(
+            command,
+            cwd=workspace,
+            env={**os.environ, "HOME": str(home), **LOCAL_PRICES, **env},
+            capture_output=True,
+            text=True,
+            stdin=subprocess.DEVNULL,
+            timeout=600,
+        )
+        requests, refusals = [r for r in server.requests if r.status == 200], list(server.refusals)
+    if result.returncode != 0:
+        return f"exit {result.returncode} after {len(requests)} requests ({refusals[:1]}): {result.stderr[-300:]!r}"
+    prices = load_litellm().get_model_info(CLAUDE)
+    read = sum(r.usage["cache_read_input_tokens"] for r in requests)
+    written = sum(r.usage["cache_creation_input_tokens"] for r in requests)
+    total = sum(r.usage["input_tokens"] for r in requests) + read + written
+    output = sum(r.usage["output_tokens"] for r in requests)
+    cost = (
+        (total - read - written) * prices["input_cost_per_token"]
+        + read * prices["cache_read_input_token_cost"]
+        + written * prices["cache_creation_input_token_cost"]
+        + output * prices["output_cost_per_token"]
+    )
+    marks = sorted({sum(b.ttl is not None for b in request_blocks(r.body)) for r in requests})
+    thinking = sum("thinking" in r.body for r in requests)
+    return (
+        f"{len(requests)} requests ({len(refusals)} refused), {total:,} input tokens, "
+        f"{100 * read / max(total, 1):.1f}% read from the cache, {written:,} written, "
+        f"{'-'.join(map(str, marks))} breakpoints per request, {thinking} with thinking, cost ${cost:.4f}"
+    )
+
+
 def main() -> None:
     if len(sys.argv) < 2:
         raise SystemExit(__doc__)
@@ -147,6 +196,12 @@ def main() -> None:
         [s * 1000 for s in theirs_step],
         " ms",
     )
+    print(f"{STEPS}-step run with {CLAUDE} (scripted Anthropic Messages API, prompt caching):")
+    print(f"  openhands-tui  {_claude_run(lambda url, ws, home: _ours(url, ws, home, True, CLAUDE))}")
+    thinking = _claude_run(lambda url, ws, home: _ours(url, ws, home, True, CLAUDE, "--reasoning-effort", "high"))
+    print(f"  openhands-tui --reasoning-effort high  {thinking}")
+    theirs = _claude_run(lambda url, ws, home: _openhands(openhands, url, ws, home, model=CLAUDE))
+    print(f"  OpenHands CLI (thinking on by default)  {theirs}")
 
 
 if __name__ == "__main__":

@@ -25,13 +25,15 @@ def live_app(
     confirm: ConfirmationMode = ConfirmationMode.RISKY,
     inputs: list[str] | None = None,
     resume: str | None = None,
+    reasoning_effort: str | None = None,
 ) -> OpenHandsApp:
     """The app as `tui` builds it (`interactive.build_app`), pointed at the scripted server."""
     options = LaunchOptions(
         strategy=strategy,
         task=task,
-        model="openai/scripted",
+        model=server.model,
         base_url=server.base_url,
+        reasoning_effort=reasoning_effort,
         api_key="sk-tui-test",
         workspace=workspace,
         confirm=confirm,

@@ -66,3 +66,23 @@ def test_sandbox_settings_come_from_the_config_and_the_flag_wins() -> None:
             sandbox_policy(config=bad)
     with pytest.raises(SettingsError, match="--sandbox loose: use read-only, workspace-write or off"):
         sandbox_policy("loose", config={})
+
+
+def test_reasoning_effort_precedence_and_bad_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _write_config('[llm]\nmodel = "m"\nreasoning_effort = "low"\n')
+    assert resolve_llm_settings().reasoning_effort == "low"
+    assert resolve_llm_settings(stored={"reasoning_effort": "medium"}).reasoning_effort == "medium"
+    monkeypatch.setenv("LLM_REASONING_EFFORT", "high")
+    settings = resolve_llm_settings(stored={"reasoning_effort": "medium"})
+    assert (settings.reasoning_effort, settings.source["reasoning_effort"]) == ("high", "env")
+    assert resolve_llm_settings(reasoning_effort="off").reasoning_effort == "off"
+
+    monkeypatch.setenv("LLM_REASONING_EFFORT", "extreme")
+    with pytest.raises(
+        SettingsError, match=r"^LLM_REASONING_EFFORT: expected low, medium, high or off, got 'extreme'$"
+    ):
+        resolve_llm_settings()
+    monkeypatch.delenv("LLM_REASONING_EFFORT")
+    _write_config('[llm]\nmodel = "m"\nreasoning_effort = "max"\n')
+    with pytest.raises(SettingsError, match=f"^reasoning_effort under \\[llm\\] in {path}: expected"):
+        resolve_llm_settings()

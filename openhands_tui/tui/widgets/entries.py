@@ -264,6 +264,23 @@ class CondensationEntry(FoldEntry):
         return [markdown(self.entry.data["event"].summary)]
 
 
+class ThinkingEntry(FoldEntry):
+    """`▶ ✻ thinking · 1,234 chars — the first words…`: what the model thought before it
+    answered, folded (it can be long); open it to read it all."""
+
+    def title(self) -> Text:
+        text, data = self.entry.text, self.entry.data
+        words = " ".join(text.split())
+        preview = f" — {words[:80]}{'…' if len(words) > 80 else ''}" if words else ""
+        redacted = data.get("redacted", 0)
+        hidden = f" · {redacted} redacted by the provider" if redacted else ""
+        state = "…" if self.entry.streaming else f" · {len(text):,} chars"
+        return Text(f"✻ thinking{state}{hidden}{preview}", style="dim italic")
+
+    def body(self) -> list[RenderableType]:
+        return [Text(self.entry.text or "(nothing shown: the provider sent this thinking encrypted)", style="dim")]
+
+
 class NoticeEntry(EntryWidget):
     def on_mount(self) -> None:
         self.add_class(f"notice-{self.entry.level}")
@@ -273,6 +290,7 @@ class NoticeEntry(EntryWidget):
 WIDGETS: dict[str, type[EntryWidget]] = {
     "user": UserEntry,
     "assistant": AssistantEntry,
+    "thinking": ThinkingEntry,
     "tool": ToolEntry,
     "delegation": DelegationEntry,
     "microagent": MicroagentEntry,

@@ -1,4 +1,5 @@
-"""The status bar: model, confirmation badge, tokens, cost, context use, elapsed, run state."""
+"""The status bar: model, confirmation badge, tokens (and the share read from the prompt cache),
+cost, context use, elapsed, run state."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ class StatusBar(Static):
         prompt_tokens: int,
         completion_tokens: int,
         cost: float,
+        cache_hit: float | None = None,
         context_tokens: int,
         context_window: int | None,
         elapsed: float,
@@ -32,6 +34,8 @@ class StatusBar(Static):
         text.append("  ")
         text.append(badge, style="reverse" if mode != "never" else "bold reverse red")
         text.append(f"  ↑{compact(prompt_tokens)} ↓{compact(completion_tokens)} tok")
+        if cache_hit is not None:
+            text.append(f"  cache {100 * cache_hit:.0f}%")
         text.append(f"  ${cost:.4f}" if cost else "  $-")
         if context_window:
             share = 100 * context_tokens / context_window

@@ -76,11 +76,21 @@ class TranscriptView(VerticalScroll):
         keep = {entry.key for entry in visible}
         for key in [k for k in self._widgets if k not in keep]:
             self._widgets.pop(key).remove()
-        new = [widget_for(e) for e in visible if e.key not in self._widgets]
+        shown = set(self._widgets)
+        new = [widget_for(e) for e in visible if e.key not in shown]
+        at_end: list[EntryWidget] = []
+        positions = {e.key: i for i, e in enumerate(visible)} if shown and new else {}
         for widget in new:
             self._widgets[widget.entry.key] = widget
-        if new:
-            self.mount_all(new)
+            # An entry placed above one already shown (thinking above streamed text) goes there.
+            start = positions.get(widget.entry.key, len(visible)) + 1
+            following = next((e.key for e in visible[start:] if e.key in shown), None)
+            if following is not None:
+                self.mount(widget, before=self._widgets[following])
+            else:
+                at_end.append(widget)
+        if at_end:
+            self.mount_all(at_end)
         for entry in visible:
             current = self._widgets.get(entry.key)
             if current is not None and current not in new:

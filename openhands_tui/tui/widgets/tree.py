@@ -27,6 +27,14 @@ def compact(tokens: float) -> str:
     return f"{tokens / 1000:.1f}k" if tokens >= 1000 else f"{int(tokens)}"
 
 
+def cache_text(prompt_tokens: int, read: int, written: int) -> str:
+    """` 94% cached`: the share of input read from the provider's prompt cache (nothing when
+    the provider reported no caching at all)."""
+    if not prompt_tokens or not (read or written):
+        return ""
+    return f" {100 * read / prompt_tokens:.0f}% cached"
+
+
 def elapsed_text(seconds: float) -> str:
     seconds = int(seconds)
     return f"{seconds // 60}m{seconds % 60:02d}s" if seconds >= 60 else f"{seconds}s"
@@ -64,7 +72,8 @@ class AgentTree(Tree[str]):
         label.append(f" {STATUS_WORDS.get(status, status)}", style=style if status != "running" else "")
         tokens, cost = tree.subtree_tokens(agent_id), tree.subtree_cost(agent_id)
         money = f" ${cost:.3f}" if cost else ""
-        label.append(f"  {compact(tokens)} tok{money} {elapsed_text(node.elapsed_s)}", style="dim")
+        label.append(f"  {compact(tokens)} tok{cache_text(*tree.subtree_cache(agent_id))}{money}", style="dim")
+        label.append(f" {elapsed_text(node.elapsed_s)}", style="dim")
         if node.task:
             label.append(f"  {node.task.splitlines()[0][:48]}", style="italic dim")
         return label

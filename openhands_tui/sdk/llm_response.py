@@ -1,0 +1,209 @@
+"""A model's answer as the engine uses it, assembled from what litellm returns — streamed
+chunks or a whole message — for any provider.
+
+Kept apart from `llm.py` (which calls litellm) because it is pure: it reads litellm's objects
+by attribute and never imports litellm. Thinking comes back two ways: Anthropic-style signed
+blocks (`thinking_blocks`: `thinking` with a `signature`, or `redacted_thinking` with opaque
+`data`), which must later be sent back unchanged, and a plain `reasoning_content` text from
+other providers, kept for display only.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import Field
+
+from openhands_tui.sdk.errors import LLMBadResponseError
+from openhands_tui.sdk.model import Model
+
+TextCallback = Callable[[str], None]
+
+
+class ToolCall(Model):
+    id: str
+    name: str
+    arguments: str = ""
+
+
+class Usage(Model):
+    """Tokens of one call. `prompt_tokens` counts every input token, cached ones included."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+    reasoning_tokens: int = 0
+    cost: float | None = None
+
+
+class LLMResponse(Model):
+    id: str
+    text: str = ""
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+    #: Provider thinking blocks, exactly as they must be sent back (signed or redacted).
+    thinking: list[dict[str, Any]] = Field(default_factory=list)
+    #: The reasoning text, for display (the joined thinking, or a provider's reasoning_content).
+    reasoning: str = ""
+    finish_reason: str | None = None
+    usage: Usage = Field(default_factory=Usage)
+    latency_ms: float = 0.0
+    retries: int = 0
+
+
+def canonical_block(block: Any) -> dict[str, Any] | None:
+    """A thinking block in the one shape we store and send back: `{"type": "thinking",
+    "thinking": ..., "signature": ...}` or `{"type": "redacted_thinking", "data": ...}`."""
+    get = block.get if isinstance(block, dict) else lambda key, default=None: getattr(block, key, default)
+    kind = get("type")
+    if kind == "redacted_thinking":
+        return {"type": "redacted_thinking", "data": get("data") or ""}
+    if kind == "thinking":
+        return {"type": "thinking", "thinking": get("thinking") or "", "signature": get("signature") or ""}
+    return None
+
+
+class _ThinkingAssembler:
+    """Streamed thinking arrives as text pieces, then the block's signature, which ends it;
+    a redacted block arrives whole."""
+
+    def __init__(self) -> None:
+        self.blocks: list[dict[str, Any]] = []
+        self._open: dict[str, Any] | None = None
+        self.text: list[str] = []
+
+    def add(self, piece: Any) -> None:
+        block = canonical_block(piece)
+        if block is None:
+            return
+        if block["type"] == "redacted_thinking":
+            self._close()
+            self.blocks.append(block)
+            return
+        if self._open is None:
+            self._open = {"type": "thinking", "thinking": "", "signature": ""}
+        self._open["thinking"] += block["thinking"]
+        if block["signature"]:
+            self._open["signature"] = block["signature"]
+            self._close()
+
+    def _close(self) -> None:
+        if self._open is not None:
+            self.blocks.append(self._open)
+            self._open = None
+
+    def finish(self) -> list[dict[str, Any]]:
+        self._close()  # an unsigned block is kept for display; it is never sent back
+        return self.blocks
+
+
+async def assemble_stream(
+    stream: Any, on_text: TextCallback | None, on_thinking: TextCallback | None = None
+) -> LLMResponse:
+    response_id = ""
+    text_parts: list[str] = []
+    reasoning_parts: list[str] = []
+    thinking = _ThinkingAssembler()
+    calls: dict[int, dict[str, str]] = {}
+    finish_reason = None
+    usage = Usage()
+    async for chunk in stream:
+        response_id = response_id or getattr(chunk, "id", "") or ""
+        chunk_usage = getattr(chunk, "usage", None)
+        if chunk_usage:
+            usage = usage_from(chunk_usage)
+        if not chunk.choices:
+            continue
+        choice = chunk.choices[0]
+        finish_reason = choice.finish_reason or finish_reason
+        delta = choice.delta
+        if delta is None:
+            continue
+        blocks = getattr(delta, "thinking_blocks", None) or ()
+        for block in blocks:
+            thinking.add(block)
+        reasoning = getattr(delta, "reasoning_content", None)
+        if reasoning:
+            reasoning_parts.append(reasoning)
+        if on_thinking is not None:
+            piece = reasoning or "".join((canonical_block(b) or {}).get("thinking", "") for b in blocks)
+            if piece:
+                on_thinking(piece)
+        if delta.content:
+            text_parts.append(delta.content)
+            if on_text is not None:
+                on_text(delta.content)
+        for position, tc in enumerate(delta.tool_calls or ()):
+            index = tc.index if tc.index is not None else position
+            call = calls.setdefault(index, {"id": "", "name": "", "arguments": ""})
+            if tc.id:
+                call["id"] = tc.id
+            if tc.function is not None:
+                if tc.function.name and not call["name"]:
+                    call["name"] = tc.function.name
+                call["arguments"] += tc.function.arguments or ""
+    tool_calls = [
+        ToolCall(id=c["id"] or f"call_{response_id}_{i}", name=c["name"], arguments=c["arguments"])
+        for i, c in sorted(calls.items())
+    ]
+    blocks = thinking.finish()
+    return LLMResponse(
+        id=response_id or f"resp-{random.getrandbits(48):012x}",
+        text="".join(text_parts),
+        tool_calls=tool_calls,
+        thinking=blocks,
+        reasoning="".join(reasoning_parts) or _joined(blocks),
+        finish_reason=finish_reason,
+        usage=usage,
+    )
+
+
+def from_message(raw: Any) -> LLMResponse:
+    if not getattr(raw, "choices", None):
+        raise LLMBadResponseError("the model returned no choices")
+    message = raw.choices[0].message
+    tool_calls = [
+        ToolCall(
+            id=tc.id or f"call_{raw.id}_{i}",
+            name=tc.function.name or "",
+            arguments=tc.function.arguments or "",
+        )
+        for i, tc in enumerate(message.tool_calls or ())
+    ]
+    blocks = [b for b in map(canonical_block, getattr(message, "thinking_blocks", None) or ()) if b is not None]
+    return LLMResponse(
+        id=raw.id or f"resp-{random.getrandbits(48):012x}",
+        text=message.content or "",
+        tool_calls=tool_calls,
+        thinking=blocks,
+        reasoning=getattr(message, "reasoning_content", None) or _joined(blocks),
+        finish_reason=raw.choices[0].finish_reason,
+        usage=usage_from(getattr(raw, "usage", None)),
+    )
+
+
+def _joined(blocks: list[dict[str, Any]]) -> str:
+    return "\n\n".join(b["thinking"] for b in blocks if b.get("thinking"))
+
+
+def usage_from(raw: Any) -> Usage:
+    """litellm's usage, any provider: OpenAI reports cached reads in `prompt_tokens_details`,
+    Anthropic in `cache_read_input_tokens` and writes in `cache_creation_input_tokens`;
+    litellm counts both inside `prompt_tokens` either way."""
+    if raw is None:
+        return Usage()
+    details = getattr(raw, "prompt_tokens_details", None)
+    cache_read = getattr(raw, "cache_read_input_tokens", None) or getattr(details, "cached_tokens", None) or 0
+    cache_write = (
+        getattr(raw, "cache_creation_input_tokens", None) or getattr(details, "cache_creation_tokens", None) or 0
+    )
+    completion_details = getattr(raw, "completion_tokens_details", None)
+    return Usage(
+        prompt_tokens=getattr(raw, "prompt_tokens", 0) or 0,
+        completion_tokens=getattr(raw, "completion_tokens", 0) or 0,
+        cache_read_tokens=int(cache_read),
+        cache_write_tokens=int(cache_write),
+        reasoning_tokens=int(getattr(completion_details, "reasoning_tokens", 0) or 0),
+    )
