@@ -81,7 +81,13 @@ def main_command(
     ] = None,
     task: Annotated[
         str | None,
-        typer.Option("--task", "-t", metavar="TEXT", help="The task to start with (/name runs a task microagent)."),
+        typer.Option(
+            "--task", "-t", metavar="TEXT", help="The task to start with (/name runs a task microagent; - reads stdin)."
+        ),
+    ] = None,
+    task_file: Annotated[
+        Path | None,
+        typer.Option("--task-file", metavar="PATH", help="Read the task from a file (for tasks too long for a flag)."),
     ] = None,
     task_input: Annotated[
         list[str] | None,
@@ -179,7 +185,7 @@ def main_command(
         options = LaunchOptions(
             strategy=strategy,
             params=param or [],
-            task=task,
+            task=_task_text(task, task_file),
             model=model,
             base_url=base_url,
             api_key=api_key,
@@ -200,8 +206,8 @@ def main_command(
             from openhands_tui.interactive import run_app
 
             code = run_app(options, theme=theme)
-        elif not task and not resume:
-            raise _fail("--headless needs --task (or --resume to continue a session)")
+        elif not options.task and not resume:
+            raise _fail("--headless needs --task or --task-file (or --resume to continue a session)")
         else:
             from openhands_tui.headless import run_headless
 
@@ -209,6 +215,33 @@ def main_command(
     except OpenHandsTUIError as exc:
         raise _fail(str(exc), exc.exit_code) from None
     raise typer.Exit(code)
+
+
+def _task_text(task: str | None, task_file: Path | None) -> str | None:
+    """The task from `--task TEXT`, `--task -` (standard input) or `--task-file PATH`."""
+    from openhands_tui.sdk.errors import SettingsError
+
+    if task is not None and task_file is not None:
+        raise SettingsError("--task and --task-file: give the task one way")
+    if task == "-":
+        try:
+            text = sys.stdin.buffer.read().decode("utf-8")
+        except UnicodeDecodeError:
+            raise SettingsError("--task -: standard input is not UTF-8 text") from None
+        if not text.strip():
+            raise SettingsError("--task -: standard input was empty")
+        return text
+    if task_file is not None:
+        try:
+            text = task_file.read_bytes().decode("utf-8")
+        except UnicodeDecodeError:
+            raise SettingsError(f"--task-file {task_file}: not UTF-8 text") from None
+        except OSError as exc:
+            raise SettingsError(f"--task-file {task_file}: {exc.strerror or exc}") from None
+        if not text.strip():
+            raise SettingsError(f"--task-file {task_file}: the file is empty")
+        return text
+    return task
 
 
 def _run_demo(options: LaunchOptions, json_output: bool, headless: bool, theme: str | None) -> int:

@@ -25,6 +25,7 @@ from openhands_tui.sdk.event import (
     MicroagentsLoadedEvent,
     MicroagentTriggeredEvent,
     ObservationEvent,
+    ResultsTruncatedEvent,
     StatusEvent,
     SystemPromptEvent,
 )
@@ -32,9 +33,12 @@ from openhands_tui.sdk.outcome import RunOutcome
 from openhands_tui.sdk.security.permissions import PermissionRule
 from openhands_tui.sdk.security.secrets import RedactingFilter
 from openhands_tui.sdk.subject import Finish
+from openhands_tui.sdk.terminal_text import strip_controls
 from openhands_tui.sdk.tree import DelegationTree
 
 PREVIEW_LINES = 8
+#: Ctrl+C, `kill`, and a closed terminal or dropped SSH connection all stop the run cleanly.
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 class JsonPrinter:
@@ -60,8 +64,8 @@ class TranscriptPrinter:
 
     def __call__(self, event: Event) -> None:
         line = self._format(event)
-        if line is not None:
-            self.out.write(line + "\n")
+        if line is not None:  # model text and command output never reach the terminal raw
+            self.out.write(strip_controls(line) + "\n")
             self.out.flush()
 
     def _who(self, event: Event) -> str:
@@ -84,7 +88,7 @@ class TranscriptPrinter:
             return f"{who}  ◆ microagent {event.name} ({event.type}, {why}, {event.tokens} tokens)"
         if isinstance(event, MicroagentsLoadedEvent):
             for problem in [*event.warnings, *event.shadowed]:
-                print(f"warning: {problem}", file=sys.stderr)
+                print(f"warning: {strip_controls(problem)}", file=sys.stderr)
             return None
         if isinstance(event, DelegationClosedEvent) and event.status == "rejected":
             return f"{who}✗ not started: {event.reason}"
@@ -106,6 +110,8 @@ class TranscriptPrinter:
             return _indent(_preview(event.content), f"{who}    ")
         if isinstance(event, AgentErrorEvent):
             return f"{who}  ! {event.error}"
+        if isinstance(event, ResultsTruncatedEvent):
+            return f"{who}  ⇊ shortened {len(event.positions)} tool result(s) to fit the context window"
         if isinstance(event, CondensationEvent):
             return (
                 f"{who}  ⇊ condensed {event.removed} messages ({event.reason}): "
@@ -208,10 +214,10 @@ async def _run(launched: Launched, task: str | None, inputs: dict[str, str]) -> 
 
     def interrupt() -> None:
         current.cancel()
-        for sig in (signal.SIGINT, signal.SIGTERM):  # a second signal ends the process at once
+        for sig in STOP_SIGNALS:  # a second signal ends the process at once
             loop.remove_signal_handler(sig)
 
-    for sig in (signal.SIGINT, signal.SIGTERM):
+    for sig in STOP_SIGNALS:
         loop.add_signal_handler(sig, interrupt)
     try:
         return await conversation.run(task, inputs)
@@ -238,12 +244,13 @@ def run_headless(options: LaunchOptions, *, json_output: bool) -> int:
     print(f"{verb} {launched.log.id} · {what}", file=sys.stderr)
     outcome = asyncio.run(_run(launched, options.task, launched.inputs))
     if not json_output and outcome.result:
-        out.write(f"\n{outcome.result}\n")
+        out.write(f"\n{strip_controls(outcome.result)}\n")
     usage = usage_line(launched.conversation.runtime.tree)
     if usage:
         print(usage, file=sys.stderr)
+    why = f": {outcome.detail}" if outcome.detail and outcome.exit_code else ""
     print(
-        f"{outcome.status.value} · session {launched.log.id} (resume with: tui --resume {launched.log.id})",
+        f"{outcome.status.value}{why} · session {launched.log.id} (resume with: tui --resume {launched.log.id})",
         file=sys.stderr,
     )
     return outcome.exit_code

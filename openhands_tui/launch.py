@@ -6,6 +6,7 @@ Every problem a user can cause here raises an OpenHandsTUIError with a one-line 
 
 from __future__ import annotations
 
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -102,10 +103,19 @@ def load_strategy_spec(spec: str | None) -> LoadedStrategy:
     return load_strategy_source(spec)
 
 
-def _workspace(options: LaunchOptions, meta: SessionMeta | None) -> Path:
+def _workspace(options: LaunchOptions, meta: SessionMeta | None, read_only: bool) -> Path:
     raw = options.workspace or (Path(meta.workspace) if meta else Path.cwd())
     if not raw.is_dir():
         raise SettingsError(f"--workspace {raw}: not a directory")
+    if not read_only:
+        try:  # found now, not halfway through a task
+            with tempfile.TemporaryFile(dir=raw):
+                pass
+        except OSError as exc:
+            raise SettingsError(
+                f"--workspace {raw}: cannot write there ({exc.strerror or exc}); use --sandbox read-only "
+                "to work on it without changing it"
+            ) from None
     return raw.resolve()
 
 
@@ -115,12 +125,28 @@ def _title(task: str | None, redactor: Redactor) -> str:
 
 
 def launch(options: LaunchOptions, *, confirmer: Confirmer, subscribers: list[Any] | None = None) -> Launched:
+    """A ready Conversation; every problem is an OpenHandsTUIError with a one-line message, and
+    a session opened on the way is released again."""
+    opened: list[SessionLog] = []
+    try:
+        return _launch(options, confirmer, subscribers, opened)
+    except BaseException:
+        for log in opened:
+            log.close()
+        raise
+
+
+def _launch(
+    options: LaunchOptions, confirmer: Confirmer, subscribers: list[Any] | None, opened: list[SessionLog]
+) -> Launched:
     store = SessionStore(options.state_dir)
     log: SessionLog | None = None
     history: list[Event] = []
     warnings: list[str] = []
     if options.resume:
         log = store.open(options.resume)
+        opened.append(log)
+        log.lock()
         loaded = log.load()
         history, warnings = loaded.events, loaded.warnings
     meta = log.meta if log else None
@@ -149,7 +175,8 @@ def launch(options: LaunchOptions, *, confirmer: Confirmer, subscribers: list[An
         **llm_tuning(),
     )
     agent = strategy.build_agent(llm, params)
-    workspace = _workspace(options, meta)
+    sandbox = sandbox_policy(options.sandbox)
+    workspace = _workspace(options, meta, read_only=sandbox.mode == "read-only")
     microagents = load_microagents(workspace, strategy_skills=agent.context.skills)
     inputs = parse_inputs(options.inputs)
     if options.task:
@@ -159,7 +186,6 @@ def launch(options: LaunchOptions, *, confirmer: Confirmer, subscribers: list[An
     redactor = Redactor.from_environment(extra=[("API key", llm.api_key.get_secret_value() if llm.api_key else None)])
     for value, label in dotenv_secrets(workspace).items():
         redactor.add(value, label)
-    sandbox = sandbox_policy(options.sandbox)
     sandbox_text = describe_sandbox(sandbox)
     permissions, trust_request = PermissionSet.load(workspace, trust_project=options.trust_project)
 
@@ -178,6 +204,8 @@ def launch(options: LaunchOptions, *, confirmer: Confirmer, subscribers: list[An
                 title=_title(options.task, redactor),
             )
         )
+        opened.append(log)
+        log.lock()
     conversation = Conversation(
         agent,
         workspace=workspace,
@@ -192,7 +220,9 @@ def launch(options: LaunchOptions, *, confirmer: Confirmer, subscribers: list[An
         redactor=redactor,
         microagents=microagents,
         sandbox=sandbox,
+        earlier_sandbox=meta.sandbox if meta else None,
     )
+    log.save_meta(sandbox=sandbox.mode)
     return Launched(
         conversation,
         log,

@@ -30,6 +30,7 @@ from pydantic import ValidationError
 
 from openhands_tui.sdk.actor import Actor
 from openhands_tui.sdk.confirmation import Decision
+from openhands_tui.sdk.errors import StorageError
 from openhands_tui.sdk.escalation import execute
 from openhands_tui.sdk.event import (
     ActionEvent,
@@ -42,6 +43,7 @@ from openhands_tui.sdk.event import (
     Status,
 )
 from openhands_tui.sdk.llm import ToolCall
+from openhands_tui.sdk.messages import shorten
 from openhands_tui.sdk.runtime import Runtime
 from openhands_tui.sdk.security.permissions import suggest_rule
 from openhands_tui.sdk.subject import Finish, Subject
@@ -84,9 +86,21 @@ class PreparedCall:
 # -- validate -----------------------------------------------------------------------------
 
 
+#: Largest tool call accepted (its arguments as JSON); the file editor takes 1M-character files.
+MAX_CALL_CHARS = 2_500_000
+#: Longest tool result the model is sent (tools bound their own output well below this).
+MAX_RESULT_CHARS = 100_000
+
+
 def prepare(tools: Mapping[str, ToolDefinition[Any]], call: ToolCall) -> PreparedCall:
     """Parse and validate one call; nothing is recorded yet."""
     tool = tools.get(call.name)
+    if len(call.arguments) > MAX_CALL_CHARS:
+        too_long = (
+            f"Your {call.name!r} call is {len(call.arguments):,} characters long; calls are limited to "
+            f"{MAX_CALL_CHARS:,}. Split the work (write a file in parts, or generate it with a script)."
+        )
+        return PreparedCall(call.model_copy(update={"arguments": call.arguments[:1000]}), {}, tool, None, too_long)
     arguments, error = _parse_arguments(call)
     action: Action | None = None
     if error is None and tool is None:
@@ -227,6 +241,8 @@ async def _run_one(actor: Actor, runtime: Runtime, prepared: PreparedCall) -> st
     except asyncio.CancelledError:
         _observe(actor, event, Observation(text=INTERRUPTED_TEXT, is_error=True), "interrupted")
         raise
+    except StorageError:
+        raise  # the session cannot be written: the run stops (loop.py)
     except Exception as exc:  # a tool bug is the model's problem to route around, not a crash
         observation = Observation(
             text=f"The {prepared.tool.name} tool failed: {type(exc).__name__}: {exc}", is_error=True
@@ -242,7 +258,7 @@ def _observe(actor: Actor, action: ActionEvent, observation: Observation, outcom
         ObservationEvent,
         tool_call_id=action.tool_call_id,
         tool_name=action.tool_name,
-        content=observation.text,
+        content=shorten(observation.text, MAX_RESULT_CHARS),
         outcome=outcome,
         data=observation.data(),
     )
@@ -329,6 +345,12 @@ def unfinished_actions(events: list[Event]) -> tuple[list[ActionEvent], list[Act
     return ask_again, [a for a in open_actions if a not in ask_again]
 
 
-def interrupted_observation(actor: Actor, action: ActionEvent) -> None:
-    """Tell the model an action recorded before a restart never reported back."""
-    _observe(actor, action, Observation(text=INTERRUPTED_TEXT, is_error=True), "interrupted")
+def interrupted_observation(actor: Actor, action: ActionEvent, processes_ended: bool) -> None:
+    """Tell the model an action recorded before a restart never reported back, and truthfully
+    what became of what it started: a sandboxed session takes every process with it; without
+    the sandbox, something started in the background may still be running."""
+    if processes_ended:
+        after = "Everything it started was stopped with the session."
+    else:
+        after = "Processes it started in the background may still be running: check (ps) before you start it again."
+    _observe(actor, action, Observation(text=f"{INTERRUPTED_TEXT} {after}", is_error=True), "interrupted")

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 from openhands_tui.sdk.actions import carry_out, interrupted_observation, prepare, resume_calls, unfinished_actions
 from openhands_tui.sdk.agent import Agent
-from openhands_tui.sdk.condenser import ContextGauge, Reason, condense
+from openhands_tui.sdk.condenser import ContextGauge, Reason, condense, truncation_plan
 from openhands_tui.sdk.context.agent_context import (
     extra_info_block,
     merge_skills,
@@ -31,6 +31,7 @@ from openhands_tui.sdk.event import (
     LLMUsageEvent,
     MessageEvent,
     MicroagentTriggeredEvent,
+    ResultsTruncatedEvent,
     Status,
     StatusEvent,
     SystemPromptEvent,
@@ -149,7 +150,7 @@ class AgentRun:
         ask_again, interrupted = unfinished_actions(own)
         self._awaiting_decision = ask_again  # asked but never answered: ask again, never assume
         for action in interrupted:
-            interrupted_observation(self, action)
+            interrupted_observation(self, action, self.runtime.earlier_sandbox in ("read-only", "workspace-write"))
 
     # -- messages --------------------------------------------------------------------------
 
@@ -269,17 +270,22 @@ class AgentRun:
         self.record(AgentErrorEvent, error=f"model call failed ({error}); retry {attempt} in {delay:.1f}s")
 
     async def _condense(self, reason: Reason, window: int | None) -> bool:
+        """Summarise the middle of the history; then, if what must be kept still does not fit,
+        shorten the biggest tool results. False if neither could make room."""
         config = self.agent.condenser
         if config is None:
             return False
         condensed = await condense(self.builder.messages, config, self.agent.llm, self.gauge, reason, window)
-        if condensed is None:
-            return False
-        fields, response = condensed
-        if response is not None:
-            self._record_usage(response, new_id())
-        self.record(CondensationEvent, **fields)
-        return True
+        if condensed is not None:
+            fields, response = condensed
+            if response is not None:
+                self._record_usage(response, new_id())
+            self.record(CondensationEvent, **fields)
+        plan = truncation_plan(self.builder.messages, self.gauge, window, 0.5 if reason == "overflow" else 0.9)
+        if plan is not None:
+            self.gauge.forget()
+            self.record(ResultsTruncatedEvent, **plan)
+        return condensed is not None or plan is not None
 
     def _stream(self, delta: str, response_id: str, thinking: bool = False) -> None:
         self.runtime.bus.publish(

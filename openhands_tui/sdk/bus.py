@@ -12,6 +12,7 @@ from collections.abc import Callable
 from openhands_tui.sdk.event import Event, parse_event
 from openhands_tui.sdk.security.secrets import Redactor
 from openhands_tui.sdk.store import SessionLog
+from openhands_tui.sdk.terminal_text import valid_unicode
 
 logger = logging.getLogger(__name__)
 
@@ -32,8 +33,9 @@ class EventBus:
     def publish(self, event: Event) -> Event:
         """Redact, store, then tell every subscriber. Returns the event as published."""
         line = None
-        if self.redactor.active:
-            line = event.model_dump_json()
+        if self.redactor.active or (self.log is not None and not event.transient):
+            event, line = _serialized(event)
+        if self.redactor.active and line is not None:
             clean = self.redactor.redact(line)
             if clean != line:
                 event, line = parse_event(clean), clean
@@ -50,3 +52,23 @@ class EventBus:
         """Make everything published so far durable (called before any tool runs)."""
         if self.log is not None:
             self.log.sync()
+
+
+def _serialized(event: Event) -> tuple[Event, str]:
+    """The event and its JSON, with any text that cannot be written as UTF-8 (lone surrogates
+    from a tool or a provider) repaired: one bad character must not end a run as an error."""
+    try:
+        return event, event.model_dump_json()
+    except ValueError:  # pydantic's serialization error is a ValueError
+        repaired = type(event).model_validate(_repair(event.model_dump(mode="python")))
+        return repaired, repaired.model_dump_json()
+
+
+def _repair(value: object) -> object:
+    if isinstance(value, str):
+        return valid_unicode(value)
+    if isinstance(value, dict):
+        return {_repair(key): _repair(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_repair(item) for item in value]
+    return value

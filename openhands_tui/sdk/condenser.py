@@ -177,3 +177,39 @@ async def condense(
         "summarized": response is not None and bool(response.text.strip()),
     }
     return fields, response
+
+
+#: The shortest a tool result is cut to when the kept messages do not fit the window.
+TRUNCATE_TO_CHARS = 2_000
+
+
+def truncation_plan(
+    messages: list[dict[str, Any]], gauge: ContextGauge, window: int | None, share: float = 0.9
+) -> dict[str, Any] | None:
+    """When the messages a condensation must keep (the task, the recent tail) still do not fit
+    the window, the fields of a `results_truncated` event that shortens the biggest tool results
+    until they do — a run is never lost to one huge result. None if nothing needs cutting."""
+    if not window:
+        return None
+    before = gauge.estimate(messages)
+    over = before - int(window * share)
+    if over <= 0:
+        return None
+    sizes = sorted(
+        ((len(m.get("content") or ""), i) for i, m in enumerate(messages) if m["role"] == "tool"), reverse=True
+    )
+    chosen: list[int] = []
+    for size, index in sizes:
+        if size <= TRUNCATE_TO_CHARS or over <= 0:
+            break
+        chosen.append(index)
+        over -= (size - TRUNCATE_TO_CHARS) // 4
+    if not chosen:
+        return None
+    saved = sum(len(messages[i].get("content") or "") - TRUNCATE_TO_CHARS for i in chosen) // 4
+    return {
+        "positions": sorted(chosen),
+        "keep_chars": TRUNCATE_TO_CHARS,
+        "tokens_before": before,
+        "tokens_after": max(before - saved, 0),
+    }

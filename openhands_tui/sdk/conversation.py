@@ -56,6 +56,7 @@ class Conversation:
         redactor: Redactor | None = None,
         microagents: LoadedMicroagents | None = None,
         sandbox: SandboxPolicy | None = None,
+        earlier_sandbox: str | None = None,
     ) -> None:
         self.bus = EventBus(log, redactor if redactor is not None else Redactor.from_environment())
         for subscriber in subscribers:
@@ -70,6 +71,7 @@ class Conversation:
             permissions=permissions or PermissionSet(workspace=workspace.resolve()),
             rules_file=rules_file,
             sandbox=sandbox or SandboxPolicy(),
+            earlier_sandbox=earlier_sandbox,
             microagents=microagents
             if microagents is not None
             else load_microagents(workspace.resolve(), strategy_skills=agent.context.skills),

@@ -30,6 +30,13 @@ class SessionError(OpenHandsTUIError):
     """A stored session is missing or damaged beyond the recoverable cases."""
 
 
+class StorageError(SessionError):
+    """The session could not be written (disk full, read-only, removed): the run stops cleanly
+    and what was written stays loadable."""
+
+    exit_code = 1
+
+
 class ToolResolutionError(OpenHandsTUIError):
     """An agent names a tool nobody registered."""
 

@@ -187,6 +187,18 @@ class CondensationEvent(EventBase):
         return self.tail - self.head
 
 
+class ResultsTruncatedEvent(EventBase):
+    """Tool results among the messages the condenser must keep were too big for the context
+    window and were shortened (head and tail kept). Positions are message indices at that
+    moment, so replaying the log reproduces it."""
+
+    kind: Literal["results_truncated"] = "results_truncated"
+    positions: list[int]
+    keep_chars: int
+    tokens_before: int = 0
+    tokens_after: int = 0
+
+
 class LLMUsageEvent(EventBase):
     """One model call. `prompt_tokens` counts all input, including the `cache_read_tokens`
     read from the provider's prompt cache and the `cache_write_tokens` written to it; `cost`
@@ -315,7 +327,8 @@ Event = Annotated[
     | PolicyChangedEvent
     | MicroagentsLoadedEvent
     | MicroagentTriggeredEvent
-    | CondensationEvent,
+    | CondensationEvent
+    | ResultsTruncatedEvent,
     Field(discriminator="kind"),
 ]
 

@@ -257,13 +257,18 @@ class LLM(Model):
         started = time.perf_counter()
         try:
             kwargs = self.request(messages, tools, cache_key)
-            raw = await litellm.acompletion(**kwargs)
+            raw = await litellm.acompletion(**kwargs)  # litellm's timeout: connecting, each read
             if on_accepted is not None:
                 on_accepted()  # streaming: the provider has answered with its headers
             if self.stream:
-                response = await assemble_stream(raw, *callbacks)
+                # the rest of the answer within `timeout` too: a stream that trickles a byte
+                # now and then would otherwise never time out
+                async with asyncio.timeout(self.timeout):
+                    response = await assemble_stream(raw, *callbacks)
             else:
                 response = from_message(raw)
+        except TimeoutError:
+            raise LLMTransientError(f"the answer did not complete within {self.timeout:g}s (LLM_TIMEOUT)") from None
         except LLMError:
             raise
         except Exception as exc:  # litellm raises many types; sort them into ours

@@ -18,6 +18,7 @@ from pydantic import Field
 
 from openhands_tui.sdk.errors import LLMBadResponseError
 from openhands_tui.sdk.model import Model
+from openhands_tui.sdk.terminal_text import DeltaJoiner, valid_unicode
 
 TextCallback = Callable[[str], None]
 
@@ -109,6 +110,7 @@ async def assemble_stream(
     calls: dict[int, dict[str, str]] = {}
     finish_reason = None
     usage = Usage()
+    text_joiner = DeltaJoiner()
     async for chunk in stream:
         response_id = response_id or getattr(chunk, "id", "") or ""
         chunk_usage = getattr(chunk, "usage", None)
@@ -132,9 +134,10 @@ async def assemble_stream(
             if piece:
                 on_thinking(piece)
         if delta.content:
-            text_parts.append(delta.content)
-            if on_text is not None:
-                on_text(delta.content)
+            piece = text_joiner.add(delta.content)
+            text_parts.append(piece)
+            if on_text is not None and piece:
+                on_text(piece)
         for position, tc in enumerate(delta.tool_calls or ()):
             index = tc.index if tc.index is not None else position
             call = calls.setdefault(index, {"id": "", "name": "", "arguments": ""})
@@ -144,14 +147,19 @@ async def assemble_stream(
                 if tc.function.name and not call["name"]:
                     call["name"] = tc.function.name
                 call["arguments"] += tc.function.arguments or ""
+    text_parts.append(text_joiner.flush())
     tool_calls = [
-        ToolCall(id=c["id"] or f"call_{response_id}_{i}", name=c["name"], arguments=c["arguments"])
+        ToolCall(
+            id=c["id"] or f"call_{response_id}_{i}",
+            name=valid_unicode(c["name"]),
+            arguments=valid_unicode(c["arguments"]),
+        )
         for i, c in sorted(calls.items())
     ]
     blocks = thinking.finish()
     return LLMResponse(
         id=response_id or f"resp-{random.getrandbits(48):012x}",
-        text="".join(text_parts),
+        text=valid_unicode("".join(text_parts)),
         tool_calls=tool_calls,
         thinking=blocks,
         reasoning="".join(reasoning_parts) or _joined(blocks),
@@ -168,14 +176,14 @@ def from_message(raw: Any) -> LLMResponse:
         ToolCall(
             id=tc.id or f"call_{raw.id}_{i}",
             name=tc.function.name or "",
-            arguments=tc.function.arguments or "",
+            arguments=valid_unicode(tc.function.arguments or ""),
         )
         for i, tc in enumerate(message.tool_calls or ())
     ]
     blocks = [b for b in map(canonical_block, getattr(message, "thinking_blocks", None) or ()) if b is not None]
     return LLMResponse(
         id=raw.id or f"resp-{random.getrandbits(48):012x}",
-        text=message.content or "",
+        text=valid_unicode(message.content or ""),
         tool_calls=tool_calls,
         thinking=blocks,
         reasoning=getattr(message, "reasoning_content", None) or _joined(blocks),

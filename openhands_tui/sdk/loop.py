@@ -11,7 +11,7 @@ import asyncio
 import logging
 
 from openhands_tui.sdk.agent_run import AgentRun
-from openhands_tui.sdk.errors import LLMAuthError, LLMError
+from openhands_tui.sdk.errors import LLMAuthError, LLMError, StorageError
 from openhands_tui.sdk.event import Status
 from openhands_tui.sdk.outcome import Finished, RunEnded, RunOutcome
 
@@ -32,6 +32,11 @@ async def run_agent(run: AgentRun) -> RunOutcome:
         status, code, detail, result = end.status, end.exit_code, "", end.result
     except RunEnded as end:
         status, code, detail = end.status, end.exit_code, end.detail
+    except StorageError as exc:  # the log cannot be written: stop the whole tree, say where
+        if run.depth > 0:
+            run.set_status(Status.ERROR, str(exc))
+            raise
+        status, code, detail = Status.ERROR, exc.exit_code, str(exc)
     except LLMAuthError as exc:
         status, code, detail = Status.ERROR, 1, f"the model provider refused the credentials: {exc}"
     except LLMError as exc:

@@ -7,6 +7,7 @@ messages it would have sent had it never stopped.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from openhands_tui.sdk.event import (
@@ -16,6 +17,7 @@ from openhands_tui.sdk.event import (
     Event,
     MessageEvent,
     ObservationEvent,
+    ResultsTruncatedEvent,
     SystemPromptEvent,
 )
 
@@ -34,6 +36,44 @@ def _assistant_message(event: MessageEvent) -> dict[str, Any]:
     if not event.thinking:
         return {"role": "assistant", "content": event.content}
     return {"role": "assistant", "content": event.content or None, "thinking_blocks": event.thinking}
+
+
+#: A tool call bigger than this (a `create` with a whole file in it) is sent back shortened:
+#: the call already ran, and re-sending megabytes with every later request would fill the window.
+MAX_ARGUMENTS_IN_HISTORY = 20_000
+_KEEP_OF_LONG_STRING = 1_000
+
+
+def compact_arguments(raw: str) -> str:
+    """The call's JSON with every long string value cut (deterministically, so prompt caches and
+    resume see the same bytes), still valid JSON."""
+    try:
+        parsed = json.loads(raw)
+    except ValueError:
+        return "{}"
+
+    def cut(value: Any) -> Any:
+        if isinstance(value, str) and len(value) > _KEEP_OF_LONG_STRING * 2:
+            omitted = len(value) - _KEEP_OF_LONG_STRING
+            return value[:_KEEP_OF_LONG_STRING] + f"... [{omitted:,} more characters, omitted from the history]"
+        if isinstance(value, dict):
+            return {key: cut(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [cut(item) for item in value]
+        return value
+
+    return json.dumps(cut(parsed))
+
+
+def shorten(text: str, keep: int) -> str:
+    """`text` cut to about `keep` characters: its head and tail, with a note of what is missing."""
+    if len(text) <= keep:
+        return text
+    head = keep * 2 // 3
+    tail = keep - head
+    omitted = len(text) - head - tail
+    note = f"[... {omitted:,} characters of this result were dropped to fit the context window ...]"
+    return f"{text[:head]}\n{note}\n{text[-tail:]}"
 
 
 def user_content(event: MessageEvent) -> str:
@@ -72,6 +112,12 @@ class MessageBuilder:
             self._add_tool_result(event.tool_call_id, event.content)
         elif isinstance(event, AgentErrorEvent) and event.tool_call_id:
             self._add_tool_result(event.tool_call_id, event.error)
+        elif isinstance(event, ResultsTruncatedEvent):
+            for position in event.positions:
+                if 0 <= position < len(self.messages) and self.messages[position]["role"] == "tool":
+                    message = dict(self.messages[position])
+                    message["content"] = shorten(message.get("content") or "", event.keep_chars)
+                    self.messages[position] = message
         elif isinstance(event, CondensationEvent):
             self.messages[event.head : event.tail] = [{"role": "user", "content": condensed_block(event)}]
             self._response_id, self._assistant = None, None
@@ -85,6 +131,8 @@ class MessageBuilder:
         # Invalid JSON in history makes some providers reject the whole request; the error
         # result that follows tells the model what was wrong with its call.
         arguments = event.raw_arguments if event.valid and event.raw_arguments else "{}"
+        if len(arguments) > MAX_ARGUMENTS_IN_HISTORY:
+            arguments = compact_arguments(arguments)
         last.setdefault("tool_calls", []).append(
             {
                 "id": event.tool_call_id,

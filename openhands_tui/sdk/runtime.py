@@ -48,6 +48,9 @@ class Runtime:
     rules_file: Path | None = None
     #: How commands are confined (the terminal tool builds its jail from it).
     sandbox: SandboxPolicy = field(default_factory=SandboxPolicy)
+    #: The sandbox mode a resumed session last ran with (None: unknown): whether processes an
+    #: interrupted action started were sure to end with it.
+    earlier_sandbox: str | None = None
     #: Microagents found in the workspace, the user's directories and the built-in set.
     microagents: LoadedMicroagents = field(default_factory=LoadedMicroagents)
     #: Every agent of this run and its children, folded from the bus as events are published.

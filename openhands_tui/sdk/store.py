@@ -12,6 +12,9 @@ an error. Files written before checksums existed (no tab on any line) still load
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import fcntl
 import os
 import secrets
 import zlib
@@ -21,7 +24,7 @@ from typing import Any, BinaryIO
 
 from pydantic import Field, ValidationError
 
-from openhands_tui.sdk.errors import SessionError
+from openhands_tui.sdk.errors import SessionError, StorageError
 from openhands_tui.sdk.event import Event, parse_event
 from openhands_tui.sdk.model import Model
 
@@ -42,6 +45,8 @@ class SessionMeta(Model):
     base_url: str | None = None
     reasoning_effort: str | None = None
     workspace: str = "."
+    #: The sandbox mode of the last run (read-only, workspace-write, off).
+    sandbox: str | None = None
     title: str = ""
     status: str = "idle"
 
@@ -63,33 +68,94 @@ class SessionLog:
         self.meta = meta
         self.events_path = directory / "events.jsonl"
         self._file: BinaryIO | None = None
+        self._lock: BinaryIO | None = None
+        #: Set once a write failed: later events are no longer written (the run is stopping).
+        self.failure: str | None = None
+        self._good_size: int | None = None  # the log's length after the last complete event
 
     @property
     def id(self) -> str:
         return self.meta.id
 
+    def lock(self) -> None:
+        """Become this session's only writer: a second `tui --resume` of it would interleave
+        two conversations into one history that providers reject."""
+        path = self.directory / "lock"
+        try:
+            handle = open(path, "a+b")  # noqa: SIM115 - held for the session's lifetime
+        except OSError as exc:
+            raise SessionError(f"{path}: cannot lock the session ({exc.strerror or exc})") from None
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.seek(0)
+            holder = handle.read().decode(errors="replace").strip() or "unknown"
+            handle.close()
+            raise SessionError(
+                f"session {self.id} is in use by another tui (pid {holder}); wait for it to end, or start a new session"
+            ) from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(str(os.getpid()).encode())
+        handle.flush()
+        self._lock = handle
+
     def append(self, event: Event, line: str | None = None) -> None:
-        """Append one event (`line` is its JSON when the caller already has it)."""
-        if self._file is None:
-            self._file = open(self.events_path, "ab")  # noqa: SIM115 - kept open for the session
-        self._file.write(encode_line((line or event.model_dump_json()).encode()))
-        self._file.flush()
+        """Append one event (`line` is its JSON when the caller already has it). A failed write
+        (disk full...) leaves the log as it was before this event and raises StorageError once;
+        after that nothing more is written."""
+        if self.failure is not None:
+            return
+        try:
+            if self._file is None:
+                self._file = open(self.events_path, "ab")  # noqa: SIM115 - kept open for the session
+                self._good_size = self._file.tell()
+            self._file.write(encode_line((line or event.model_dump_json()).encode()))
+            self._file.flush()
+            self._good_size = self._file.tell()
+        except OSError as exc:
+            self._fail(exc)
 
     def sync(self) -> None:
-        if self._file is not None:
-            os.fsync(self._file.fileno())
+        if self._file is not None and self.failure is None:
+            try:
+                os.fsync(self._file.fileno())
+            except OSError as exc:
+                self._fail(exc)
+
+    def _fail(self, exc: OSError) -> None:
+        self.failure = _storage_problem(exc, self.events_path)
+        file, self._file = self._file, None
+        if file is not None:
+            with contextlib.suppress(OSError):  # the unflushed rest is what could not be written
+                file.close()
+        if self._good_size is not None:
+            with contextlib.suppress(OSError):  # a torn last line is dropped on load anyway
+                os.truncate(self.events_path, self._good_size)  # no torn line left behind
+        raise StorageError(self.failure)
 
     def close(self) -> None:
         if self._file is not None:
-            self.sync()
-            self._file.close()
-            self._file = None
+            with contextlib.suppress(StorageError):
+                self.sync()
+            if self._file is not None:
+                self._file.close()
+                self._file = None
+        if self._lock is not None:
+            self._lock.close()  # closing the descriptor releases the lock
+            self._lock = None
 
     def save_meta(self, **changes: Any) -> None:
         self.meta = self.meta.model_copy(update=changes)
+        if self.failure is not None:
+            return
         tmp = self.directory / "meta.json.tmp"
-        tmp.write_text(self.meta.model_dump_json(indent=2))
-        os.replace(tmp, self.directory / "meta.json")
+        try:
+            tmp.write_text(self.meta.model_dump_json(indent=2))
+            os.replace(tmp, self.directory / "meta.json")
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            raise StorageError(_storage_problem(exc, self.directory / "meta.json")) from None
 
     def load(self) -> LoadResult:
         """Read every event back. Truncates a torn last line so later appends stay clean."""
@@ -129,6 +195,12 @@ class SessionLog:
             os.fsync(f.fileno())
 
 
+def _storage_problem(exc: OSError, path: Path) -> str:
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return f"disk full: {path}"
+    return f"cannot write {path}: {exc.strerror or exc}"
+
+
 class DamagedLine(ValueError):
     pass
 
@@ -165,7 +237,12 @@ class SessionStore:
 
     def create(self, meta: SessionMeta) -> SessionLog:
         directory = self.root / meta.id
-        directory.mkdir(parents=True, exist_ok=False)
+        try:
+            directory.mkdir(parents=True, exist_ok=False)
+        except OSError as exc:
+            blocker = next((p for p in [self.root, *self.root.parents] if p.exists()), None)
+            why = f"{blocker} is a file" if blocker is not None and not blocker.is_dir() else exc.strerror or str(exc)
+            raise SessionError(f"cannot keep sessions under {self.root}: {why}") from None
         log = SessionLog(directory, meta)
         log.save_meta()
         return log

@@ -42,3 +42,44 @@ def flatten_carriage_returns(text: str) -> str:
 def safe_for_terminal(text: str) -> str:
     """Both: the form in which model text and command output are shown and sent back."""
     return flatten_carriage_returns(strip_controls(text))
+
+
+def valid_unicode(text: str) -> str:
+    """`text` as proper Unicode: surrogate pairs (an emoji whose halves arrived in separate JSON
+    escapes) joined, a lone surrogate replaced by U+FFFD. Such text cannot be encoded as UTF-8,
+    so it would break every log line and request it reached."""
+    if not any("\ud800" <= char <= "\udfff" for char in text):
+        return text
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+class DeltaJoiner:
+    """Streamed text pieces made safe one by one: a high surrogate at the end of a piece is
+    held back until its other half arrives in the next one."""
+
+    def __init__(self) -> None:
+        self._pending = ""
+
+    def add(self, piece: str) -> str:
+        piece = self._pending + piece
+        self._pending = ""
+        if piece and "\ud800" <= piece[-1] <= "\udbff":
+            piece, self._pending = piece[:-1], piece[-1]
+        return valid_unicode(piece)
+
+    def flush(self) -> str:
+        rest, self._pending = self._pending, ""
+        return valid_unicode(rest)
+
+
+def safe_copy(value: object) -> object:
+    """Every string inside `value` (dicts and lists followed) with escape sequences and control
+    characters removed: for folding events whose text came from a model, a command or a file
+    into what a terminal will show."""
+    if isinstance(value, str):
+        return strip_controls(value)
+    if isinstance(value, dict):
+        return {key: safe_copy(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [safe_copy(item) for item in value]
+    return value

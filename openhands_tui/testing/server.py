@@ -161,7 +161,8 @@ def _chunks(turn: Turn, body: dict[str, Any], include_usage: bool, request_bytes
             "function": {"name": call.name, "arguments": ""},
         }
         yield chunk({"tool_calls": [opening]})
-        for piece in _pieces(call.arguments_text(), 24):
+        arguments = call.arguments_text()  # long ones in bigger pieces: a megabyte is not 40,000 frames
+        for piece in _pieces(arguments, max(24, len(arguments) // 500)):
             yield chunk({"tool_calls": [{"index": index, "function": {"arguments": piece}}]})
     yield chunk({}, "tool_calls" if turn.tool_calls else "stop")
     if include_usage:

@@ -123,7 +123,8 @@ class OpenHandsApp(App[int]):
             self.set_timer(0.3, lambda: self.run_worker(self._preload, thread=True, exclusive=True, group="preload"))
         self.idle_gc.start()
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not on this platform/thread
-            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self._terminated)
+            for sig in (signal.SIGTERM, signal.SIGHUP):  # `kill`, a closed terminal, a dropped SSH link
+                asyncio.get_running_loop().add_signal_handler(sig, self._terminated)
         self.set_interval(1.0, self._tick)
         prompt.focus()
         if self.needs_model:
@@ -400,6 +401,7 @@ class OpenHandsApp(App[int]):
     def on_unmount(self) -> None:
         self.idle_gc.stop()
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-            asyncio.get_running_loop().remove_signal_handler(signal.SIGTERM)
+            for sig in (signal.SIGTERM, signal.SIGHUP):
+                asyncio.get_running_loop().remove_signal_handler(sig)
         if self.bridge is not None:
             self.bridge.close()

@@ -31,6 +31,7 @@ from openhands_tui.sdk.event import (
     TextDeltaEvent,
 )
 from openhands_tui.sdk.subject import Delegation, Finish
+from openhands_tui.sdk.terminal_text import safe_copy, strip_controls
 from openhands_tui.sdk.tree import DelegationTree
 
 EntryKind = Literal["user", "assistant", "thinking", "tool", "delegation", "microagent", "condensation", "notice"]
@@ -101,8 +102,10 @@ class SessionView:
         return entry
 
     def apply(self, event: Event) -> set[str]:
-        """Fold one event in; returns the ids of agents whose transcript changed."""
+        """Fold one event in; returns the ids of agents whose transcript changed. Text a model, a
+        command or a file produced never reaches the screen with its escape sequences."""
         self.events_seen += 1
+        event = _shown(event)
         self.tree.apply(event)
         handler = _HANDLERS.get(type(event))
         if handler is None:
@@ -308,3 +311,16 @@ _HANDLERS: dict[type, Any] = {
     PolicyChangedEvent: SessionView._policy,
     CondensationEvent: SessionView._condensed,
 }
+
+
+def _shown(event: Event) -> Event:
+    """The event as the screen may show it: escape sequences and control characters removed
+    (an OSC 52 sequence in a command's output would otherwise write the user's clipboard)."""
+    if isinstance(event, TextDeltaEvent):
+        clean = strip_controls(event.delta)
+        return event if clean == event.delta else event.model_copy(update={"delta": clean})
+    data = event.model_dump(mode="python")
+    clean_data = safe_copy(data)
+    if clean_data == data:
+        return event
+    return type(event).model_validate(clean_data)

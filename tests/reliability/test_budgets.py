@@ -30,4 +30,6 @@ def test_a_budget_stops_the_run_with_exit_3(
     result = forker.run([*args, *flags, "--workspace", str(workspace)], tmp_path)
     assert result.returncode == 3, result.stderr
     assert said in result.stdout + result.stderr and "Traceback" not in result.stderr
-    assert "paused · session" in result.stderr  # resumable: the budget can be raised and the run continued
+    assert (
+        f"paused: {said}" in result.stderr and "· session" in result.stderr
+    )  # resumable: the budget can be raised and the run continued

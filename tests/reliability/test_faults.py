@@ -61,5 +61,5 @@ def test_a_provider_that_keeps_failing_ends_with_a_clear_status(
     result = forker.run([*args, "--workspace", str(workspace)], tmp_path, env=FAST)
     assert "Traceback" not in result.stdout + result.stderr
     assert result.returncode == 1
-    assert "the model call failed" in result.stdout + result.stderr and "error · session" in result.stderr
+    assert "the model call failed" in result.stdout + result.stderr and "error: the model call failed" in result.stderr
     assert len(server.requests) == 4  # one call and three retries: one retry layer, not three

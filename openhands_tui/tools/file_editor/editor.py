@@ -1,23 +1,44 @@
 """File operations behind the `file_editor` tool: view, create, str_replace, insert, undo.
 
-Edits keep a per-file history so `undo_edit` can restore the version before the last edit
-(and remove a file that `create` made). Every change reports a unified diff, which UIs show
-before and after the fact.
+Edits keep earlier versions (on disk, see files.py) so `undo_edit` can restore the version
+before the last edit (and remove a file that `create` made). Every change reports a unified
+diff, which UIs show before and after the fact. Every result is bounded: a directory of
+100,000 files, a string found 200,000 times or a 200 MB file each give a short answer that
+says what was left out, never a result that fills the model's context.
 """
 
 from __future__ import annotations
 
 import difflib
+import heapq
+import os
+import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from openhands_tui.tools.file_editor.files import (
+    MAX_EDIT_BYTES,
+    EditorError,
+    TextFile,
+    UndoStore,
+    check_regular,
+    write_atomically,
+)
+
 MAX_VIEW_CHARS = 30_000
 MAX_LISTING = 400
+#: Entries shown per directory inside a listing (the rest are counted).
+MAX_CHILDREN = 50
 SNIPPET_CONTEXT = 4
+#: Line numbers named when `old_str` appears more than once.
+MAX_OCCURRENCES_NAMED = 20
+#: Longest diff kept for display (events, the app); the file itself is always written whole.
+MAX_DIFF_CHARS = 50_000
+#: Largest `file_text` a `create` accepts (bigger: write it in parts, or generate it).
+MAX_CREATE_CHARS = 1_000_000
 
-
-class EditorError(Exception):
-    """A request the editor refuses; the message is written for the model to act on."""
+__all__ = ["EditResult", "EditorError", "FileEditor"]
 
 
 @dataclass
@@ -30,13 +51,16 @@ class EditResult:
 @dataclass
 class FileEditor:
     workspace: Path
-    history: dict[Path, list[str | None]] = field(default_factory=dict)
+    undo: UndoStore = field(default_factory=UndoStore)
 
     def resolve(self, path: str) -> Path:
         if not path.strip():
             raise EditorError("`path` is empty.")
         candidate = Path(path).expanduser()
         return candidate if candidate.is_absolute() else self.workspace / candidate
+
+    def close(self) -> None:
+        self.undo.close()
 
     # -- view ------------------------------------------------------------------------------
 
@@ -46,47 +70,64 @@ class FileEditor:
             if view_range:
                 raise EditorError("`view_range` only applies to files, not directories.")
             return EditResult(self._listing(target), str(target))
-        lines = self._read(target).split("\n")
+        if view_range:
+            return EditResult(self._view_range(target, view_range), str(target))
+        lines = TextFile.read(target).text.split("\n")
         if lines and lines[-1] == "":
             lines.pop()
-        start, end = 1, len(lines)
-        if view_range:
-            start, end = self._check_range(view_range, len(lines))
-        numbered = [f"{n:6}\t{lines[n - 1]}" for n in range(start, end + 1)]
+        numbered = [f"{n:6}\t{line}" for n, line in enumerate(lines, start=1)]
         text = "\n".join(numbered)
         if len(text) > MAX_VIEW_CHARS:
             shown = text[:MAX_VIEW_CHARS].rsplit("\n", 1)[0]
-            last = shown.count("\n") + start
+            last = shown.count("\n") + 1
             text = shown + f"\n[... output cut at line {last} of {len(lines)}; use view_range to see more ...]"
-        header = f"{target} ({len(lines)} lines)" if not view_range else f"{target} lines {start}-{end} of {len(lines)}"
+        header = f"{target} ({len(lines)} lines)"
         return EditResult(f"{header}\n{text}" if text else f"{header}\n(empty file)", str(target))
 
-    def _check_range(self, view_range: list[int], total: int) -> tuple[int, int]:
+    def _view_range(self, target: Path, view_range: list[int]) -> str:
+        """Lines `start..end` of a file of any size, read as a stream (a 200 MB log is fine)."""
         if len(view_range) != 2:
             raise EditorError("`view_range` must be two numbers: [start, end] (end -1 means the last line).")
         start, end = view_range
-        end = total if end == -1 else end
-        if start < 1 or start > max(total, 1):
+        if start < 1 or (end != -1 and end < start):
+            raise EditorError(f"`view_range` [{start}, {end}] is not a range of lines (1-based, end >= start or -1).")
+        check_regular(target)
+        shown: list[str] = []
+        chars, total = 0, 0
+        with open(target, "rb") as handle:
+            for number, raw in enumerate(handle, start=1):
+                total = number
+                if number < start or (end != -1 and number > end) or chars > MAX_VIEW_CHARS:
+                    continue
+                line = raw.decode("utf-8", errors="replace").rstrip("\r\n")
+                shown.append(f"{number:6}\t{line}")
+                chars += len(shown[-1]) + 1
+        if start > max(total, 1):
             raise EditorError(f"`view_range` start {start} is outside the file (1-{total}).")
-        if end < start:
-            raise EditorError(f"`view_range` end {end} is before start {start}.")
-        return start, min(end, total)
+        last = min(total, end) if end != -1 else total
+        text = "\n".join(shown)
+        if chars > MAX_VIEW_CHARS:
+            text += f"\n[... cut at {MAX_VIEW_CHARS:,} characters; ask for a smaller range ...]"
+        return f"{target} lines {start}-{last} of {total}\n{text}"
 
     def _listing(self, root: Path) -> str:
         entries: list[str] = []
-        for child in sorted(root.iterdir()):
-            if child.name.startswith("."):
-                continue
-            entries.append(child.name + ("/" if child.is_dir() else ""))
-            if child.is_dir():
-                try:
-                    grandchildren = sorted(c for c in child.iterdir() if not c.name.startswith("."))
-                except OSError:
-                    continue
-                entries += [f"{child.name}/{g.name}" + ("/" if g.is_dir() else "") for g in grandchildren]
+        children, more = _first_entries(root, MAX_LISTING)
+        for child in children:
+            is_dir = _is_dir(child)
+            entries.append(_shown_name(child.name) + ("/" if is_dir else ""))
+            if is_dir and len(entries) < MAX_LISTING:
+                grandchildren, hidden = _first_entries(Path(child.path), MAX_CHILDREN)
+                entries += [
+                    f"{_shown_name(child.name)}/{_shown_name(g.name)}" + ("/" if _is_dir(g) else "")
+                    for g in grandchildren
+                ]
+                if hidden:
+                    entries.append(f"{_shown_name(child.name)}/[... {hidden:,} more entries ...]")
             if len(entries) >= MAX_LISTING:
-                entries.append(f"[... listing cut at {MAX_LISTING} entries ...]")
                 break
+        if more or len(entries) >= MAX_LISTING:
+            entries.append(f"[... listing cut at {MAX_LISTING} entries; view a subdirectory for the rest ...]")
         body = "\n".join(entries) if entries else "(empty directory)"
         return f"Files and directories in {root} (two levels, hidden items skipped):\n{body}"
 
@@ -96,14 +137,19 @@ class FileEditor:
         target = self.resolve(path)
         if file_text is None:
             raise EditorError("`create` needs `file_text`, the full content of the new file.")
-        if target.exists():
+        if len(file_text) > MAX_CREATE_CHARS:
+            raise EditorError(
+                f"`file_text` is {len(file_text):,} characters; `create` takes at most {MAX_CREATE_CHARS:,}. "
+                "Create a smaller file and add to it, or generate the content with a script."
+            )
+        if target.exists() or target.is_symlink():
             raise EditorError(
                 f"{target} already exists; `create` never overwrites. Use `str_replace` to change it "
                 "(or `view` it first)."
             )
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(file_text)
-        self.history.setdefault(target, []).append(None)
+        write_atomically(target, file_text.encode("utf-8", errors="surrogateescape"))
+        self.undo.push(target, None)
         lines = file_text.count("\n") + (0 if file_text.endswith("\n") or not file_text else 1)
         return EditResult(f"Created {target} ({lines} lines).", str(target), _diff(target, "", file_text))
 
@@ -111,23 +157,26 @@ class FileEditor:
         target = self.resolve(path)
         if not old_str:
             raise EditorError("`str_replace` needs a non-empty `old_str` copied exactly from the file.")
-        content = self._read(target)
-        count = content.count(old_str)
-        if count == 0:
+        file = TextFile.read(target)
+        content, old = file.text, old_str.replace("\r\n", "\n") if file.crlf else old_str
+        new = (new_str or "").replace("\r\n", "\n") if file.crlf else (new_str or "")
+        first = content.find(old)
+        if first < 0:
             raise EditorError(
                 f"No replacement made: `old_str` does not appear in {target}. It must match exactly, "
                 "including whitespace and indentation; `view` the file to copy it."
             )
-        if count > 1:
-            lines = _occurrence_lines(content, old_str)
+        if content.find(old, first + 1) >= 0:
+            count, lines = _occurrences(content, old)
+            named = ", ".join(map(str, lines)) + (f", … ({count - len(lines):,} more)" if count > len(lines) else "")
             raise EditorError(
-                f"No replacement made: `old_str` appears {count} times in {target} (lines "
-                f"{', '.join(map(str, lines))}). Include more surrounding lines so it matches exactly once."
+                f"No replacement made: `old_str` appears {count:,} times in {target} (lines {named}). "
+                "Include more surrounding lines so it matches exactly once."
             )
-        updated = content.replace(old_str, new_str or "", 1)
-        start_line = content[: content.index(old_str)].count("\n") + 1
-        self._write(target, content, updated)
-        snippet = _snippet(updated, start_line, (new_str or "").count("\n") + 1)
+        updated = content[:first] + new + content[first + len(old) :]
+        start_line = content.count("\n", 0, first) + 1
+        self._write(target, file, updated)
+        snippet = _snippet(updated, start_line, new.count("\n") + 1)
         return EditResult(
             f"Edited {target}. The changed region now reads:\n{snippet}\nCheck it is what you meant.",
             str(target),
@@ -138,17 +187,18 @@ class FileEditor:
         target = self.resolve(path)
         if insert_line is None or new_str is None:
             raise EditorError("`insert` needs `insert_line` (0 = top of file) and `new_str`.")
-        content = self._read(target)
+        file = TextFile.read(target)
+        content = file.text
         lines = content.split("\n")
         trailing_newline = content.endswith("\n")
         if trailing_newline:
             lines.pop()
         if not 0 <= insert_line <= len(lines):
             raise EditorError(f"`insert_line` {insert_line} is outside the file (0-{len(lines)}).")
-        new_lines = new_str.split("\n")
+        new_lines = new_str.replace("\r\n", "\n").split("\n")
         updated_lines = lines[:insert_line] + new_lines + lines[insert_line:]
         updated = "\n".join(updated_lines) + ("\n" if trailing_newline or not content else "")
-        self._write(target, content, updated)
+        self._write(target, file, updated)
         snippet = _snippet(updated, insert_line + 1, len(new_lines))
         return EditResult(
             f"Inserted {len(new_lines)} line(s) after line {insert_line} of {target}:\n{snippet}",
@@ -156,66 +206,120 @@ class FileEditor:
             _diff(target, content, updated),
         )
 
-    def undo(self, path: str) -> EditResult:
+    def undo_edit(self, path: str) -> EditResult:
         target = self.resolve(path)
-        versions = self.history.get(target)
-        if not versions:
+        found, previous = self.undo.pop(target)
+        if not found:
             raise EditorError(f"There is no edit of {target} to undo.")
-        previous = versions.pop()
-        current = target.read_text() if target.exists() else ""
+        current = _readable(target)
         if previous is None:
             target.unlink(missing_ok=True)
             return EditResult(
-                f"Undid the creation of {target}; the file is removed.",
-                str(target),
-                _diff(target, current, ""),
+                f"Undid the creation of {target}; the file is removed.", str(target), _diff(target, current, "")
             )
-        target.write_text(previous)
+        write_atomically(target, previous)
         return EditResult(
             f"Restored {target} to its version before the last edit.",
             str(target),
-            _diff(target, current, previous),
+            _diff(target, current, previous.decode("utf-8", errors="replace")),
         )
 
-    def _read(self, target: Path) -> str:
-        if not target.exists():
-            raise EditorError(f"{target} does not exist. Use `create` to make a new file.")
-        if target.is_dir():
-            raise EditorError(f"{target} is a directory; `view` lists it.")
-        data = target.read_bytes()
-        if b"\0" in data[:8192]:
-            raise EditorError(f"{target} looks binary; the editor only handles text files.")
-        try:
-            return data.decode("utf-8")
-        except UnicodeDecodeError:
-            raise EditorError(f"{target} is not UTF-8 text; the editor only handles UTF-8.") from None
-
-    def _write(self, target: Path, before: str, after: str) -> None:
-        target.write_text(after)
-        self.history.setdefault(target, []).append(before)
+    def _write(self, target: Path, file: TextFile, updated: str) -> None:
+        with open(target, "rb") as handle:
+            self.undo.push(target, handle.read(MAX_EDIT_BYTES + 1))
+        write_atomically(target, file.encode(updated))
 
 
-def _occurrence_lines(content: str, needle: str) -> list[int]:
-    lines, start = [], 0
-    while (index := content.find(needle, start)) >= 0:
-        lines.append(content[:index].count("\n") + 1)
-        start = index + 1
-    return lines
+def _first_entries(directory: Path, limit: int) -> tuple[list[os.DirEntry[str]], int]:
+    """The first `limit` visible entries by name, and how many more there are, without
+    sorting (or holding) all of a directory of 100,000 names."""
+    total = 0
+
+    def visible(scan: Iterator[os.DirEntry[str]]) -> Iterator[os.DirEntry[str]]:
+        nonlocal total
+        for entry in scan:
+            if not entry.name.startswith("."):
+                total += 1
+                yield entry
+
+    try:
+        with os.scandir(directory) as scan:
+            chosen = heapq.nsmallest(limit, visible(scan), key=lambda entry: entry.name)
+    except OSError:
+        return [], 0
+    return chosen, total - len(chosen)
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
+
+
+def _shown_name(name: str) -> str:
+    """A file name as text: bytes that are not UTF-8 become U+FFFD instead of breaking the result."""
+    return name.encode("utf-8", errors="surrogateescape").decode("utf-8", errors="replace")
+
+
+def _readable(target: Path) -> str:
+    try:
+        with open(target, "rb") as handle:
+            return handle.read(MAX_EDIT_BYTES).decode("utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def _occurrences(content: str, needle: str) -> tuple[int, list[int]]:
+    """How many times `needle` occurs, and the line numbers of the first few: one pass."""
+    count, line, last = 0, 1, 0
+    lines: list[int] = []
+    index = content.find(needle)
+    while index >= 0:
+        count += 1
+        if len(lines) < MAX_OCCURRENCES_NAMED:
+            line += content.count("\n", last, index)
+            last = index
+            lines.append(line)
+        index = content.find(needle, index + max(len(needle), 1))
+    return count, lines
 
 
 def _snippet(content: str, first_changed: int, changed_count: int) -> str:
     lines = content.split("\n")
     start = max(1, first_changed - SNIPPET_CONTEXT)
-    end = min(len(lines), first_changed + changed_count - 1 + SNIPPET_CONTEXT)
-    return "\n".join(f"{n:6}\t{lines[n - 1]}" for n in range(start, end + 1))
+    end = min(len(lines), first_changed + min(changed_count, 40) - 1 + SNIPPET_CONTEXT)
+    return "\n".join(f"{n:6}\t{lines[n - 1][:500]}" for n in range(start, end + 1))
 
 
 def _diff(path: Path, before: str, after: str) -> str:
-    return "".join(
-        difflib.unified_diff(
-            before.splitlines(keepends=True),
-            after.splitlines(keepends=True),
-            fromfile=f"a/{path.name}",
-            tofile=f"b/{path.name}",
-        )
-    )
+    """A unified diff for display, bounded: only the changed region (with context) is compared,
+    so a one-line insert into a large file costs what the change costs."""
+    old, new = before.splitlines(keepends=True), after.splitlines(keepends=True)
+    head = 0
+    while head < min(len(old), len(new)) and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    start = max(0, head - 3)
+    window_old, window_new = old[start : len(old) - max(0, tail - 3)], new[start : len(new) - max(0, tail - 3)]
+    lines = difflib.unified_diff(window_old, window_new, fromfile=f"a/{path.name}", tofile=f"b/{path.name}")
+    text = "".join(_shift_hunk(line, start) for line in lines)
+    if len(text) > MAX_DIFF_CHARS:
+        text = text[:MAX_DIFF_CHARS].rsplit("\n", 1)[0] + f"\n[... diff cut at {MAX_DIFF_CHARS:,} characters ...]\n"
+    return text
+
+
+_HUNK = re.compile(r"^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")
+
+
+def _shift_hunk(line: str, offset: int) -> str:
+    """Hunk headers of a diff of a window name the lines of the whole file."""
+    match = _HUNK.match(line)
+    if match is None or offset == 0:
+        return line
+    old, new = int(match.group(1)), int(match.group(3))
+    old = old + offset if old else old
+    new = new + offset if new else new
+    return f"@@ -{old}{match.group(2) or ''} +{new}{match.group(4) or ''} @@{line[match.end() :]}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, Literal
 
 from pydantic import Field
@@ -79,7 +80,8 @@ class FileEditorTool(ToolDefinition[FileEditorAction]):
 
     async def run(self, action: FileEditorAction) -> Observation:
         try:
-            result = self._dispatch(action)
+            # on a worker thread: a big file must not hold up Esc, signals or other agents
+            result = await asyncio.to_thread(self._dispatch, action)
         except EditorError as exc:
             return FileEditorObservation(text=str(exc), is_error=True, command=action.command, path=action.path)
         except OSError as exc:
@@ -101,7 +103,10 @@ class FileEditorTool(ToolDefinition[FileEditorAction]):
             return editor.str_replace(action.path, action.old_str, action.new_str)
         if action.command == "insert":
             return editor.insert(action.path, action.insert_line, action.new_str)
-        return editor.undo(action.path)
+        return editor.undo_edit(action.path)
+
+    async def close(self) -> None:
+        self.editor.close()
 
 
 def create_file_editor(params: dict[str, Any], ctx: ToolContext) -> list[FileEditorTool]:

@@ -105,7 +105,7 @@ class BashSession:
 
     async def _start(self) -> asyncio.subprocess.Process:
         cwd = self.cwd if Path(self.cwd).is_dir() else str(Path.home())
-        prefix = self.jail.argv(cwd, [self._scratch]) if self.jail is not None else []
+        prefix = self.jail.argv(cwd, [self._scratch]) if self.jail is not None else _LIFELINE
         self._process = await asyncio.create_subprocess_exec(
             *prefix,
             "bash",
@@ -245,8 +245,13 @@ class BashSession:
 
     async def _kill(self) -> None:
         process, self._process = self._process, None
-        if process is not None:
-            await _kill_group(process)
+        if process is None:
+            return
+        if self.jail is None:  # no PID namespace to take them along: find what the shell started
+            for pid in _descendants(process.pid):
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+        await _kill_group(process)
 
     async def close(self) -> None:
         await self._kill()
@@ -270,6 +275,31 @@ async def _kill_group(process: asyncio.subprocess.Process) -> None:
         process.kill()
     with contextlib.suppress(Exception):
         await asyncio.wait_for(process.wait(), 5)
+
+
+#: Without the sandbox: the shell is killed if `tui` dies, even by SIGKILL (util-linux setpriv).
+_LIFELINE = ["setpriv", "--pdeathsig", "KILL"] if shutil.which("setpriv") else []
+
+
+def _descendants(root: int) -> list[int]:
+    """Every process below `root`, also those that left its process group (`setsid cmd &`)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as handle:
+                parent = int(handle.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(parent, []).append(int(entry))
+    found, frontier = [], [root]
+    while frontier:
+        pid = frontier.pop()
+        for child in children.get(pid, []):
+            found.append(child)
+            frontier.append(child)
+    return found
 
 
 def _as_bash(text: str, script: Path) -> str:

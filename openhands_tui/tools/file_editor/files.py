@@ -1,0 +1,134 @@
+"""Reading and writing the files the editor works on, within bounds, and keeping undo history
+on disk.
+
+One tool result must never be able to freeze the engine or fill the model's context: only
+regular files are read (a FIFO would block forever, `/dev/zero` never ends), reads are
+bounded, editing stops at a size where a whole-file rewrite is the wrong tool, and the
+versions `undo_edit` restores are kept in a scratch directory, not in memory. A file's line
+endings are kept: an edit of a CRLF file writes CRLF.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import stat
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+#: Largest file the editor reads whole or edits (bigger ones: view a range, or use the terminal).
+MAX_EDIT_BYTES = 4 * 1024 * 1024
+#: How many earlier versions of one file `undo_edit` can go back through.
+MAX_UNDO_DEPTH = 10
+
+
+class EditorError(Exception):
+    """A request the editor refuses; the message is written for the model to act on."""
+
+
+def check_regular(target: Path) -> os.stat_result:
+    """The file's status, or an error naming why the editor will not touch it."""
+    try:
+        info = os.stat(target)
+    except FileNotFoundError:
+        raise EditorError(f"{target} does not exist. Use `create` to make a new file.") from None
+    except OSError as exc:
+        raise EditorError(f"{target}: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise EditorError(f"{target} is a directory; `view` lists it.")
+    if not stat.S_ISREG(info.st_mode):
+        raise EditorError(f"{target} is not a regular file (a device, pipe or socket); the editor only reads files.")
+    return info
+
+
+@dataclass
+class TextFile:
+    """A text file's content with `\\n` line endings, and how to write it back as it was."""
+
+    text: str
+    crlf: bool
+
+    @classmethod
+    def read(cls, target: Path, limit: int = MAX_EDIT_BYTES) -> TextFile:
+        info = check_regular(target)
+        if info.st_size > limit:
+            raise EditorError(
+                f"{target} is {info.st_size:,} bytes, more than the editor works on ({limit:,}). View a range "
+                "with `view_range`, or change it with a command (sed, a script) in the terminal."
+            )
+        with open(target, "rb") as handle:
+            data = handle.read(limit + 1)
+        if b"\0" in data[:8192]:
+            raise EditorError(f"{target} looks binary; the editor only handles text files.")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise EditorError(f"{target} is not UTF-8 text; the editor only handles UTF-8.") from None
+        crlf = 0 < text.count("\r\n") == text.count("\n")  # every line ends in CRLF (mixed files stay as they are)
+        return cls(text.replace("\r\n", "\n") if crlf else text, crlf)
+
+    def encode(self, text: str) -> bytes:
+        """`text` (with `\\n` endings) as the file's bytes: CRLF again if the file used it."""
+        if self.crlf:
+            text = text.replace("\r\n", "\n").replace("\n", "\r\n")
+        return text.encode("utf-8", errors="surrogateescape")
+
+
+def write_atomically(target: Path, data: bytes) -> None:
+    """Write to a temporary file beside `target`, then rename it over: a crash or a full disk
+    leaves the old content, never half of the new one. Keeps the file's permission bits, and
+    writes through a symlink to the file it points at (as the risk rules judged it)."""
+    target = Path(os.path.realpath(target))
+    mode = None
+    with contextlib.suppress(FileNotFoundError):
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        if mode is not None:
+            os.chmod(temporary, mode)
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+@dataclass
+class UndoStore:
+    """Earlier versions of edited files, on disk, at most MAX_UNDO_DEPTH per file."""
+
+    directory: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="oht-undo-")))
+    versions: dict[Path, list[Path | None]] = field(default_factory=dict)
+    counter: int = 0
+
+    def push(self, target: Path, content: bytes | None) -> None:
+        """Remember `content` (None: the file did not exist) as the version before an edit."""
+        saved: Path | None = None
+        if content is not None:
+            self.counter += 1
+            saved = self.directory / f"v{self.counter}"
+            saved.write_bytes(content)
+        stack = self.versions.setdefault(target, [])
+        stack.append(saved)
+        while len(stack) > MAX_UNDO_DEPTH:
+            dropped = stack.pop(0)
+            if dropped is not None:
+                dropped.unlink(missing_ok=True)
+
+    def pop(self, target: Path) -> tuple[bool, bytes | None]:
+        """(found, content): the latest earlier version (None: the edit created the file)."""
+        stack = self.versions.get(target)
+        if not stack:
+            return False, None
+        saved = stack.pop()
+        if saved is None:
+            return True, None
+        content = saved.read_bytes()
+        saved.unlink(missing_ok=True)
+        return True, content
+
+    def close(self) -> None:
+        shutil.rmtree(self.directory, ignore_errors=True)
