@@ -47,7 +47,11 @@ def test_the_contracts_would_catch_a_cycle(tmp_path: pathlib.Path) -> None:
     config = tmp_path / "pyproject.toml"
     config.write_text((REPO / "pyproject.toml").read_text())
     result = subprocess.run(
-        [sys.executable, "-c", "from importlinter.cli import lint_imports; raise SystemExit(lint_imports(no_cache=True))"],
+        [
+            sys.executable,
+            "-c",
+            "from importlinter.cli import lint_imports; raise SystemExit(lint_imports(no_cache=True))",
+        ],
         cwd=tmp_path,
         capture_output=True,
         text=True,
