@@ -231,7 +231,13 @@ class SessionView:
 
     def _loaded(self, event: MicroagentsLoadedEvent) -> set[str]:
         self.microagents = event
-        return set()
+        if not event.warnings:
+            return set()
+        # the budget warning first: it is the one that costs on every request
+        ordered = sorted(event.warnings, key=lambda w: "always-on context" not in w)
+        more = f" (+{len(ordered) - 1} more: ctrl+o)" if len(ordered) > 1 else " (ctrl+o lists microagents)"
+        self._add(Entry("notice", event.agent_id, f"microagents: {ordered[0]}{more}", level="warning"))
+        return {event.agent_id}
 
     def _fired(self, event: MicroagentTriggeredEvent) -> set[str]:
         self.triggered.append(event)

@@ -45,19 +45,16 @@ def load_file(
         return None
     header, body = split_frontmatter(text)
     metadata: dict[str, Any] = {}
-    if header is not None:
+    if header is not None and not instructions:
         parsed, problem = parse_header(header)
         if parsed is None:
-            if not instructions:
-                warnings.append(f"{path}: skipped, {problem}")
-                return None
-            body = text  # another tool's frontmatter: the whole file is the instructions
-        elif instructions:
-            metadata = {}  # Cursor's `globs`, `alwaysApply`...: not ours to interpret
-        else:
-            metadata = parsed
-            if problem:
-                warnings.append(f"{path}: {problem}")
+            warnings.append(f"{path}: skipped, {problem}")
+            return None
+        metadata = parsed
+        if problem:
+            warnings.append(f"{path}: {problem}")
+    # An instruction file's frontmatter (Cursor's `globs: **/*.ts`, `alwaysApply`) belongs to
+    # another tool and need not be YAML we can read: its body is the instructions.
     body = body.strip()
     if not body and not metadata.get("mcp_tools"):
         warnings.append(f"{path}: skipped, it has no content")
