@@ -74,13 +74,17 @@ class StrictModel(Model):
         return f"{where}: no such argument; {suggestion}valid: {', '.join(valid)}"
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Any:
-        """`model_copy(update=...)` does not validate in pydantic; here an unknown key is the
-        same error as an unknown constructor argument."""
-        if update:
-            renamed = {self.sdk_renamed.get(key, key): value for key, value in update.items()}
-            known = self._argument_names()
-            for key in renamed:
-                if key not in known:
-                    raise UnsupportedArgument(self.explain_argument(str(key)))
-            update = renamed
-        return super().model_copy(update=update, deep=deep)
+        """`model_copy(update=...)` does not validate in pydantic; here the copy is validated
+        like a new model, so an unknown key or a bad value is the same error as in the
+        constructor (the SDK's examples build condensers' LLMs this way)."""
+        if not update:
+            return super().model_copy(deep=deep)
+        renamed = {self.sdk_renamed.get(key, key): value for key, value in update.items()}
+        known = self._argument_names()
+        for key in renamed:
+            if key not in known:
+                raise UnsupportedArgument(self.explain_argument(str(key)))
+        source = super().model_copy(deep=deep)
+        data = {name: getattr(source, name) for name in self.model_fields_set}
+        data.update(renamed)
+        return type(self).model_validate(data)

@@ -31,15 +31,19 @@ _ALIASES: dict[str, str] = {}
 
 
 def register_tool(name: str, factory: Any, *, aliases: Sequence[str] = ()) -> None:
-    """Register `factory` under `name` (and aliases). Registering the same factory again is a
-    no-op; a different one under a taken name is an error naming both."""
+    """Register `factory` under `name` (and aliases). Registering the same factory again (or the
+    same one from a strategy file loaded again) replaces it; a different one under a taken name
+    is an error naming both."""
     if not isinstance(name, str) or not name.strip():
         raise ToolResolutionError("register_tool: the tool name is empty")
     resolver = _resolver(name, factory)
     for key in (name, *aliases):
         existing = _FACTORIES.get(_ALIASES.get(key, key))
-        if existing is not None and existing is not factory:
-            raise ToolResolutionError(f"tool name {key!r} is already registered by {_describe(existing)}")
+        if existing is not None and _describe(existing) != _describe(factory):
+            raise ToolResolutionError(
+                f"tool name {key!r} is already registered by {_describe(existing)}; {_describe(factory)} "
+                "needs another name"
+            )
     _FACTORIES[name] = factory
     _RESOLVERS[name] = resolver
     for alias in aliases:
@@ -130,4 +134,12 @@ def _checked(name: str, created: Any, ctx: ToolContext) -> Sequence[ToolDefiniti
 
 
 def _describe(factory: Any) -> str:
-    return getattr(factory, "__qualname__", None) or repr(factory)
+    """Where a factory is defined: the same across reloads of one strategy file (its module
+    name is derived from the file's path), different for anybody else's."""
+    target = (
+        factory
+        if isinstance(factory, type) or (callable(factory) and not isinstance(factory, ToolDefinition))
+        else type(factory)
+    )
+    module = getattr(target, "__module__", "") or ""
+    return f"{module}.{getattr(target, '__qualname__', repr(target))}"

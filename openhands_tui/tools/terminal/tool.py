@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from pydantic import Field
@@ -32,6 +33,8 @@ class TerminalAction(RiskyAction):
 
 
 class TerminalObservation(Observation):
+    #: What the command printed, without the exit-code line (the SDK's `output`).
+    output: str = ""
     command: str
     exit_code: int | None
     cwd: str
@@ -47,8 +50,23 @@ class TerminalTool(ToolDefinition[TerminalAction]):
     )
     action_type = TerminalAction
 
-    def __init__(self, ctx: ToolContext, max_output_bytes: int = 30_000) -> None:
-        self.session = BashSession(ctx.workspace, max_output_bytes=max_output_bytes)
+    def __init__(self, ctx: ToolContext, max_output_bytes: int = 30_000, executor: Any = None) -> None:
+        #: A TerminalExecutor whose shell this tool shares (the SDK's `create(..., executor=)`).
+        self.shared = executor
+        self.session = (
+            executor.terminal.session
+            if executor is not None
+            else BashSession(ctx.workspace, max_output_bytes=max_output_bytes)
+        )
+
+    @classmethod
+    def create(cls, conv_state: Any = None, executor: Any = None, **params: Any) -> list[TerminalTool]:
+        """The SDK's factory. With `executor=` (a TerminalExecutor) the agent's terminal and the
+        custom tools holding that executor share one shell."""
+        unknown = sorted(set(params) - {"max_output_bytes"})
+        if unknown:
+            raise ValueError(f"TerminalTool takes max_output_bytes, not {unknown[0]!r}")
+        return [cls(conv_state.context, int(params.get("max_output_bytes", 30_000)), executor=executor)]
 
     def subject(self, action: TerminalAction) -> ShellCommand:
         """The command, run where the shell is now (`cd` carries over between calls)."""
@@ -62,6 +80,8 @@ class TerminalTool(ToolDefinition[TerminalAction]):
         if not command:
             return Observation(text="The command is empty; nothing was run.", is_error=True)
         timeout = min(action.timeout or DEFAULT_TIMEOUT, MAX_TIMEOUT)
+        if self.shared is not None:  # the shell lives on the executor's loop
+            return await self.shared.submit(self.shared.terminal.run(action))
         result = await self.session.run(command, timeout)
         notes = []
         if result.timed_out:
@@ -78,6 +98,7 @@ class TerminalTool(ToolDefinition[TerminalAction]):
             text += "\n" + "\n".join(notes)
         return TerminalObservation(
             text=text,
+            output=result.output,
             is_error=result.timed_out or result.exit_code != 0,
             command=command,
             exit_code=result.exit_code,
@@ -87,7 +108,10 @@ class TerminalTool(ToolDefinition[TerminalAction]):
         )
 
     async def close(self) -> None:
-        await self.session.close()
+        if self.shared is not None:
+            await asyncio.to_thread(self.shared.close)
+        else:
+            await self.session.close()
 
 
 def create_terminal(params: dict[str, Any], ctx: ToolContext) -> list[TerminalTool]:
