@@ -258,3 +258,40 @@ async def test_the_app_shows_the_budget_warning_in_the_transcript(repo: Path, se
     notices = [e for e in view.transcript("root") if e.kind == "notice" and e.level == "warning"]
     assert notices[0].text.startswith("microagents: always-on context is ~")
     assert "largest: AGENTS.md" in notices[0].text and "more: ctrl+o" in notices[0].text
+
+
+def test_a_repository_cannot_link_a_skill_to_a_file_outside_it(workspace: Path, isolated_home: Path) -> None:
+    secret = isolated_home / ".ssh" / "id_rsa"
+    secret.parent.mkdir()
+    secret.write_text("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAA\n")
+    skill = workspace / ".agents" / "skills" / "helper"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").symlink_to(secret)
+    (workspace / "CLAUDE.md").symlink_to(secret)
+    (workspace / ".openhands" / "microagents").mkdir(parents=True)
+    (workspace / ".openhands" / "microagents" / "keys.md").symlink_to(secret)
+    loaded = load_microagents(workspace, include_builtin=False)
+    assert not any("PRIVATE KEY" in s.content or "PRIVATE KEY" in s.description for s in loaded.skills)
+    escaped = [w for w in loaded.warnings if "links outside the repository" in w]
+    assert len(escaped) == 3
+    # a user's own skills directory may link anywhere it likes
+    mine = isolated_home / ".agents" / "skills" / "dotfiles"
+    mine.parent.mkdir(parents=True)
+    (isolated_home / "dotfiles").mkdir()
+    (isolated_home / "dotfiles" / "SKILL.md").write_text("---\nname: dotfiles\ndescription: My setup.\n---\nUse zsh.\n")
+    mine.symlink_to(isolated_home / "dotfiles")
+    assert load_microagents(workspace, include_builtin=False).by_name("dotfiles") is not None
+
+
+def test_the_app_offers_slash_triggers_and_tasks_as_commands(repo: Path) -> None:
+    from types import SimpleNamespace
+
+    from openhands_tui.sdk.event import MicroagentsLoadedEvent
+    from openhands_tui.tui.commands import SlashCommands
+
+    loaded = load_microagents(repo)
+    event = MicroagentsLoadedEvent(agent_id="root", microagents=[s.info() for s in loaded.skills])
+    app = SimpleNamespace(view=SimpleNamespace(microagents=event))
+    names = [c.name for c in SlashCommands(app).slash_commands()]  # type: ignore[arg-type]
+    assert {"codereview", "babysit-ci", "release_notes", "bump_dependency"} <= set(names)
+    assert names.count("codereview") == 1

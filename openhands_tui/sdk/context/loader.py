@@ -161,12 +161,16 @@ def check_budget(skills: list[Skill], budget: int = ALWAYS_ON_BUDGET) -> str | N
 
 
 def _load_tree(root: Path, origin: str, warnings: list[str]) -> list[Skill]:
+    """A repository's microagents. Its files are the repository's to choose, so none may be a
+    link to something outside it: a `SKILL.md -> ~/.ssh/id_rsa` would send the key to the model."""
     skills: list[Skill] = []
     for relative in SKILL_DIRS:
-        skills += _load_directory(root / relative, origin, warnings, skills_dir=True)
+        skills += _load_directory(root / relative, origin, warnings, skills_dir=True, confine=root)
     for relative in MICROAGENT_DIRS:
-        skills += _load_directory(root / relative, origin, warnings, skills_dir=False)
+        skills += _load_directory(root / relative, origin, warnings, skills_dir=False, confine=root)
     for path, name in _instruction_files(root):
+        if _escapes(path, root, warnings):
+            continue
         skill = load_file(path, origin, warnings, default_name=name, instructions=True)
         if skill is not None:
             skills.append(skill)
@@ -184,11 +188,23 @@ def _instruction_files(root: Path) -> list[tuple[Path, str]]:
     ]
 
 
-def _load_directory(directory: Path, origin: str, warnings: list[str], *, skills_dir: bool) -> list[Skill]:
+def _escapes(path: Path, root: Path, warnings: list[str]) -> bool:
+    real, inside = os.path.realpath(path), os.path.realpath(root)
+    if real == inside or real.startswith(inside.rstrip(os.sep) + os.sep):
+        return False
+    warnings.append(f"{path}: skipped, it links outside the repository (to {real})")
+    return True
+
+
+def _load_directory(
+    directory: Path, origin: str, warnings: list[str], *, skills_dir: bool, confine: Path | None = None
+) -> list[Skill]:
     if not directory.is_dir():
         return []
     skills = []
     for path in _candidates(directory, warnings, skills_dir=skills_dir):
+        if confine is not None and _escapes(path, confine, warnings):
+            continue
         if path.name.lower() == "skill.md":
             default = path.parent.name if path.parent != directory else directory.name
         else:
