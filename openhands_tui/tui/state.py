@@ -231,12 +231,14 @@ class SessionView:
 
     def _loaded(self, event: MicroagentsLoadedEvent) -> set[str]:
         self.microagents = event
-        if not event.warnings:
+        # Over the always-on budget costs on every request, so it is said in the transcript;
+        # other load problems wait in the microagents screen (ctrl+o).
+        budget = [w for w in event.warnings if w.startswith("always-on context is")]
+        if not budget:
             return set()
-        # the budget warning first: it is the one that costs on every request
-        ordered = sorted(event.warnings, key=lambda w: "always-on context" not in w)
-        more = f" (+{len(ordered) - 1} more: ctrl+o)" if len(ordered) > 1 else " (ctrl+o lists microagents)"
-        self._add(Entry("notice", event.agent_id, f"microagents: {ordered[0]}{more}", level="warning"))
+        others = len(event.warnings) - 1
+        more = f" (+{others} more load warning{'s' if others > 1 else ''}: ctrl+o)" if others else ""
+        self._add(Entry("notice", event.agent_id, f"microagents: {budget[0]}{more}", level="warning"))
         return {event.agent_id}
 
     def _fired(self, event: MicroagentTriggeredEvent) -> set[str]:

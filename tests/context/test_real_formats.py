@@ -257,7 +257,7 @@ async def test_the_app_shows_the_budget_warning_in_the_transcript(repo: Path, se
         view.apply(event)
     notices = [e for e in view.transcript("root") if e.kind == "notice" and e.level == "warning"]
     assert notices[0].text.startswith("microagents: always-on context is ~")
-    assert "largest: AGENTS.md" in notices[0].text and "more: ctrl+o" in notices[0].text
+    assert "largest: AGENTS.md" in notices[0].text and "more load warnings: ctrl+o" in notices[0].text
 
 
 def test_a_repository_cannot_link_a_skill_to_a_file_outside_it(workspace: Path, isolated_home: Path) -> None:

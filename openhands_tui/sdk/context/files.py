@@ -78,12 +78,20 @@ def split_frontmatter(text: str) -> tuple[str | None, str]:
     """(frontmatter, body): frontmatter is the text between a first line `---` and the next
     `---` (or `...`) line; None when the file has none."""
     lines = text.splitlines(keepends=True)
-    if not lines or lines[0].rstrip("\r\n").rstrip() != "---":
+    start = 0
+    while start < len(lines) and _preamble(lines[start]):
+        start += 1  # blank lines and a generator's `<!-- ... -->` note may come first
+    if start >= len(lines) or lines[start].rstrip("\r\n").rstrip() != "---":
         return None, text
-    for index in range(1, len(lines)):
+    for index in range(start + 1, len(lines)):
         if _FENCE.match(lines[index].rstrip("\r\n")):
-            return "".join(lines[1:index]), "".join(lines[index + 1 :])
+            return "".join(lines[start + 1 : index]), "".join(lines[index + 1 :])
     return None, text  # an opening fence and no closing one: a horizontal rule, not frontmatter
+
+
+def _preamble(line: str) -> bool:
+    stripped = line.strip()
+    return not stripped or (stripped.startswith("<!--") and stripped.endswith("-->"))
 
 
 def parse_header(header: str) -> tuple[dict[str, Any] | None, str | None]:
@@ -197,7 +205,7 @@ def build_skill(
         kind = "repo"
     if kind is None and "inputs" in metadata and not instructions:
         kind = "task"  # OpenHands: a file with `inputs` is a task, `type: task` or not
-    if kind is None and agent_skill and not fields["triggers"]:
+    if kind in (None, "knowledge") and agent_skill and not fields["triggers"] and "inputs" not in metadata:
         kind, fields["triggers"] = "knowledge", _name_triggers(str(fields["name"]))
     if kind is not None:
         fields["type"] = kind
@@ -227,10 +235,19 @@ def _kind(raw: Any, path: Path, warnings: list[str]) -> str | None:
 
 
 def _inputs(raw: Any) -> Any:
-    """OpenHands writes inputs as `[{name, description}]`; a bare list of names works too."""
-    if isinstance(raw, list):
-        return [{"name": item} if isinstance(item, str) else item for item in raw]
-    return raw or []
+    """OpenHands writes inputs as `[{name, description}]` (other keys, like `required`, are
+    the file's business); a bare list of names works too."""
+    if not isinstance(raw, list):
+        return raw or []
+    inputs = []
+    for item in raw:
+        if isinstance(item, str | int):
+            inputs.append({"name": str(item)})
+        elif isinstance(item, dict) and item.get("name") is not None:
+            inputs.append({"name": str(item["name"]), "description": _text(item.get("description"))})
+        else:
+            return raw  # reported as a wrong type
+    return inputs
 
 
 def _text(raw: Any) -> str:
