@@ -183,9 +183,9 @@ def test_tui_microagents_reports_formats_duplicates_and_mcp_only(repo: Path) -> 
     assert found["bump_dependency"]["variables"] == ["PACKAGE", "target_version"]
     assert "claude" not in found
     assert any("CLAUDE.md is the same file as" in s and "loaded once" in s for s in data["shadowed"])
-    warnings = "\n".join(data["warnings"])
-    assert "web-audit/SKILL.md: frontmatter is not valid YAML" in warnings
+    # an unquoted colon in a description is not YAML, but it is what the author meant
     assert found["web-audit"]["description"].startswith("Audit a web app: accessibility")
+    assert not any("web-audit" in w for w in data["warnings"])
     human = run_tui("microagents", "--workspace", str(repo))
     assert "MCP tools only: webfetch" in human.stdout and "listed" in human.stdout
 
@@ -257,7 +257,7 @@ async def test_the_app_shows_the_budget_warning_in_the_transcript(repo: Path, se
         view.apply(event)
     notices = [e for e in view.transcript("root") if e.kind == "notice" and e.level == "warning"]
     assert notices[0].text.startswith("microagents: always-on context is ~")
-    assert "largest: AGENTS.md" in notices[0].text and "more load warnings: ctrl+o" in notices[0].text
+    assert "largest: AGENTS.md" in notices[0].text and "more load warning: ctrl+o" in notices[0].text
 
 
 def test_a_repository_cannot_link_a_skill_to_a_file_outside_it(workspace: Path, isolated_home: Path) -> None:

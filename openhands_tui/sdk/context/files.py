@@ -2,8 +2,8 @@
 
 Real files are written by people and by other tools, so reading is forgiving where that
 cannot hurt and strict where it can: frontmatter that is not valid YAML but is plain
-`key: value` lines (an Agent Skills `description: Use when: ...` with an unquoted colon) is
-read line by line, with a warning; an instruction file whose frontmatter belongs to another
+`key: value` lines (an Agent Skills `description: Use when: ...` with an unquoted colon, which
+other tools accept) is read line by line; an instruction file whose frontmatter belongs to another
 tool (Cursor's `globs: **/*.ts`) is loaded as text; anything else that cannot be understood
 (broken YAML that is not simple lines, wrong field types, unreadable, empty, too big) is
 skipped with a warning naming the file and the cause.
@@ -50,9 +50,7 @@ def load_file(
         if parsed is None:
             warnings.append(f"{path}: skipped, {problem}")
             return None
-        metadata = parsed
-        if problem:
-            warnings.append(f"{path}: {problem}")
+        metadata = parsed  # read line by line when not YAML: other tools accept these files too
     # An instruction file's frontmatter (Cursor's `globs: **/*.ts`, `alwaysApply`) belongs to
     # another tool and need not be YAML we can read: its body is the instructions.
     body = body.strip()
