@@ -20,7 +20,7 @@ from functools import lru_cache
 from types import ModuleType
 from typing import Any
 
-from pydantic import ConfigDict, Field, PrivateAttr, SecretStr
+from pydantic import ConfigDict, Field, SecretStr
 
 from openhands_tui.sdk.errors import (
     LLMAuthError,
@@ -29,9 +29,9 @@ from openhands_tui.sdk.errors import (
     LLMError,
     LLMTransientError,
 )
-from openhands_tui.sdk.llm_metrics import Metrics, TokenUsage
+from openhands_tui.sdk.llm_metrics import MeteredModel
 from openhands_tui.sdk.message import Message, TextContent
-from openhands_tui.sdk.model import Model, StrictModel
+from openhands_tui.sdk.model import Model
 
 _LITELLM_ENV = {
     # Use the price list shipped inside litellm instead of downloading one at import.
@@ -125,8 +125,7 @@ class LLMResponse(Model):
     retries: int = 0
 
     @property
-    def message(self) -> Message:
-        """The answer as the SDK's Message (its text; tool calls are in `tool_calls`)."""
+    def message(self) -> Message:  # the SDK's `response.message`: the text (calls are in tool_calls)
         return Message(role="assistant", content=[TextContent(text=self.text)])
 
 
@@ -134,66 +133,24 @@ TextCallback = Callable[[str], None]
 RetryCallback = Callable[[int, float, LLMError], None]
 
 
-_ENGINE_SETS_IT = "openhands_tui sets this itself; remove it"
-#: OpenHands SDK `LLM` arguments this LLM does not take, and what to do instead.
-SDK_LLM_INSTEAD = {
-    **dict.fromkeys(
-        ("drop_params", "modify_params", "native_tool_calling", "force_string_serializer", "custom_tokenizer"),
-        _ENGINE_SETS_IT,
-    ),
-    "max_message_chars": "long tool output is cut by each tool (terminal keeps head and tail); remove it",
-    "caching_prompt": "the system prompt never changes, so provider prompt caches hit by themselves; remove it",
-    "prompt_cache_retention": "prompt caching is left to the provider's defaults; remove it",
-    "log_completions": "every request and answer is in the session log (events.jsonl); remove it",
-    "log_completions_folder": "every request and answer is in the session log (events.jsonl); remove it",
-    "openrouter_site_url": "set the OR_SITE_URL environment variable instead",
-    "openrouter_app_name": "set the OR_APP_NAME environment variable instead",
-    "aws_access_key_id": "set AWS_ACCESS_KEY_ID in the environment instead",
-    "aws_secret_access_key": "set AWS_SECRET_ACCESS_KEY in the environment instead",
-    "aws_region_name": "set AWS_REGION_NAME in the environment instead",
-    "ollama_base_url": "use base_url",
-    "disable_vision": "tool results are text here; remove it",
-    "disable_stop_word": "no stop words are sent; remove it",
-    "extended_thinking_budget": "not passed to the provider; remove it",
-    "reasoning_summary": "not passed to the provider; remove it",
-    "enable_encrypted_reasoning": "not passed to the provider; remove it",
-    "safety_settings": "not passed to the provider; remove it",
-    "litellm_extra_body": "not passed to the provider; remove it",
-    "retry_multiplier": "backoff doubles from retry_min_wait up to retry_max_wait; remove it",
-    "model_canonical_name": "set context_window when litellm does not know the model's window; remove it",
-    "retry_listener": "every retry is recorded as an agent_error event; remove it",
-    "model_info": "set context_window instead",
-}
-
-
-class LLM(StrictModel):
-    """A model and how to reach it. The API key is a SecretStr: never printed or stored.
-
-    Takes the OpenHands SDK's arguments where they mean something here (`usage_id`, `top_p`,
-    `top_k`, `seed`, `api_version`, `extra_headers`, `input_cost_per_token`...,
-    `max_input_tokens` as `context_window`); any other argument fails at load with what to use
-    instead. `llm.metrics` has its accumulated cost and tokens."""
+class LLM(MeteredModel):
+    """A model and how to reach it; the key is never printed or stored. SDK arguments with no
+    meaning here fail naming what instead (see MeteredModel)."""
 
     model_config = ConfigDict(frozen=True, defer_build=True, extra="forbid")
-    sdk_instead = SDK_LLM_INSTEAD
-    sdk_renamed = {"max_input_tokens": "context_window", "service_id": "usage_id"}
 
     model: str = Field(description="litellm model name, e.g. anthropic/claude-sonnet-4-5 or openai/gpt-4o.")
     api_key: SecretStr | None = Field(default=None, description="The provider's key (a str or SecretStr).")
     base_url: str | None = Field(default=None, description="An OpenAI-compatible endpoint or proxy.")
     api_version: str | None = Field(default=None, description="Provider API version (Azure).")
     usage_id: str = Field(default="default", description="A name for this LLM's use (agent, condenser...).")
-    temperature: float | None = Field(
-        default=None, ge=0, description="Sampling temperature; provider default if unset."
-    )
+    temperature: float | None = Field(default=None, ge=0, description="Sampling temperature, if set.")
     top_p: float | None = Field(default=None, ge=0, le=1, description="Nucleus sampling; provider default if unset.")
     top_k: int | None = Field(default=None, ge=0, description="Top-k sampling, where the provider has it.")
     seed: int | None = Field(default=None, description="Sampling seed, where the provider has it.")
     max_output_tokens: int | None = Field(default=None, ge=1, description="Longest answer, in tokens.")
     extra_headers: dict[str, str] | None = Field(default=None, description="HTTP headers added to every request.")
-    input_cost_per_token: float | None = Field(
-        default=None, ge=0, description="USD per prompt token (overrides litellm's price list)."
-    )
+    input_cost_per_token: float | None = Field(default=None, ge=0, description="USD per prompt token, over litellm's.")
     output_cost_per_token: float | None = Field(default=None, ge=0, description="USD per completion token.")
     timeout: float = Field(default=120.0, description="Seconds to wait for the model before retrying.")
     num_retries: int = Field(default=5, description="Retries on rate limits, 5xx and timeouts.")
@@ -204,37 +161,6 @@ class LLM(StrictModel):
     context_window: int | None = Field(
         default=None, description="Input tokens the model accepts; default: litellm's model list (None if unknown)."
     )
-
-    _metrics: Metrics = PrivateAttr(default_factory=Metrics)
-
-    @property
-    def metrics(self) -> Metrics:
-        """What calls through this LLM have cost so far (tokens, USD, latencies)."""
-        if not self._metrics.model_name:
-            self._metrics.model_name = self.model
-        return self._metrics
-
-    def model_copy(self, *, update: Any = None, deep: bool = False) -> Any:
-        """A copy shares its metrics, unless it is given its own `usage_id` (the SDK's way to
-        count a condenser's calls apart)."""
-        copy: LLM = super().model_copy(update=update, deep=deep)
-        if update and ("usage_id" in update or "service_id" in update):
-            copy._metrics = Metrics(model_name=copy.model)
-        else:
-            copy._metrics = self._metrics
-        return copy
-
-    def completion(
-        self, messages: list[Message] | list[dict[str, Any]], tools: list[dict[str, Any]] | None = None
-    ) -> LLMResponse:
-        """The SDK's synchronous call, for a custom tool's executor (it runs in a worker thread).
-        In async code, `await llm.complete(...)`."""
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            chat = [m.to_chat() if isinstance(m, Message) else m for m in messages]
-            return asyncio.run(self.complete(chat, tools))
-        raise RuntimeError("LLM.completion() blocks: call it from a tool executor, or use `await llm.complete(...)`")
 
     def window(self) -> int | None:
         """How many input tokens a request may hold, if known."""
@@ -254,7 +180,7 @@ class LLM(StrictModel):
             try:
                 response = await self._attempt(messages, tools, on_text)
                 response.retries = attempt
-                self._count(response)
+                self.count(response)
                 return response
             except LLMTransientError as error:
                 if attempt >= self.num_retries:
@@ -264,21 +190,6 @@ class LLM(StrictModel):
                 if on_retry is not None:
                     on_retry(attempt, delay, error)
                 await asyncio.sleep(delay)
-
-    def _count(self, response: LLMResponse) -> None:
-        usage = response.usage
-        self.metrics.record(
-            TokenUsage(
-                model=self.model,
-                prompt_tokens=usage.prompt_tokens,
-                completion_tokens=usage.completion_tokens,
-                cache_read_tokens=usage.cache_read_tokens,
-                cache_write_tokens=usage.cache_write_tokens,
-                response_id=response.id,
-            ),
-            usage.cost,
-            response.latency_ms / 1000,
-        )
 
     def _backoff(self, attempt: int, retry_after: float | None) -> float:
         if retry_after is not None:
@@ -310,9 +221,7 @@ class LLM(StrictModel):
             kwargs["temperature"] = self.temperature
         if self.max_output_tokens is not None:
             kwargs["max_tokens"] = self.max_output_tokens
-        for name in ("top_p", "top_k", "seed", "api_version", "extra_headers"):
-            if getattr(self, name) is not None:
-                kwargs[name] = getattr(self, name)
+        kwargs.update({k: getattr(self, k) for k in _PASSED_THROUGH if getattr(self, k) is not None})
         started = time.perf_counter()
         try:
             raw = await litellm.acompletion(**kwargs)
@@ -329,10 +238,9 @@ class LLM(StrictModel):
         return response
 
     def _cost(self, usage: Usage) -> float | None:
-        if self.input_cost_per_token is not None or self.output_cost_per_token is not None:
-            return usage.prompt_tokens * (self.input_cost_per_token or 0.0) + usage.completion_tokens * (
-                self.output_cost_per_token or 0.0
-            )
+        prices = (self.input_cost_per_token, self.output_cost_per_token)
+        if prices != (None, None):
+            return usage.prompt_tokens * (prices[0] or 0.0) + usage.completion_tokens * (prices[1] or 0.0)
         if self.model in _UNPRICED:
             return None
         try:
@@ -348,6 +256,7 @@ class LLM(StrictModel):
 
 
 _UNPRICED: set[str] = set()
+_PASSED_THROUGH = ("top_p", "top_k", "seed", "api_version", "extra_headers")
 
 
 @lru_cache(maxsize=64)
