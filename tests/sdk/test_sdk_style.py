@@ -10,9 +10,12 @@ from typing import Any
 
 import pytest
 
+from openhands_tui.sdk import Conversation
+from openhands_tui.sdk.errors import StrategyError
+from openhands_tui.sdk.strategy import load_strategy_source
 from openhands_tui.testing import Script, Turn
 from openhands_tui.testing.script import ScriptedToolCall
-from tests.conftest import model_args, run_tui
+from tests.conftest import llm_for, model_args, run_tui
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "sdk_style"
 SUMMARIZER = Script(name="summarizer", match="You condense the middle", turns=[Turn(text="Summary: steps.", repeat=20)])
@@ -29,6 +32,21 @@ def headless(strategy: str, server, workspace: Path, task: str, *extra: str) -> 
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     return [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")], result.stderr
+
+
+async def in_process(
+    strategy: str, server, workspace: Path, task: str, inputs: dict[str, str] | None = None
+) -> list[dict[str, Any]]:
+    """The same run without a new interpreter (most of a headless run's time is importing litellm)."""
+    loaded = load_strategy_source(str(FIXTURES / strategy))
+    agent = loaded.build_agent(llm_for(server), loaded.resolve_params({}))
+    events: list[Any] = []
+    conversation = Conversation(agent, workspace=workspace, subscribers=[events.append])
+    try:
+        await conversation.run(task, inputs=inputs)
+    finally:
+        await conversation.close()
+    return [event.model_dump(mode="json") for event in events]
 
 
 def kinds(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
@@ -85,9 +103,9 @@ async def test_custom_tool_executor_and_terminal_are_one_shell(workspace: Path) 
     await terminal.close()
 
 
-def test_keyword_skill_and_always_on_skill_from_code(serve, workspace: Path) -> None:
+async def test_keyword_skill_and_always_on_skill_from_code(serve, workspace: Path) -> None:
     server = serve([Script(turns=[Turn.finish("I am grumpy. yay!")])])
-    events, _ = headless("keyword_skill.py", server, workspace, "flarglebargle! who am I?")
+    events = await in_process("keyword_skill.py", server, workspace, "flarglebargle! who am I?")
     system, first = server.requests[0].messages[0]["content"], server.requests[0].messages[1]["content"]
     assert system.rstrip().endswith("Always end your answer with the word 'yay!'")
     assert "## repo.md (strategy)\nAnswer like a grumpy cat" in first
@@ -97,14 +115,14 @@ def test_keyword_skill_and_always_on_skill_from_code(serve, workspace: Path) -> 
     assert {("repo.md", "repo", None), ("flarglebargle", "knowledge", "flarglebargle")} <= fired
 
 
-def test_keyword_skill_stays_quiet_without_its_keyword(serve, workspace: Path) -> None:
+async def test_keyword_skill_stays_quiet_without_its_keyword(serve, workspace: Path) -> None:
     server = serve([Script(turns=[Turn.finish()])])
-    events, _ = headless("keyword_skill.py", server, workspace, "who am I?")
+    events = await in_process("keyword_skill.py", server, workspace, "who am I?")
     assert "<EXTRA_INFO>" not in server.requests[0].messages[1]["content"]
     assert "flarglebargle" not in {e["name"] for e in kinds(events, "microagent_triggered")}
 
 
-def test_delegation_with_factory_func(serve, workspace: Path) -> None:
+async def test_delegation_with_factory_func(serve, workspace: Path) -> None:
     server = serve(
         [
             Script(
@@ -118,7 +136,7 @@ def test_delegation_with_factory_func(serve, workspace: Path) -> None:
             Script(name="lodging", match="ROLE: lodging planner", turns=[Turn.finish("Alfama, Baixa, Belem")]),
         ]
     )
-    events, _ = headless("delegation.py", server, workspace, "Plan three days in Lisbon")
+    events = await in_process("delegation.py", server, workspace, "Plan three days in Lisbon")
     delegate = next(t for t in server.requests_for("root")[0].body["tools"] if t["function"]["name"] == "delegate")
     assert set(delegate["function"]["parameters"]["properties"]["agent"]["enum"]) == {
         "lodging_planner",
@@ -132,10 +150,10 @@ def test_delegation_with_factory_func(serve, workspace: Path) -> None:
     assert "Alfama, Baixa, Belem" in server.requests_for("root")[1].messages[-1]["content"]
 
 
-def test_llm_summarizing_condenser(serve, workspace: Path) -> None:
+async def test_llm_summarizing_condenser(serve, workspace: Path) -> None:
     steps = [call("terminal", command=f"echo step {n}") for n in range(12)]
     server = serve([SUMMARIZER, Script(name="agent", turns=[*steps, Turn.finish("all steps done")])])
-    events, _ = headless("condenser.py", server, workspace, "echo twelve steps")
+    events = await in_process("condenser.py", server, workspace, "echo twelve steps")
     condensations = kinds(events, "condensation")
     assert condensations and all(c["reason"] == "messages" and c["summarized"] for c in condensations)
     assert len(server.requests_for("summarizer")) == len(condensations)
@@ -144,9 +162,9 @@ def test_llm_summarizing_condenser(serve, workspace: Path) -> None:
     assert all(len(r.messages) <= 12 for r in server.requests_for("agent")[first_cut:])
 
 
-def test_default_agent_with_sampling_settings(serve, workspace: Path) -> None:
+async def test_default_agent_with_sampling_settings(serve, workspace: Path) -> None:
     server = serve([Script(turns=[Turn.finish()])])
-    headless("default_agent.py", server, workspace, "hello")
+    await in_process("default_agent.py", server, workspace, "hello")
     body = server.requests[0].body
     assert (body["top_p"], body["seed"], body["temperature"]) == (0.9, 7, 0.2)
     assert [t["function"]["name"] for t in body["tools"]] == [
@@ -158,9 +176,9 @@ def test_default_agent_with_sampling_settings(serve, workspace: Path) -> None:
     ]
 
 
-def test_metrics_from_a_custom_tool(serve, workspace: Path) -> None:
+async def test_metrics_from_a_custom_tool(serve, workspace: Path) -> None:
     server = serve([Script(turns=[call("cost_report"), Turn.finish()])])
-    events, _ = headless("cost_tool.py", server, workspace, "how much have you spent?")
+    events = await in_process("cost_tool.py", server, workspace, "how much have you spent?")
     report = kinds(events, "observation")[0]["content"]
     usage = next(e for e in events if e["kind"] == "llm_usage")
     assert report.startswith(f"calls=1 prompt_tokens={usage['prompt_tokens']} completion_tokens=")
@@ -176,39 +194,43 @@ def test_task_skill_from_code(serve, workspace: Path) -> None:
     assert first.startswith("Triage issue #88 in parser: reproduce it, find the cause, propose a fix.")
 
 
-def test_system_prompt_template_and_kwargs(serve, workspace: Path) -> None:
+async def test_system_prompt_template_and_kwargs(serve, workspace: Path) -> None:
     server = serve([Script(turns=[Turn.finish()])])
-    headless("prompt_template.py", server, workspace, "review the last commit")
+    await in_process("prompt_template.py", server, workspace, "review the last commit")
     assert server.requests[0].messages[0]["content"] == (
         "You review changes to the lantern repository, which is written in Python.\n"
         "Read the diff, run the tests, and report problems ordered by severity. Do not edit files.\n"
     )
 
 
-@pytest.mark.parametrize(
-    ("fixture", "message"),
-    [
-        ("unknown_llm_argument.py", "line 7: LLM(drop_params=...) is not supported by openhands_tui: "),
-        ("misspelled_skill.py", "line 8: Skill(trigers=...): no such argument; did you mean 'triggers'?"),
-        ("public_skills.py", "AgentContext(load_public_skills=True) is not supported by openhands_tui: skills"),
-        ("unused_prompt_kwarg.py", "the system prompt has no {{ repo }} placeholder"),
-        ("analyzer.py", "Agent(security_analyzer=...) is not supported by openhands_tui: risk is rated by rules"),
-        (
-            "unknown_tool.py",
-            "agent 'browser' names unknown tool 'BrowserToolSet' (registered: DelegateTool, FileEditorTool, "
-            "TaskTrackerTool, TerminalTool)",
-        ),
-    ],
-)
-def test_sdk_arguments_that_cannot_work_fail_at_load_in_one_line(fixture: str, message: str, workspace: Path) -> None:
+BROKEN = [
+    ("unknown_llm_argument.py", "line 7: LLM(drop_params=...) is not supported by openhands_tui: "),
+    ("misspelled_skill.py", "line 8: Skill(trigers=...): no such argument; did you mean 'triggers'?"),
+    ("public_skills.py", "AgentContext(load_public_skills=True) is not supported by openhands_tui: skills"),
+    ("unused_prompt_kwarg.py", "the system prompt has no {{ repo }} placeholder"),
+    ("analyzer.py", "Agent(security_analyzer=...) is not supported by openhands_tui: risk is rated by rules"),
+    ("unknown_tool.py", "agent 'browser' names unknown tool 'BrowserToolSet' (registered: "),
+]
+
+
+@pytest.mark.parametrize(("fixture", "message"), BROKEN)
+def test_sdk_arguments_that_cannot_work_fail_at_load(fixture: str, message: str, serve) -> None:
     path = FIXTURES / "broken" / fixture
-    result = run_tui("--strategy", str(path), "--describe")
-    assert result.returncode == 0  # describing does not build the agent
+    loaded = load_strategy_source(str(path))  # loading and setup() succeed; building says why not
+    with pytest.raises(StrategyError) as failure:
+        loaded.build_agent(llm_for(serve([])), loaded.resolve_params({}))
+    text = str(failure.value)
+    assert text.startswith(f"{path}: ") and "\n" not in text and message in text
+    if fixture == "unknown_tool.py":  # the registered tools are named (strategies may add their own)
+        assert all(name in text for name in ("DelegateTool", "FileEditorTool", "TaskTrackerTool", "TerminalTool"))
+
+
+def test_a_failing_sdk_argument_is_one_line_and_exit_2(workspace: Path) -> None:
+    path = FIXTURES / "broken" / "misspelled_skill.py"
     result = run_tui(
         "--strategy", str(path), "--headless", "--workspace", str(workspace), "--task", "hi",
         "--model", "openai/x", "--api-key", "k", "--base-url", "http://127.0.0.1:9",
     )  # fmt: skip
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and result.stderr.startswith(f"tui: {path}: "), result.stderr
-    assert message in result.stderr
-    assert "Traceback" not in result.stderr
+    assert "Skill(trigers=...): no such argument; did you mean 'triggers'?" in result.stderr
