@@ -353,9 +353,16 @@ def microagents_command(
         print(json.dumps(info, indent=2))
         return
     for skill in loaded.skills:
-        triggers = ", ".join(skill.triggers) if skill.type != "repo" else "always on"
+        if skill.mcp_only:
+            when = f"MCP tools only: {', '.join(skill.mcp_servers)}"
+        elif skill.type == "repo":
+            when = "always on"
+        else:
+            when = ", ".join(skill.triggers)
+        if skill.agent_skill:
+            when += "; listed, read on demand"
         cut = " (truncated)" if skill.truncated else ""
-        print(f"{skill.name:<20} {skill.type:<9} {skill.origin:<9} {skill.tokens:>5} tok{cut}  [{triggers}]")
+        print(f"{skill.name:<20} {skill.type:<9} {skill.origin:<9} {skill.tokens:>5} tok{cut}  [{when}]")
         print(f"{'':<20} {skill.source}")
     for problem in loaded.shadowed + loaded.warnings:
         print(f"warning: {problem}")

@@ -6,27 +6,90 @@ delegated child is built fresh for each task), and each run gets its own live to
 
 from __future__ import annotations
 
-from pydantic import Field
+import re
+from pathlib import Path
+from typing import Any
 
-from openhands_tui.sdk.condenser import Condenser
+from pydantic import Field, field_validator, model_validator
+
+from openhands_tui.sdk.condenser import Condenser, NoOpCondenser
 from openhands_tui.sdk.context import AgentContext
 from openhands_tui.sdk.llm import LLM
-from openhands_tui.sdk.model import Model
+from openhands_tui.sdk.model import StrictModel, UnsupportedArgument
 from openhands_tui.sdk.prompts import BASE_SYSTEM_PROMPT
 from openhands_tui.sdk.tool_spec import Tool
 
+_PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 
-class Agent(Model):
-    llm: LLM
-    tools: list[Tool] = Field(default_factory=list)
-    agent_context: AgentContext | None = None
-    name: str = "agent"
-    description: str = ""
+
+class Agent(StrictModel):
+    """An agent: its model, tools, context and limits. Every field is optional but `llm`."""
+
+    sdk_instead = {
+        "security_analyzer": "risk is rated by rules for every action; choose when to ask with --confirm "
+        "and .openhands-tui/permissions.toml",
+        "security_policy_filename": "risk is rated by rules; use .openhands-tui/permissions.toml",
+        "filter_tools_regex": "list only the tools the agent should have in `tools`",
+        "include_default_tools": "think and finish are given to every agent; remove it",
+        "critic": "not supported; remove it",
+        "kind": "remove it",
+    }
+
+    llm: LLM = Field(description="The model this agent calls.")
+    tools: list[Tool] = Field(default_factory=list, description="Registered tools by name; think and finish are added.")
+    agent_context: AgentContext | None = Field(default=None, description="Skills and prompt suffixes.")
+    name: str = Field(default="agent", description="Shown in the transcript and the agent tree.")
+    description: str = Field(default="", description="What it is for (shown to delegating agents).")
     system_prompt: str | None = Field(default=None, description="Replaces the built-in base prompt.")
+    system_prompt_filename: str | None = Field(
+        default=None, description="A file whose text replaces the base prompt (the SDK's template file)."
+    )
+    system_prompt_kwargs: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Values for `{{ name }}` placeholders in the system prompt; each must be used.",
+    )
     max_iterations: int | None = Field(default=None, description="Model calls this agent may make.")
     condenser: Condenser | None = Field(
         default_factory=Condenser, description="How the history is kept inside the context window; None: never."
     )
+
+    @field_validator("condenser")
+    @classmethod
+    def _no_op(cls, value: Condenser | None) -> Condenser | None:
+        return None if isinstance(value, NoOpCondenser) else value
+
+    @model_validator(mode="after")
+    def _prompt_fits_kwargs(self) -> Agent:
+        """A template file that does not exist, or a kwarg the prompt has no place for, fails
+        now (when the strategy loads), not halfway through a run."""
+        if self.system_prompt_filename is not None:
+            path = Path(self.system_prompt_filename).expanduser()
+            try:
+                self.system_prompt = path.read_text(encoding="utf-8")
+            except OSError as exc:
+                raise UnsupportedArgument(
+                    f"Agent(system_prompt_filename={self.system_prompt_filename!r}): cannot read it "
+                    f"({exc.strerror or exc})"
+                ) from None
+            if "{%" in self.system_prompt:
+                raise UnsupportedArgument(
+                    f"Agent(system_prompt_filename={self.system_prompt_filename!r}): Jinja blocks ({{% ... %}}) are "
+                    "not rendered here; only {{ name }} placeholders filled from system_prompt_kwargs"
+                )
+        kwargs = dict(self.system_prompt_kwargs)
+        cli_mode = kwargs.pop("cli_mode", True)
+        if cli_mode is not True:
+            raise UnsupportedArgument(
+                "Agent(system_prompt_kwargs={'cli_mode': False}): there is no browser here; remove cli_mode"
+            )
+        used = set(_PLACEHOLDER.findall(self.system_prompt or BASE_SYSTEM_PROMPT))
+        unused = sorted(set(kwargs) - used)
+        if unused:
+            raise UnsupportedArgument(
+                f"Agent(system_prompt_kwargs={{{unused[0]!r}: ...}}): the system prompt has no {{{{ {unused[0]} }}}} "
+                "placeholder; add one to system_prompt, or put the text in AgentContext(system_message_suffix=...)"
+            )
+        return self
 
     @property
     def context(self) -> AgentContext:
@@ -34,6 +97,9 @@ class Agent(Model):
 
     def build_system_prompt(self) -> str:
         prompt = (self.system_prompt or BASE_SYSTEM_PROMPT).rstrip()
+        if self.system_prompt_kwargs:
+            values = {key: str(value) for key, value in self.system_prompt_kwargs.items()}
+            prompt = _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), prompt)
         suffix = self.context.system_message_suffix
         if suffix and suffix.strip():
             prompt += "\n\n" + suffix.strip()

@@ -15,7 +15,9 @@ from openhands_tui.sdk.actions import carry_out, interrupted_observation, prepar
 from openhands_tui.sdk.agent import Agent
 from openhands_tui.sdk.condenser import ContextGauge, Reason, condense, truncation_plan
 from openhands_tui.sdk.context.agent_context import (
+    always_on,
     extra_info_block,
+    listed,
     merge_skills,
     triggered_skills,
     workspace_block,
@@ -99,7 +101,9 @@ class AgentRun:
         if self.agent.llm.api_key is not None:
             self.runtime.bus.redactor.add(self.agent.llm.api_key.get_secret_value(), "API key")
         spawner = self._spawner(self) if self._spawner is not None else None
-        ctx = ToolContext(self.runtime.workspace, self.agent_id, own, spawner, self.runtime.sandbox)
+        ctx = ToolContext(
+            self.runtime.workspace, self.agent_id, own, spawner, self.runtime.sandbox, skills=_Shelf(self)
+        )
         tools = resolve_tools(self.agent.tools, ctx)
         self.tools = {tool.name: tool for tool in tools}
         self.schemas = [tool.schema for tool in tools]
@@ -160,14 +164,14 @@ class AgentRun:
         microagent once per conversation. `task` is the task microagent `text` came from."""
         context: list[str] = []
         fired: list[tuple[Skill, str | None]] = []
+        workspace = self.runtime.workspace
         if self.user_messages == 0:
-            repo = [s for s in self.skills if s.type == "repo"]
-            context.append(workspace_block(self.runtime.workspace, repo))
-            fired += [(skill, None) for skill in repo]
+            context.append(workspace_block(workspace, self.skills))
+            fired += [(skill, None) for skill in always_on(self.skills)]
         if task is not None:
             fired.append((task, f"/{task.name}"))
         for skill, keyword in triggered_skills(self.skills, text, self.injected_skills):
-            context.append(extra_info_block(skill, keyword))
+            context.append(extra_info_block(skill, keyword, workspace))
             fired.append((skill, keyword))
         suffix = self.agent.context.user_message_suffix
         if suffix:
@@ -330,3 +334,16 @@ class AgentRun:
             raise RunFailed("the model returned an empty answer twice")
         self._nudged = True
         self.add_user_message(EMPTY_ANSWER_NUDGE)
+
+
+class _Shelf:
+    """The `skill` tool's view of this agent: the Agent Skills it was told about."""
+
+    def __init__(self, run: AgentRun) -> None:
+        self._run = run
+
+    def available(self) -> list[Skill]:
+        return listed(self._run.skills)
+
+    def opened(self, skill: Skill) -> None:
+        self._run.injected_skills.add(skill.name)

@@ -14,11 +14,11 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from openhands_tui.sdk.errors import LLMError
 from openhands_tui.sdk.llm import LLM, LLMResponse
-from openhands_tui.sdk.model import Model
+from openhands_tui.sdk.model import StrictModel
 
 Reason = Literal["tokens", "messages", "overflow"]
 
@@ -33,7 +33,7 @@ SUMMARY_SYSTEM_PROMPT = (
 QUOTE_LIMIT = 1_500
 
 
-class Condenser(Model):
+class Condenser(StrictModel):
     """When and how an agent's history is condensed. `Agent(condenser=None)` turns it off."""
 
     threshold: float = Field(default=0.75, gt=0, le=1, description="Condense above this share of the window.")
@@ -43,6 +43,28 @@ class Condenser(Model):
     keep_recent: int = Field(default=10, ge=2, description="Most recent messages always kept.")
     summary_tokens: int = Field(default=800, ge=50, description="Longest summary, in tokens.")
     llm: LLM | None = Field(default=None, description="Model that writes summaries (default: the agent's).")
+
+
+class LLMSummarizingCondenser(Condenser):
+    """The OpenHands SDK's condenser, by its names: past `max_size` messages (or `max_tokens`),
+    the middle is summarized by `llm` (the SDK's `summarizing_llm` works too), keeping
+    `keep_first` and, unless given, the most recent half of `max_size`."""
+
+    sdk_renamed = {"max_size": "max_messages", "summarizing_llm": "llm"}
+    sdk_instead = {"minimum_progress": "a condensation always cuts the whole middle; remove it"}
+
+    max_messages: int | None = Field(default=120, ge=4, description="The SDK's max_size: condense past this many.")
+
+    @model_validator(mode="after")
+    def _recent_half(self) -> LLMSummarizingCondenser:
+        if "keep_recent" not in self.model_fields_set and self.max_messages is not None:
+            self.keep_recent = max(2, self.max_messages // 2 - self.keep_first)
+        return self
+
+
+class NoOpCondenser(Condenser):
+    """The SDK's condenser that never condenses: `Agent(condenser=NoOpCondenser())` is
+    `Agent(condenser=None)`."""
 
 
 def approx_tokens(messages: list[dict[str, Any]]) -> int:

@@ -33,6 +33,7 @@ from openhands_tui.sdk.errors import (
     LLMError,
     LLMTransientError,
 )
+from openhands_tui.sdk.llm_metrics import MeteredModel
 from openhands_tui.sdk.llm_response import (
     LLMResponse,
     TextCallback,
@@ -41,7 +42,6 @@ from openhands_tui.sdk.llm_response import (
     assemble_stream,
     from_message,
 )
-from openhands_tui.sdk.model import Model
 from openhands_tui.sdk.provider import (
     last_tool_turn_lacks_thinking,
     takes_cache_breakpoints,
@@ -127,16 +127,25 @@ REASONING_EFFORTS: tuple[str, ...] = ("low", "medium", "high", "off")
 logger = logging.getLogger(__name__)
 
 
-class LLM(Model):
-    """A model and how to reach it. The API key is a SecretStr: never printed or stored."""
+class LLM(MeteredModel):
+    """A model and how to reach it; the key is never printed or stored. SDK arguments with no
+    meaning here fail naming what instead (see MeteredModel)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True, extra="forbid")
 
-    model: str
-    api_key: SecretStr | None = None
-    base_url: str | None = None
-    temperature: float | None = None
-    max_output_tokens: int | None = None
+    model: str = Field(description="litellm model name, e.g. anthropic/claude-sonnet-4-5 or openai/gpt-4o.")
+    api_key: SecretStr | None = Field(default=None, description="The provider's key (a str or SecretStr).")
+    base_url: str | None = Field(default=None, description="An OpenAI-compatible endpoint or proxy.")
+    api_version: str | None = Field(default=None, description="Provider API version (Azure).")
+    usage_id: str = Field(default="default", description="A name for this LLM's use (agent, condenser...).")
+    temperature: float | None = Field(default=None, ge=0, description="Sampling temperature, if set.")
+    top_p: float | None = Field(default=None, ge=0, le=1, description="Nucleus sampling; provider default if unset.")
+    top_k: int | None = Field(default=None, ge=0, description="Top-k sampling, where the provider has it.")
+    seed: int | None = Field(default=None, description="Sampling seed, where the provider has it.")
+    max_output_tokens: int | None = Field(default=None, ge=1, description="Longest answer, in tokens.")
+    extra_headers: dict[str, str] | None = Field(default=None, description="HTTP headers added to every request.")
+    input_cost_per_token: float | None = Field(default=None, ge=0, description="USD per prompt token, over litellm's.")
+    output_cost_per_token: float | None = Field(default=None, ge=0, description="USD per completion token.")
     timeout: float = Field(default=120.0, description="Seconds to wait for the model before retrying.")
     num_retries: int = Field(default=5, description="Retries on rate limits, 5xx and timeouts.")
     retry_min_wait: float = 1.0
@@ -191,6 +200,7 @@ class LLM(Model):
             try:
                 response = await self._attempt(messages, tools, (on_text, on_thinking), cache_key, on_accepted)
                 response.retries = attempt
+                self.count(response)
                 return response
             except LLMTransientError as error:
                 if attempt >= self.num_retries:
@@ -243,6 +253,7 @@ class LLM(Model):
             kwargs["temperature"] = self.temperature
         if self.max_output_tokens is not None:
             kwargs["max_tokens"] = self.max_output_tokens
+        kwargs.update({k: getattr(self, k) for k in _PASSED_THROUGH if getattr(self, k) is not None})
         return kwargs
 
     async def _attempt(
@@ -279,6 +290,9 @@ class LLM(Model):
 
     def _cost(self, usage: Usage) -> float | None:
         """litellm's price, cache reads and writes at their own rates."""
+        prices = (self.input_cost_per_token, self.output_cost_per_token)
+        if prices != (None, None):
+            return usage.prompt_tokens * (prices[0] or 0.0) + usage.completion_tokens * (prices[1] or 0.0)
         if self.model in _UNPRICED:
             return None
         try:
@@ -296,6 +310,7 @@ class LLM(Model):
 
 
 _UNPRICED: set[str] = set()
+_PASSED_THROUGH = ("top_p", "top_k", "seed", "api_version", "extra_headers")
 
 
 @lru_cache(maxsize=64)

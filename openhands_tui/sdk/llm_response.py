@@ -17,6 +17,7 @@ from typing import Any
 from pydantic import Field
 
 from openhands_tui.sdk.errors import LLMBadResponseError
+from openhands_tui.sdk.message import Message, TextContent
 from openhands_tui.sdk.model import Model
 from openhands_tui.sdk.terminal_text import DeltaJoiner, valid_unicode
 
@@ -52,6 +53,10 @@ class LLMResponse(Model):
     usage: Usage = Field(default_factory=Usage)
     latency_ms: float = 0.0
     retries: int = 0
+
+    @property
+    def message(self) -> Message:  # the SDK's `response.message`: the text (calls are in tool_calls)
+        return Message(role="assistant", content=[TextContent(text=self.text)])
 
 
 def canonical_block(block: Any) -> dict[str, Any] | None:

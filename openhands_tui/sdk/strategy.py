@@ -18,21 +18,25 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Literal
 
+from pydantic import Field, ValidationError
+
 from openhands_tui.sdk.agent import Agent
-from openhands_tui.sdk.errors import StrategyError
+from openhands_tui.sdk.errors import OpenHandsTUIError, StrategyError
 from openhands_tui.sdk.llm import LLM
-from openhands_tui.sdk.model import Model
+from openhands_tui.sdk.model import StrictModel, UnsupportedArgument
 
 ParamType = Literal["string", "integer", "boolean"]
 _TRUE = {"true", "1", "yes", "on"}
 _FALSE = {"false", "0", "no", "off"}
 
 
-class StrategyParam(Model):
-    name: str
-    description: str = ""
-    type: ParamType = "string"
-    default: Any = None
+class StrategyParam(StrictModel):
+    """A `--param name=value` the strategy takes."""
+
+    name: str = Field(description="The flag's name: --param NAME=value.")
+    description: str = Field(default="", description="Shown by --describe.")
+    type: ParamType = Field(default="string", description="string, integer or boolean; values are coerced.")
+    default: Any = Field(default=None, description="Used when the flag is not given.")
 
     def coerce(self, value: Any) -> Any:
         """Convert a `--param` string (or a stored value) to this param's type; ValueError if not."""
@@ -124,7 +128,33 @@ class LoadedStrategy:
             raise StrategyError(
                 f"{self.source}: {cls}.build_agent() returned {type(agent).__name__}, expected an Agent"
             )
+        self._check_tools(agent, llm)
         return agent
+
+    def _check_tools(self, agent: Agent, llm: LLM) -> None:
+        """Every tool the root agent and the agents it can delegate to name must be registered:
+        a typo fails now, naming the file, not when a child starts halfway through a run."""
+        from openhands_tui.sdk.tool.registry import registered_tools, unknown_tools
+
+        agents: list[tuple[str, Agent]] = [(agent.name, agent)]
+        for name, build in _delegates():
+            try:
+                agents.append((name, build(llm)))
+            except Exception as exc:
+                raise StrategyError(
+                    f"{self.source}: the factory of agent {name!r} failed{_where(exc, self.source)}: {_one_line(exc)}"
+                ) from None
+        for name, built in agents:
+            if not isinstance(built, Agent):
+                raise StrategyError(
+                    f"{self.source}: the factory of agent {name!r} returned {type(built).__name__}, expected an Agent"
+                )
+            unknown = unknown_tools(built.tools)
+            if unknown:
+                known = ", ".join(registered_tools()) or "none"
+                raise StrategyError(
+                    f"{self.source}: agent {name!r} names unknown tool {unknown[0]!r} (registered: {known})"
+                )
 
 
 def parse_param_flags(flags: list[str]) -> dict[str, str]:
@@ -238,6 +268,21 @@ def _where(exc: BaseException, filename: str) -> str:
     return f" at line {line}" if line else ""
 
 
+def _delegates() -> list[tuple[str, Any]]:
+    """The agents registered for delegation (the registry lives with the delegate tool, which
+    the engine does not import; it is read through the module if it was loaded)."""
+    registry = sys.modules.get("openhands_tui.tools.delegate.registry")
+    if registry is None:
+        return []
+    return [(entry.name, entry.factory) for entry in registry.registered_agents()]
+
+
 def _one_line(exc: BaseException) -> str:
+    if isinstance(exc, UnsupportedArgument | OpenHandsTUIError):
+        return " ".join(str(exc).split())  # already says what and what instead
+    if isinstance(exc, ValidationError):
+        error = exc.errors()[0]
+        where = ".".join(str(part) for part in error["loc"])
+        return f"{exc.title}({where}=...): {error['msg']}" if where else f"{exc.title}: {error['msg']}"
     text = " ".join(str(exc).split())
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

@@ -92,6 +92,13 @@ class SlashCommands:
         commands = list(BUILTIN)
         for info in self._task_microagents():
             commands.append(SlashCommand(info["name"], info.get("description") or "task microagent"))
+        loaded = self.app.view.microagents
+        for info in loaded.microagents if loaded is not None else []:
+            if info.get("type") != "knowledge":
+                continue
+            for trigger in info.get("triggers") or []:  # `/codereview`: a knowledge slash trigger
+                if trigger.startswith("/") and trigger[1:] not in {c.name for c in commands}:
+                    commands.append(SlashCommand(trigger[1:], info.get("description") or f"microagent {info['name']}"))
         return commands
 
     def _task_microagents(self) -> list[dict[str, Any]]:

@@ -277,7 +277,15 @@ class SessionView:
 
     def _loaded(self, event: MicroagentsLoadedEvent) -> set[str]:
         self.microagents = event
-        return set()
+        # Over the always-on budget costs on every request, so it is said in the transcript;
+        # other load problems wait in the microagents screen (ctrl+o).
+        budget = [w for w in event.warnings if w.startswith("always-on context is")]
+        if not budget:
+            return set()
+        others = len(event.warnings) - 1
+        more = f" (+{others} more load warning{'s' if others > 1 else ''}: ctrl+o)" if others else ""
+        self._add(Entry("notice", event.agent_id, f"microagents: {budget[0]}{more}", level="warning"))
+        return {event.agent_id}
 
     def _fired(self, event: MicroagentTriggeredEvent) -> set[str]:
         self.triggered.append(event)

@@ -1,23 +1,55 @@
-"""AgentContext: the prompt additions a strategy gives an agent.
+"""AgentContext: the prompt additions a strategy gives an agent, and the blocks built from skills.
 
 The system prompt stays byte-identical for a whole run (so provider prompt caches hit);
-anything that depends on the workspace or on what the user said goes into user messages.
+anything that depends on the workspace or on what the user said goes into user messages:
+the first message of each agent carries the workspace block (always-on microagents and the
+list of Agent Skills), and a message carries the knowledge its words trigger.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from openhands_tui.sdk.context.skill import Skill
-from openhands_tui.sdk.model import Model
+from openhands_tui.sdk.model import StrictModel, UnsupportedArgument
+
+SKILLS_INTRO = (
+    "Skills you can use: each is a folder with a SKILL.md. When a task matches one, read it first: "
+    "call the `skill` tool with its name (or view its SKILL.md). Paths a skill mentions, like "
+    "scripts/ or references/, are relative to its folder."
+)
 
 
-class AgentContext(Model):
-    system_message_suffix: str | None = None
-    user_message_suffix: str | None = None
-    skills: list[Skill] = Field(default_factory=list)
+class AgentContext(StrictModel):
+    """What an agent knows beyond its task, given by the strategy."""
+
+    sdk_instead = {
+        "secrets": "secrets come from the environment and are redacted by the engine; remove it",
+        "current_datetime": "remove it; put dates the agent needs in system_message_suffix",
+    }
+
+    system_message_suffix: str | None = Field(
+        default=None, description="Appended to the system prompt (the same for the whole run)."
+    )
+    user_message_suffix: str | None = Field(default=None, description="Appended to every user message.")
+    skills: list[Skill] = Field(
+        default_factory=list, description="Skills of this agent; they come before any found on disk."
+    )
+    load_public_skills: bool = Field(
+        default=False, description="The SDK's download of public skills; only False is accepted."
+    )
+
+    @field_validator("load_public_skills")
+    @classmethod
+    def _no_downloads(cls, value: bool) -> bool:
+        if value:
+            raise UnsupportedArgument(
+                "AgentContext(load_public_skills=True) is not supported by openhands_tui: skills are never "
+                "downloaded; put them in .agents/skills/ (or ~/.agents/skills/) and they load by themselves"
+            )
+        return value
 
 
 def merge_skills(*groups: list[Skill]) -> list[Skill]:
@@ -29,20 +61,77 @@ def merge_skills(*groups: list[Skill]) -> list[Skill]:
     return list(merged.values())
 
 
-def workspace_block(workspace: Path, repo_skills: list[Skill]) -> str:
-    """The block added to an agent's first message: where it works and its always-on skills."""
+def always_on(skills: list[Skill]) -> list[Skill]:
+    """The skills whose content goes into every agent's first message."""
+    return [s for s in skills if s.type == "repo" and not s.mcp_only]
+
+
+def listed(skills: list[Skill]) -> list[Skill]:
+    """The Agent Skills an agent is told about (name, description, folder)."""
+    return [s for s in skills if s.agent_skill and s.type != "repo"]
+
+
+def workspace_block(workspace: Path, skills: list[Skill]) -> str:
+    """The block added to an agent's first message: where it works, its always-on skills, and
+    the skills it can load."""
     lines = ["<WORKSPACE_CONTEXT>", f"Working directory: {workspace}"]
-    for skill in repo_skills:
+    for skill in always_on(skills):
         lines += ["", f"## {skill.name} ({Path(skill.source).name})", skill.content.strip()]
+    listing = skills_listing(listed(skills), workspace)
+    if listing:
+        lines += ["", listing]
     lines.append("</WORKSPACE_CONTEXT>")
     return "\n".join(lines)
+
+
+def skills_listing(skills: list[Skill], workspace: Path | None = None) -> str:
+    if not skills:
+        return ""
+    lines = ["## Skills", SKILLS_INTRO]
+    for skill in skills:
+        description = skill.description.strip() or "(no description)"
+        where = f" ({_shown(skill.directory, workspace)})" if skill.directory else ""
+        lines.append(f"- {skill.name}: {description}{where}")
+    return "\n".join(lines)
+
+
+def _shown(directory: str | None, workspace: Path | None) -> str:
+    if directory is None:
+        return ""
+    path = Path(directory)
+    if workspace is not None:
+        try:
+            return str(path.relative_to(workspace))
+        except ValueError:
+            pass
+    return str(path)
+
+
+def always_on_parts(skills: list[Skill]) -> list[tuple[str, int]]:
+    """(label, tokens) of everything every agent's first message carries, for the budget."""
+    parts = [(Path(s.source).name if s.origin != "strategy" else s.name, s.tokens) for s in always_on(skills)]
+    listing = skills_listing(listed(skills))
+    if listing:
+        parts.append((f"the list of {len(listed(skills))} skills", (len(listing) + 3) // 4))
+    return parts
+
+
+def skill_text(skill: Skill, workspace: Path | None = None) -> str:
+    """A skill's body as an agent reads it, with where its relative paths point."""
+    body = skill.content.strip()
+    if skill.directory:
+        body += (
+            f"\n\n(This skill's folder is {_shown(skill.directory, workspace)}; files it mentions, "
+            f"such as scripts/ or references/, are relative to it.)"
+        )
+    return body
 
 
 def triggered_skills(skills: list[Skill], text: str, already: set[str]) -> list[tuple[Skill, str]]:
     """Knowledge skills whose trigger appears in `text` and that were not injected yet."""
     fired = []
     for skill in skills:
-        if skill.type != "knowledge" or skill.name in already:
+        if skill.type != "knowledge" or skill.name in already or not skill.content.strip():
             continue
         keyword = skill.match(text)
         if keyword is not None:
@@ -50,11 +139,11 @@ def triggered_skills(skills: list[Skill], text: str, already: set[str]) -> list[
     return fired
 
 
-def extra_info_block(skill: Skill, keyword: str) -> str:
+def extra_info_block(skill: Skill, keyword: str, workspace: Path | None = None) -> str:
     return (
         "<EXTRA_INFO>\n"
         f'The following information has been included based on a keyword match for "{keyword}".\n'
         "It may or may not be relevant to the user's request.\n\n"
-        f"{skill.content.strip()}\n"
+        f"{skill_text(skill, workspace)}\n"
         "</EXTRA_INFO>"
     )

@@ -1,42 +1,62 @@
-"""Finding microagents in every standard place, in priority order, and reporting problems.
+"""Finding microagents and skills in every standard place, in priority order, and reporting
+problems.
 
-Order (the first microagent of a name wins; later ones are reported as shadowed):
+Order (the first of a name wins; later ones are reported as shadowed):
 1. strategy-provided (`AgentContext(skills=[...])`);
-2. the workspace, then its git root: `.openhands/microagents/**/*.md`, `.openhands/skills/`,
-   `.agents/skills/*/SKILL.md`, and the instruction files `AGENTS.md` (`agents.md`,
-   `agent.md`), `CLAUDE.md`, `GEMINI.md`, `.cursorrules`;
-3. the user's `~/.openhands/microagents/` and `~/.agents/skills/`;
+2. the workspace, then its git root: `.agents/skills/`, `.openhands/skills/`,
+   `.openhands/microagents/`, and the instruction files `AGENTS.md`, `AGENT.md`, `CLAUDE.md`,
+   `GEMINI.md` and `.cursorrules` (any case);
+3. the user's `~/.agents/skills/`, `~/.openhands/skills/` and `~/.openhands/microagents/`;
 4. the built-in set shipped with the package.
 
-A bad file (broken YAML, wrong field types, unreadable, empty, too big) is skipped with a
-warning naming it and the problem; loading goes on. Content over the size limit is cut
-with a note saying so.
+What is a microagent:
+- `SKILL.md` (any case, at any depth of a skills or microagents directory) is an Agent Skill;
+  every other file in its folder and below (references/, scripts/, assets/, themes/...) is
+  one of its resources, never a microagent.
+- In `.openhands/microagents/`, every other `.md` file is an OpenHands microagent (README.md
+  excepted).
+- In a skills directory, other files are resources too, except OpenHands-style microagents:
+  a `.md` file directly in the directory that has frontmatter (or is `repo.md`), or one deeper
+  whose frontmatter says it is one (`triggers`, `inputs`, `type`, `mcp_tools`).
+
+The same file reached twice (a symlink `CLAUDE.md -> AGENTS.md`, the workspace inside its
+git root) loads once, and so does an always-on file whose text is the same as another's.
+Everything always on (repo microagents, instruction files, the list of skills) is measured
+against a token budget; over it, a warning names the largest contributors.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
 import subprocess
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
 
-import frontmatter
-import yaml
-from pydantic import Field, ValidationError
+from pydantic import Field
 
+from openhands_tui.sdk.context.agent_context import always_on_parts
+from openhands_tui.sdk.context.files import load_file, parse_header, split_frontmatter
 from openhands_tui.sdk.context.skill import Skill
 from openhands_tui.sdk.model import Model
 
-MAX_FILE_BYTES = 256 * 1024  # larger files are not read at all
-MAX_CONTENT_CHARS = 24_000  # about 6,000 tokens per microagent
+#: Always-on context (repo microagents, instruction files, the skills list) above this many
+#: tokens is reported: every request of every agent carries it.
+ALWAYS_ON_BUDGET = 8_000
+#: Instruction files at a project's root, by lower-case name, and the microagent name each gets.
 INSTRUCTION_FILES = {
-    "AGENTS.md": "agents",
     "agents.md": "agents",
-    "agent.md": "agents",
-    "CLAUDE.md": "claude",
-    "GEMINI.md": "gemini",
+    "agent.md": "agent",
+    "claude.md": "claude",
+    "gemini.md": "gemini",
     ".cursorrules": "cursorrules",
 }
+SKILL_DIRS = (".agents/skills", ".openhands/skills")
+MICROAGENT_DIRS = (".openhands/microagents",)
+_MICROAGENT_KEYS = {"triggers", "trigger", "inputs", "type", "mcp_tools"}
+_SKIP_DIRS = {".git", "node_modules", "__pycache__", ".venv", "venv", ".tox"}
+MAX_FILES_SCANNED = 5_000  # per directory tree: a skills folder is not a whole disk
+MAX_DEPTH = 8
 #: The microagents shipped with the package (git, github, testing, docker, python, npm).
 BUNDLED_DIR = Path(__file__).parent / "bundled"
 
@@ -53,159 +73,201 @@ class LoadedMicroagents(Model):
         return [s for s in self.skills if s.type == "task"]
 
 
+class _Collector:
+    """Offers skills in priority order: first of a name wins, the same file or the same
+    always-on text loads once."""
+
+    def __init__(self, result: LoadedMicroagents) -> None:
+        self.result = result
+        self.names: dict[str, Skill] = {}
+        self.files: dict[str, Skill] = {}
+        self.texts: dict[str, Skill] = {}
+
+    def offer(self, skill: Skill) -> None:
+        real = _real(skill.source) if skill.origin != "strategy" else None
+        same_file = self.files.get(real) if real else None
+        if same_file is not None:
+            self.result.shadowed.append(
+                f"{skill.name} from {skill.source} is the same file as {same_file.source}: loaded once"
+            )
+            return
+        digest = hashlib.sha1(skill.content.strip().encode()).hexdigest() if skill.type == "repo" else None
+        same_text = self.texts.get(digest) if digest else None
+        if same_text is not None:
+            self.result.shadowed.append(
+                f"{skill.name} from {skill.source} has the same text as {same_text.source}: loaded once"
+            )
+            return
+        winner = self.names.get(skill.name)
+        if winner is not None:
+            self.result.shadowed.append(
+                f"{skill.name} from {skill.source} ({skill.origin}) is shadowed by {winner.source} ({winner.origin})"
+            )
+            return
+        self.names[skill.name] = skill
+        if real:
+            self.files[real] = skill
+        if digest:
+            self.texts[digest] = skill
+        self.result.skills.append(skill)
+
+
 def load_microagents(
     workspace: Path,
     *,
     strategy_skills: Iterable[Skill] = (),
     home: Path | None = None,
     include_builtin: bool = True,
+    budget: int = ALWAYS_ON_BUDGET,
 ) -> LoadedMicroagents:
     result = LoadedMicroagents()
-    seen: dict[str, Skill] = {}
-
-    def offer(skill: Skill) -> None:
-        if skill.name in seen:
-            winner = seen[skill.name]
-            result.shadowed.append(
-                f"{skill.name} from {skill.source} ({skill.origin}) is shadowed by {winner.source} ({winner.origin})"
-            )
-            return
-        seen[skill.name] = skill
-        result.skills.append(skill)
-
+    collector = _Collector(result)
     for skill in strategy_skills:
-        offer(skill)
+        collector.offer(skill)
     roots = [workspace.resolve()]
     git_root = _git_root(workspace)
     if git_root is not None and git_root != roots[0]:
         roots.append(git_root)
     for root in roots:
         for skill in _load_tree(root, "workspace", result.warnings):
-            offer(skill)
+            collector.offer(skill)
     home = home or Path.home()
-    for directory in (home / ".openhands" / "microagents", home / ".agents" / "skills"):
-        for skill in _load_directory(directory, "user", result.warnings):
-            offer(skill)
+    for directory in (home / ".agents" / "skills", home / ".openhands" / "skills"):
+        for skill in _load_directory(directory, "user", result.warnings, skills_dir=True):
+            collector.offer(skill)
+    for skill in _load_directory(home / ".openhands" / "microagents", "user", result.warnings, skills_dir=False):
+        collector.offer(skill)
     if include_builtin:
-        for skill in _load_directory(BUNDLED_DIR, "builtin", result.warnings):
-            offer(skill)
+        for skill in _load_directory(BUNDLED_DIR, "builtin", result.warnings, skills_dir=False):
+            collector.offer(skill)
+    budget_warning = check_budget(result.skills, budget)
+    if budget_warning:
+        result.warnings.append(budget_warning)
     return result
 
 
+def check_budget(skills: list[Skill], budget: int = ALWAYS_ON_BUDGET) -> str | None:
+    """A warning naming the largest always-on contributors when together they pass `budget`."""
+    parts = always_on_parts(skills)
+    total = sum(tokens for _, tokens in parts)
+    if total <= budget:
+        return None
+    largest = sorted(parts, key=lambda part: part[1], reverse=True)[:3]
+    named = ", ".join(f"{label} ~{tokens:,}" for label, tokens in largest)
+    return (
+        f"always-on context is ~{total:,} tokens, over the {budget:,}-token budget, and every request "
+        f"carries it; largest: {named} (shorten them, or move parts into triggered microagents or skills)"
+    )
+
+
 def _load_tree(root: Path, origin: str, warnings: list[str]) -> list[Skill]:
-    skills = []
-    skills += _load_directory(root / ".openhands" / "microagents", origin, warnings)
-    skills += _load_directory(root / ".openhands" / "skills", origin, warnings)
-    skills += _load_directory(root / ".agents" / "skills", origin, warnings)
-    for filename, name in INSTRUCTION_FILES.items():
-        path = root / filename
-        if path.is_file() and filename in {p.name for p in root.iterdir()}:  # exact case on any FS
-            skill = load_file(path, origin, warnings, default_name=name, force_repo=True)
-            if skill is not None:
-                skills.append(skill)
+    """A repository's microagents. Its files are the repository's to choose, so none may be a
+    link to something outside it: a `SKILL.md -> ~/.ssh/id_rsa` would send the key to the model."""
+    skills: list[Skill] = []
+    for relative in SKILL_DIRS:
+        skills += _load_directory(root / relative, origin, warnings, skills_dir=True, confine=root)
+    for relative in MICROAGENT_DIRS:
+        skills += _load_directory(root / relative, origin, warnings, skills_dir=False, confine=root)
+    for path, name in _instruction_files(root):
+        if _escapes(path, root, warnings):
+            continue
+        skill = load_file(path, origin, warnings, default_name=name, instructions=True)
+        if skill is not None:
+            skills.append(skill)
     return skills
 
 
-def _load_directory(directory: Path, origin: str, warnings: list[str]) -> list[Skill]:
+def _instruction_files(root: Path) -> list[tuple[Path, str]]:
+    """AGENTS.md, agents.md, Agents.md...: any case, upper-case spellings first."""
+    try:
+        entries = sorted(root.iterdir(), key=lambda p: (p.name.lower(), p.name))
+    except OSError:
+        return []
+    return [
+        (p, INSTRUCTION_FILES[p.name.lower()]) for p in entries if p.name.lower() in INSTRUCTION_FILES and p.is_file()
+    ]
+
+
+def _escapes(path: Path, root: Path, warnings: list[str]) -> bool:
+    real, inside = os.path.realpath(path), os.path.realpath(root)
+    if real == inside or real.startswith(inside.rstrip(os.sep) + os.sep):
+        return False
+    warnings.append(f"{path}: skipped, it links outside the repository (to {real})")
+    return True
+
+
+def _load_directory(
+    directory: Path, origin: str, warnings: list[str], *, skills_dir: bool, confine: Path | None = None
+) -> list[Skill]:
     if not directory.is_dir():
         return []
     skills = []
-    for path in sorted(directory.rglob("*.md")):
-        if path.name == "README.md" and path.parent == directory:
-            continue  # a directory's readme documents the microagents, it is not one
-        if path.parent != directory and path.name != "SKILL.md" and (path.parent / "SKILL.md").exists():
-            continue  # resources of an Agent Skill, not microagents
-        default = path.parent.name if path.name == "SKILL.md" else path.stem
+    for path in _candidates(directory, warnings, skills_dir=skills_dir):
+        if confine is not None and _escapes(path, confine, warnings):
+            continue
+        if path.name.lower() == "skill.md":
+            default = path.parent.name if path.parent != directory else directory.name
+        else:
+            default = path.stem
         skill = load_file(path, origin, warnings, default_name=default)
         if skill is not None:
             skills.append(skill)
     return skills
 
 
-def load_file(
-    path: Path, origin: str, warnings: list[str], *, default_name: str, force_repo: bool = False
-) -> Skill | None:
-    """One microagent file, or None (with a warning) when it cannot be used."""
+def _candidates(directory: Path, warnings: list[str], *, skills_dir: bool) -> Iterator[Path]:
+    """The files in `directory` that are microagents or skills, in a stable order."""
+    visited: set[str] = set()
+    scanned = 0
+    for current, dirnames, filenames in os.walk(directory, followlinks=True):
+        here = Path(current)
+        real = os.path.realpath(current)
+        depth = len(here.relative_to(directory).parts)
+        if real in visited or depth > MAX_DEPTH:
+            dirnames[:] = []
+            continue
+        visited.add(real)
+        names = {name.lower(): name for name in filenames}
+        if "skill.md" in names:
+            dirnames[:] = []  # everything below an Agent Skill is its resources
+            yield here / names["skill.md"]
+            continue
+        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)
+        for name in sorted(filenames):
+            scanned += 1
+            if scanned > MAX_FILES_SCANNED:
+                warnings.append(f"{directory}: stopped looking after {MAX_FILES_SCANNED:,} files")
+                return
+            if not name.lower().endswith(".md") or name.lower() == "readme.md":
+                continue
+            path = here / name
+            if not skills_dir or _looks_like_microagent(path, top_level=depth == 0):
+                yield path
+
+
+def _looks_like_microagent(path: Path, *, top_level: bool) -> bool:
+    """In a skills directory, is this non-SKILL.md file an OpenHands microagent?"""
+    if top_level and path.name.lower() == "repo.md":
+        return True
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            warnings.append(f"{path}: skipped, {size:,} bytes is more than the {MAX_FILE_BYTES:,}-byte limit")
-            return None
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        warnings.append(f"{path}: skipped, unreadable ({getattr(exc, 'strerror', None) or exc})")
-        return None
+        with path.open(encoding="utf-8-sig", errors="replace") as handle:
+            head = handle.read(16_384)
+    except OSError:
+        return False
+    header, _ = split_frontmatter(head)
+    if header is None:
+        return False
+    if top_level:
+        return True
+    metadata, _ = parse_header(header)
+    return bool(metadata) and bool(_MICROAGENT_KEYS & set(metadata or {}))
+
+
+def _real(source: str) -> str | None:
     try:
-        header, body = frontmatter.YAMLHandler().split(text) if text.startswith("---") else ("", text)
-        metadata = yaml.safe_load(header) if header.strip() else {}
-    except (yaml.YAMLError, ValueError) as exc:
-        problem = str(exc).splitlines()[0]
-        warnings.append(f"{path}: skipped, broken YAML frontmatter ({problem})")
+        return os.path.realpath(source) if source and Path(source).exists() else None
+    except OSError:
         return None
-    if metadata is None:
-        metadata = {}
-    if not isinstance(metadata, dict):
-        warnings.append(f"{path}: skipped, the frontmatter must be a mapping, not a {type(metadata).__name__}")
-        return None
-    body = body.strip()
-    if not body:
-        warnings.append(f"{path}: skipped, it has no content")
-        return None
-    return _build(path, origin, metadata, body, default_name, force_repo, warnings)
-
-
-def _build(
-    path: Path,
-    origin: str,
-    metadata: dict[str, Any],
-    body: str,
-    default_name: str,
-    force_repo: bool,
-    warnings: list[str],
-) -> Skill | None:
-    truncated = len(body) > MAX_CONTENT_CHARS
-    if truncated:
-        body = body[:MAX_CONTENT_CHARS] + (
-            f"\n\n[... truncated: {path.name} has {len(body):,} characters; only the first "
-            f"{MAX_CONTENT_CHARS:,} are included ...]"
-        )
-    triggers = metadata.get("triggers", metadata.get("trigger", []))
-    if isinstance(triggers, str):
-        triggers = [triggers]
-    fields: dict[str, Any] = {
-        "name": metadata.get("name") or default_name,
-        "content": body,
-        "triggers": triggers,
-        "inputs": metadata.get("inputs") or [],
-        "description": metadata.get("description") or "",
-        "source": str(path),
-        "origin": origin,
-        "truncated": truncated,
-    }
-    kind = metadata.get("type")
-    if force_repo or (path.name == "repo.md" and kind is None):
-        kind = "repo"
-    if kind is None and path.name == "SKILL.md" and not triggers:
-        kind, fields["triggers"] = "knowledge", _name_triggers(str(fields["name"]))
-    if kind is not None:
-        fields["type"] = {"repo_knowledge": "repo"}.get(str(kind), kind)
-    try:
-        skill = Skill.model_validate(fields)
-    except ValidationError as exc:
-        error = exc.errors()[0]
-        where = ".".join(str(p) for p in error["loc"]) or "frontmatter"
-        warnings.append(f"{path}: skipped, wrong type for {where!r} ({error['msg']})")
-        return None
-    if skill.type == "knowledge" and not skill.triggers:
-        warnings.append(f"{path}: skipped, a knowledge microagent needs `triggers`")
-        return None
-    return skill
-
-
-def _name_triggers(name: str) -> list[str]:
-    """An Agent Skill without triggers fires on its name (`pdf-tools` or `pdf tools`)."""
-    spaced = name.replace("-", " ").replace("_", " ")
-    return [name] if spaced == name else [name, spaced]
 
 
 def _git_root(workspace: Path) -> Path | None:
@@ -220,3 +282,7 @@ def _git_root(workspace: Path) -> Path | None:
     except (OSError, subprocess.SubprocessError):
         return None
     return Path(out.stdout.strip()).resolve() if out.returncode == 0 and out.stdout.strip() else None
+
+
+# Kept importable from here: older code and tests read one file through the loader.
+__all__ = ["ALWAYS_ON_BUDGET", "LoadedMicroagents", "check_budget", "load_file", "load_microagents"]

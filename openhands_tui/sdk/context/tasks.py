@@ -1,4 +1,10 @@
-"""Task microagents: `/name` at the start of a message runs a template with `${inputs}`."""
+"""Task microagents: `/name` at the start of a message runs a template with its inputs.
+
+A message starting with `/word` is one of three things: a task microagent (its content
+becomes the message, placeholders filled), a knowledge microagent's slash trigger such as
+`/codereview` (an ordinary message; the trigger fires the knowledge), or a typo, which is an
+error rather than a message sent to the model (unless it is a path that exists, like `/tmp`).
+"""
 
 from __future__ import annotations
 
@@ -11,7 +17,6 @@ from openhands_tui.sdk.context.skill import Skill
 from openhands_tui.sdk.errors import OpenHandsTUIError
 
 _COMMAND = re.compile(r"^/([A-Za-z0-9][\w.-]*)(?:\s+(.*))?$", re.DOTALL)
-_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
 class TaskInputError(OpenHandsTUIError):
@@ -25,7 +30,7 @@ class TaskCommand:
 
     @property
     def variables(self) -> list[str]:
-        """Every input the template needs, declared or used, in order."""
+        """Every input the template needs, declared or used (`${x}`, `{{ x }}`), in order."""
         return self.skill.variables()
 
     def missing(self, inputs: dict[str, str]) -> list[str]:
@@ -36,26 +41,33 @@ class TaskCommand:
         if missing:
             flags = " ".join(f"--input {name}=..." for name in missing)
             raise TaskInputError(f"/{self.skill.name} needs input {', '.join(missing)} (give {flags})")
-        text = _VARIABLE.sub(lambda m: inputs.get(m.group(1), m.group(0)), self.skill.content)
+        text = self.skill.render(inputs)
         return f"{text}\n\n{self.rest.strip()}" if self.rest.strip() else text
 
 
 def find_task_command(text: str, microagents: LoadedMicroagents) -> TaskCommand | None:
-    """The task microagent `text` invokes, or None when it is an ordinary message.
-
-    `/name` naming no task microagent is an error (a typo should not be sent to the model as
-    a task) unless it is really a path that exists, like `/tmp is full`."""
+    """The task microagent `text` invokes, or None when it is an ordinary message."""
     match = _COMMAND.match(text.strip())
     if match is None:
         return None
     name, rest = match.group(1), match.group(2) or ""
+    command = f"/{name}".lower()
     for skill in microagents.tasks():
-        if skill.name == name or f"/{name}" in skill.triggers:
+        if skill.name == name or command in (t.lower() for t in skill.triggers):
             return TaskCommand(skill, rest)
+    if slash_knowledge(command, microagents.skills):
+        return None  # `/codereview`: a knowledge trigger, fired by the message itself
     if Path(f"/{name}").exists():
         return None
-    available = ", ".join(f"/{s.name}" for s in microagents.tasks()) or "none are loaded"
+    commands = {f"/{s.name}" for s in microagents.tasks()}
+    commands |= {t for s in microagents.skills if s.type == "knowledge" for t in s.triggers if t.startswith("/")}
+    available = ", ".join(sorted(commands)) or "none are loaded"
     raise TaskInputError(f"/{name}: no task microagent by that name (available: {available})")
+
+
+def slash_knowledge(command: str, skills: list[Skill]) -> list[Skill]:
+    """Knowledge microagents that `command` (`/codereview`) triggers."""
+    return [s for s in skills if s.type == "knowledge" and command.lower() in (t.lower() for t in s.triggers)]
 
 
 def parse_inputs(flags: list[str]) -> dict[str, str]:

@@ -11,14 +11,24 @@ from openhands_tui.sdk.subject import (
     ShellCommand,
     Subject,
 )
-from openhands_tui.sdk.tool.context import AgentBuilder, ChildResult, ChildSpawner, ToolContext
+from openhands_tui.sdk.tool.context import (
+    AgentBuilder,
+    ChildResult,
+    ChildSpawner,
+    ConversationState,
+    LocalWorkspace,
+    SkillShelf,
+    ToolContext,
+)
 from openhands_tui.sdk.tool.definition import (
     Action,
     Observation,
     RiskyAction,
+    ToolAnnotations,
     ToolDefinition,
+    ToolExecutor,
 )
-from openhands_tui.sdk.tool.registry import register_tool, registered_tools, resolve_tools
+from openhands_tui.sdk.tool.registry import register_tool, registered_tools, resolve_tools, unknown_tools
 from openhands_tui.sdk.tool_spec import Tool
 
 __all__ = [
@@ -26,9 +36,11 @@ __all__ = [
     "AgentBuilder",
     "ChildResult",
     "ChildSpawner",
+    "ConversationState",
     "Delegation",
     "FileChange",
     "Finish",
+    "LocalWorkspace",
     "MCPAnnotations",
     "MCPCall",
     "NetworkRequest",
@@ -36,11 +48,15 @@ __all__ = [
     "OtherSubject",
     "RiskyAction",
     "ShellCommand",
+    "SkillShelf",
     "Subject",
     "Tool",
+    "ToolAnnotations",
     "ToolContext",
     "ToolDefinition",
+    "ToolExecutor",
     "register_tool",
     "registered_tools",
     "resolve_tools",
+    "unknown_tools",
 ]

@@ -17,6 +17,7 @@ from openhands_tui.sdk.sandbox import SandboxPolicy
 
 if TYPE_CHECKING:
     from openhands_tui.sdk.agent import Agent
+    from openhands_tui.sdk.context.skill import Skill
     from openhands_tui.sdk.llm import LLM
 
 #: How a child agent is built for one task: given the parent's model, return a fresh Agent.
@@ -64,13 +65,24 @@ class ChildSpawner(Protocol):
         """Open, run and close one child; whatever way it ends, return its result."""
 
 
+class SkillShelf(Protocol):
+    """The engine's port for the `skill` tool: the Agent Skills this agent may load."""
+
+    def available(self) -> list[Skill]:
+        """The skills the agent was told about (name, description, folder)."""
+
+    def opened(self, skill: Skill) -> None:
+        """The agent read `skill`: a trigger need not add it again."""
+
+
 @dataclass
 class ToolContext:
     """What a tool may know about the run it serves.
 
     `history` is this agent's own stored events (a resumed tool can restore its state from
     them); `spawner` is set for every agent the engine runs and lets a tool start children;
-    `sandbox` is how commands are confined in this session.
+    `sandbox` is how commands are confined in this session; `skills` lists the Agent Skills
+    the agent can load.
     """
 
     workspace: Path
@@ -78,3 +90,21 @@ class ToolContext:
     history: list[Event] = field(default_factory=list)
     spawner: ChildSpawner | None = None
     sandbox: SandboxPolicy = field(default_factory=SandboxPolicy)
+    skills: SkillShelf | None = None
+
+
+@dataclass
+class LocalWorkspace:
+    """The SDK's workspace as tool factories see it: `working_dir` is where the agent works."""
+
+    working_dir: str
+
+
+class ConversationState:
+    """What an SDK-style tool factory receives as `conv_state`: `conv_state.workspace.working_dir`
+    (a string, as in the SDK), and `context`, this engine's ToolContext for the same agent."""
+
+    def __init__(self, context: ToolContext) -> None:
+        self.context = context
+        self.workspace = LocalWorkspace(str(context.workspace))
+        self.agent_id = context.agent_id

@@ -1,17 +1,31 @@
 """What a tool is: an Action schema (the arguments the model fills in), an Observation (what
-comes back), and `run()` that turns one into the other."""
+comes back), and how one turns into the other.
+
+Two ways to write one, both first-class:
+- this project's: a subclass sets `name`, `description`, `action_type` and implements
+  `async run(action)` (the built-in tools do this);
+- the OpenHands SDK's: a subclass `GrepTool(ToolDefinition[GrepAction, GrepObservation])`
+  whose `create(conv_state, **params)` returns instances built with
+  `cls(description=..., action_type=..., observation_type=..., executor=GrepExecutor())`;
+  the executor's synchronous `__call__(action, conversation)` runs in a worker thread so a
+  slow tool never blocks the other agents.
+"""
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
+import asyncio
+import re
+from abc import ABC
+from collections.abc import Sequence
 from contextvars import ContextVar
 from functools import cached_property
 from typing import Any, ClassVar, Generic, TypeVar
 
-from pydantic import ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from openhands_tui.sdk.event import Risk
-from openhands_tui.sdk.model import Model
+from openhands_tui.sdk.message import ImageContent, TextContent, content_text
+from openhands_tui.sdk.model import Model, StrictModel, UnsupportedArgument
 from openhands_tui.sdk.sandbox import SandboxDenial, SandboxGrant
 from openhands_tui.sdk.subject import OtherSubject, Subject
 from openhands_tui.sdk.tool.context import ToolContext
@@ -39,46 +53,139 @@ class RiskyAction(Action):
 
 
 class Observation(Model):
-    """A tool's result. `text` is what the model sees; other fields are kept for UIs."""
+    """A tool's result. `text` is what the model sees; other fields are kept for UIs.
 
-    text: str
+    SDK-style observations work too: give `content=` (a string or TextContent parts), or
+    override the `to_llm_content` property; the text the model sees is taken from it."""
+
+    text: str = ""
     is_error: bool = False
     #: Set when the sandbox stopped the action (no network, a read-only path): the engine may
     #: offer the user to run it again with what it lacked (`ToolDefinition.run_granted`).
     sandbox_denial: SandboxDenial | None = None
+    content: str | list[TextContent | ImageContent] = Field(default="", exclude=True, repr=False)
+
+    @model_validator(mode="after")
+    def _settle_text(self) -> Observation:
+        if not self.text:
+            if type(self).to_llm_content is not Observation.to_llm_content:
+                self.text = content_text(list(self.to_llm_content))
+            elif self.content:
+                self.text = content_text(self.content)
+        return self
+
+    @property
+    def to_llm_content(self) -> Sequence[TextContent | ImageContent]:
+        """The SDK's view of the result: the text as one TextContent."""
+        return [TextContent(text=self.text)]
+
+    @classmethod
+    def from_text(cls, text: str, is_error: bool = False, **fields: Any) -> Observation:
+        """The SDK's constructor: an observation of `text`."""
+        return cls(text=text, is_error=is_error, **fields)
 
     def data(self) -> dict[str, Any]:
         """Structured details for the event log (everything except the text itself)."""
-        return self.model_dump(exclude={"text", "is_error"})
+        return self.model_dump(exclude={"text", "is_error", "content"}, mode="json")
+
+
+class ToolAnnotations(StrictModel):
+    """The SDK's (and MCP's) hints about a tool. `readOnlyHint=True` rates calls as reads."""
+
+    title: str | None = None
+    readOnlyHint: bool = False
+    destructiveHint: bool = True
+    idempotentHint: bool = False
+    openWorldHint: bool = True
+
+
+ActionT = TypeVar("ActionT", bound=Action)
+ObservationT = TypeVar("ObservationT", bound=Observation)
+
+
+class ToolExecutor(ABC, Generic[ActionT, ObservationT]):
+    """The SDK's executor: `__call__(action, conversation=None)` does the work, synchronously
+    (it runs in a worker thread). `conversation.state.workspace.working_dir` is the workspace."""
+
+    def __call__(self, action: ActionT, conversation: Any = None) -> ObservationT:
+        raise NotImplementedError(f"{type(self).__name__} does not implement __call__(action, conversation)")
+
+    def close(self) -> None:
+        """Release what the executor holds when its agent's run ends."""
 
 
 #: The id of the tool call being run, for tools that report it (e.g. delegation events).
 CURRENT_TOOL_CALL_ID: ContextVar[str] = ContextVar("current_tool_call_id", default="")
 
-ActionT = TypeVar("ActionT", bound=Action)
+_SDK_INIT = {"name", "description", "action_type", "observation_type", "executor", "annotations", "meta"}
 
 
 class ToolDefinition(ABC, Generic[ActionT]):
-    """One function the model can call. Subclasses set the class attributes and `run`."""
+    """One function the model can call. See the module docstring for the two ways to write one.
 
-    name: ClassVar[str]
-    description: ClassVar[str]
-    action_type: ClassVar[type[Action]]
+    `ToolDefinition[A]` and the SDK's `ToolDefinition[A, O]` are both accepted."""
+
+    name: str = ""
+    description: str = ""
+    action_type: type[Action]
+    observation_type: type[Observation] | None = None
+    executor: Any = None
+    annotations: ToolAnnotations | None = None
+    #: The SDK's conversation state this tool was created for (what its executor sees).
+    conv_state: Any = None
     #: Calls of a concurrent tool in one model response may run at the same time.
     concurrent: ClassVar[bool] = False
+
+    def __class_getitem__(cls, params: Any) -> Any:
+        if isinstance(params, tuple) and len(params) == 2:
+            params = params[0]  # the SDK's [Action, Observation]: the observation type is not needed
+        return super().__class_getitem__(params)  # type: ignore[misc]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if not cls.__dict__.get("name"):
+            cls.name = _snake(cls.__name__).removesuffix("_tool")  # GrepTool -> "grep", as the SDK names it
+
+    def __init__(self, **fields: Any) -> None:
+        """The SDK's constructor: `cls(description=..., action_type=..., executor=...)`."""
+        unknown = sorted(set(fields) - _SDK_INIT)
+        if unknown:
+            raise UnsupportedArgument(
+                f"{type(self).__name__}({unknown[0]}=...): no such argument; valid: {', '.join(sorted(_SDK_INIT))}"
+            )
+        for key, value in fields.items():
+            if key == "meta":
+                continue
+            if key == "annotations" and isinstance(value, dict):
+                value = ToolAnnotations(**value)
+            setattr(self, key, value)
+        if getattr(self, "action_type", None) is None or not issubclass(self.action_type, BaseModel):
+            raise UnsupportedArgument(f"{type(self).__name__}: action_type must be an Action subclass")
+
+    @classmethod
+    def create(cls, conv_state: Any = None, **params: Any) -> Sequence[ToolDefinition[Any]]:
+        """The SDK's factory: return the tools to register. Subclasses written in the SDK's
+        style implement it; `register_tool(name, TheClass)` calls it for each agent."""
+        raise NotImplementedError(f"{cls.__name__} does not implement create(conv_state, **params)")
 
     def subject(self, action: ActionT) -> Subject:
         """What this call touches: the risk analyzer, permission rules, confirmations and UIs
         read this, never the tool's name. Tools that run commands, change files, call servers
-        or delegate say so here; the default is "other", able to change things."""
-        return OtherSubject(tool=self.name)
+        or delegate say so here; the default is "other", able to change things unless the
+        tool's annotations say it only reads."""
+        read_only = self.annotations is not None and self.annotations.readOnlyHint
+        return OtherSubject(tool=self.name, changes=not read_only)
 
     def summarize(self, action: ActionT) -> str:
         """One line that tells a human what the call does."""
         return f"{self.name} {action.model_dump_json(exclude_none=True)}"
 
-    @abstractmethod
-    async def run(self, action: ActionT) -> Observation: ...
+    async def run(self, action: ActionT) -> Observation:
+        """Run the call. The default hands it to the SDK-style `executor` in a worker thread."""
+        if self.executor is None:
+            raise NotImplementedError(f"tool {self.name!r} has neither run() nor an executor")
+        result = await asyncio.to_thread(self.executor, action, _ConversationView(self))
+        return _as_observation(result, self.observation_type)
 
     async def run_granted(self, action: ActionT, grant: SandboxGrant) -> Observation:
         """Run with more than the sandbox normally allows, because the user (or a user rule)
@@ -87,6 +194,9 @@ class ToolDefinition(ABC, Generic[ActionT]):
 
     async def close(self) -> None:
         """Release what the tool holds (processes, files) when its agent's run ends."""
+        close = getattr(self.executor, "close", None)
+        if callable(close):
+            await asyncio.to_thread(close)
 
     @cached_property
     def schema(self) -> dict[str, Any]:
@@ -100,4 +210,37 @@ class ToolDefinition(ABC, Generic[ActionT]):
         }
 
 
-__all__ = ["CURRENT_TOOL_CALL_ID", "Action", "Observation", "RiskyAction", "ToolContext", "ToolDefinition"]
+class _ConversationView:
+    """What an SDK executor's `conversation` argument offers: `.state.workspace.working_dir`."""
+
+    def __init__(self, tool: ToolDefinition[Any]) -> None:
+        self.state = getattr(tool, "conv_state", None)
+
+
+def _as_observation(result: Any, expected: type[Observation] | None) -> Observation:
+    if isinstance(result, Observation):
+        return result
+    if isinstance(result, str):
+        return Observation(text=result)
+    if isinstance(result, dict):
+        return (expected or Observation).model_validate(result)
+    if isinstance(result, BaseModel):
+        return (expected or Observation).model_validate(result.model_dump())
+    raise TypeError(f"the executor returned {type(result).__name__}, expected an Observation")
+
+
+def _snake(name: str) -> str:
+    first = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
+    return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", first).lower()
+
+
+__all__ = [
+    "CURRENT_TOOL_CALL_ID",
+    "Action",
+    "Observation",
+    "RiskyAction",
+    "ToolAnnotations",
+    "ToolContext",
+    "ToolDefinition",
+    "ToolExecutor",
+]

@@ -37,10 +37,23 @@ class RegisteredAgent:
 _AGENTS: dict[str, RegisteredAgent] = {}
 
 
-def register_agent(name: str, factory: AgentFactory, description: str = "") -> None:
-    """Make `name` available to DelegateTool; `factory(llm)` builds a fresh Agent per task."""
+def register_agent(
+    name: str,
+    factory: AgentFactory | None = None,
+    description: str = "",
+    *,
+    factory_func: AgentFactory | None = None,
+) -> None:
+    """Make `name` available to DelegateTool; `factory(llm)` builds a fresh Agent per task.
+    `factory_func=` is the OpenHands SDK's name for `factory`."""
     if not name or not name.strip():
         raise DelegationError("register_agent: the agent name is empty")
+    if (factory is None) == (factory_func is None):
+        raise DelegationError(f"register_agent({name!r}): give the factory once, as factory= or factory_func=")
+    factory = factory or factory_func
+    assert factory is not None
+    if not callable(factory):
+        raise DelegationError(f"register_agent({name!r}): the factory must be a function llm -> Agent")
     entry = RegisteredAgent(name, factory, description)
     existing = _AGENTS.get(name)
     if existing is not None and existing.origin != entry.origin:

@@ -158,6 +158,13 @@ class DelegateTool(_DelegationTool):
 
     name = "delegate"
     action_type = DelegateAction
+
+    @classmethod
+    def create(cls, conv_state: Any = None, **params: Any) -> list[ToolDefinition[Any]]:
+        """The SDK's factory (both delegate and delegate_parallel): `register_tool(name, DelegateTool)`
+        works as in the SDK."""
+        return list(create_delegate_tools(params, conv_state.context))
+
     description = "Hand a task to another agent and wait for its report."
 
     def subject(self, action: DelegateAction) -> Delegation:

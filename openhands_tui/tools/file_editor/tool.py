@@ -62,6 +62,11 @@ class FileEditorTool(ToolDefinition[FileEditorAction]):
     )
     action_type = FileEditorAction
 
+    @classmethod
+    def create(cls, conv_state: Any = None, **params: Any) -> list[ToolDefinition[Any]]:
+        """The SDK's factory: `register_tool(name, FileEditorTool)` works as in the SDK."""
+        return list(create_file_editor(params, conv_state.context))
+
     def __init__(self, ctx: ToolContext) -> None:
         self.editor = FileEditor(ctx.workspace)
 

@@ -45,6 +45,11 @@ class TaskTrackerTool(ToolDefinition[TaskTrackerAction]):
     )
     action_type = TaskTrackerAction
 
+    @classmethod
+    def create(cls, conv_state: Any = None, **params: Any) -> list[ToolDefinition[Any]]:
+        """The SDK's factory: `register_tool(name, TaskTrackerTool)` works as in the SDK."""
+        return list(create_task_tracker(params, conv_state.context))
+
     def __init__(self, tasks: list[TaskItem] | None = None) -> None:
         self.tasks = tasks or []
 

@@ -1,3 +1,4 @@
+from openhands_tui.tools.terminal.executor import TerminalExecutor
 from openhands_tui.tools.terminal.session import BashSession, CommandResult
 from openhands_tui.tools.terminal.tool import (
     TerminalAction,
@@ -10,6 +11,7 @@ __all__ = [
     "BashSession",
     "CommandResult",
     "TerminalAction",
+    "TerminalExecutor",
     "TerminalObservation",
     "TerminalTool",
     "create_terminal",

@@ -4,6 +4,7 @@ secrets."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 from typing import Any
 
@@ -38,6 +39,8 @@ class TerminalAction(RiskyAction):
 
 
 class TerminalObservation(Observation):
+    #: What the command printed, without the exit-code line (the SDK's `output`).
+    output: str = ""
     command: str
     exit_code: int | None
     cwd: str
@@ -53,9 +56,15 @@ class TerminalTool(ToolDefinition[TerminalAction]):
     )
     action_type = TerminalAction
 
-    def __init__(self, ctx: ToolContext, max_output_bytes: int = 30_000) -> None:
+    def __init__(self, ctx: ToolContext, max_output_bytes: int = 30_000, executor: Any = None) -> None:
+        #: A TerminalExecutor whose shell this tool shares (the SDK's `create(..., executor=)`).
+        self.shared = executor
+        if executor is not None:
+            self.jail: Jail | None = executor.terminal.jail
+            self.session = executor.terminal.session
+            return
         policy = ctx.sandbox
-        self.jail: Jail | None = None
+        self.jail = None
         if policy.enabled:
             bwrap = find_bubblewrap()
             if bwrap.path is None:
@@ -66,6 +75,15 @@ class TerminalTool(ToolDefinition[TerminalAction]):
         self.session = BashSession(
             ctx.workspace, max_output_bytes=max_output_bytes, jail=self.jail, environment=environment
         )
+
+    @classmethod
+    def create(cls, conv_state: Any = None, executor: Any = None, **params: Any) -> list[TerminalTool]:
+        """The SDK's factory. With `executor=` (a TerminalExecutor) the agent's terminal and the
+        custom tools holding that executor share one shell."""
+        unknown = sorted(set(params) - {"max_output_bytes"})
+        if unknown:
+            raise ValueError(f"TerminalTool takes max_output_bytes, not {unknown[0]!r}")
+        return [cls(conv_state.context, int(params.get("max_output_bytes", 30_000)), executor=executor)]
 
     def subject(self, action: TerminalAction) -> ShellCommand:
         """The command, run where the shell is now (`cd` carries over between calls)."""
@@ -87,6 +105,8 @@ class TerminalTool(ToolDefinition[TerminalAction]):
         if not command:
             return Observation(text="The command is empty; nothing was run.", is_error=True)
         timeout = min(action.timeout or DEFAULT_TIMEOUT, MAX_TIMEOUT)
+        if self.shared is not None:  # the shell lives on the executor's loop
+            return await self.shared.submit(self.shared.terminal._run(action, grant))
         if grant is not None:
             result = await self.session.run_granted(command, timeout, grant)
         else:
@@ -121,6 +141,7 @@ class TerminalTool(ToolDefinition[TerminalAction]):
             denial = self.jail.denial(result.output, result.exit_code, result.cwd, grant)
         return TerminalObservation(
             text=text,
+            output=result.output,
             is_error=result.timed_out or result.exit_code != 0 or bool(result.undone),
             command=command,
             exit_code=result.exit_code,
@@ -131,7 +152,10 @@ class TerminalTool(ToolDefinition[TerminalAction]):
         )
 
     async def close(self) -> None:
-        await self.session.close()
+        if self.shared is not None:
+            await asyncio.to_thread(self.shared.close)
+        else:
+            await self.session.close()
 
 
 def create_terminal(params: dict[str, Any], ctx: ToolContext) -> list[TerminalTool]:

@@ -1,0 +1,269 @@
+"""Reading one microagent, skill or instruction file into a Skill, or saying why not.
+
+Real files are written by people and by other tools, so reading is forgiving where that
+cannot hurt and strict where it can: frontmatter that is not valid YAML but is plain
+`key: value` lines (an Agent Skills `description: Use when: ...` with an unquoted colon, which
+other tools accept) is read line by line; an instruction file whose frontmatter belongs to another
+tool (Cursor's `globs: **/*.ts`) is loaded as text; anything else that cannot be understood
+(broken YAML that is not simple lines, wrong field types, unreadable, empty, too big) is
+skipped with a warning naming the file and the cause.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from openhands_tui.sdk.context.skill import Skill
+from openhands_tui.sdk.model import UnsupportedArgument
+
+MAX_FILE_BYTES = 256 * 1024  # larger files are not read at all
+MAX_CONTENT_CHARS = 24_000  # about 6,000 tokens per microagent
+_TYPES = {"repo": "repo", "repo_knowledge": "repo", "knowledge": "knowledge", "task": "task"}
+_FENCE = re.compile(r"^(?:---|\.\.\.)[ \t]*$")
+_LINE = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]+(.*?))?[ \t]*$")
+
+
+def load_file(
+    path: Path,
+    origin: str,
+    warnings: list[str],
+    *,
+    default_name: str,
+    instructions: bool = False,
+    force_repo: bool | None = None,
+) -> Skill | None:
+    """One file as a Skill, or None with a warning. `instructions`: an always-on instruction
+    file (AGENTS.md, CLAUDE.md, .cursorrules...), whose frontmatter, if any, is another tool's."""
+    instructions = instructions or bool(force_repo)
+    text = _read(path, warnings)
+    if text is None:
+        return None
+    header, body = split_frontmatter(text)
+    metadata: dict[str, Any] = {}
+    if header is not None and not instructions:
+        parsed, problem = parse_header(header)
+        if parsed is None:
+            warnings.append(f"{path}: skipped, {problem}")
+            return None
+        metadata = parsed  # read line by line when not YAML: other tools accept these files too
+    # An instruction file's frontmatter (Cursor's `globs: **/*.ts`, `alwaysApply`) belongs to
+    # another tool and need not be YAML we can read: its body is the instructions.
+    body = body.strip()
+    if not body and not metadata.get("mcp_tools"):
+        warnings.append(f"{path}: skipped, it has no content")
+        return None
+    return build_skill(path, origin, metadata, body, default_name, instructions, warnings)
+
+
+def _read(path: Path, warnings: list[str]) -> str | None:
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            warnings.append(f"{path}: skipped, {size:,} bytes is more than the {MAX_FILE_BYTES:,}-byte limit")
+            return None
+        return path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        warnings.append(f"{path}: skipped, unreadable ({getattr(exc, 'strerror', None) or exc})")
+        return None
+
+
+def split_frontmatter(text: str) -> tuple[str | None, str]:
+    """(frontmatter, body): frontmatter is the text between a first line `---` and the next
+    `---` (or `...`) line; None when the file has none."""
+    lines = text.splitlines(keepends=True)
+    start = 0
+    while start < len(lines) and _preamble(lines[start]):
+        start += 1  # blank lines and a generator's `<!-- ... -->` note may come first
+    if start >= len(lines) or lines[start].rstrip("\r\n").rstrip() != "---":
+        return None, text
+    for index in range(start + 1, len(lines)):
+        if _FENCE.match(lines[index].rstrip("\r\n")):
+            return "".join(lines[start + 1 : index]), "".join(lines[index + 1 :])
+    return None, text  # an opening fence and no closing one: a horizontal rule, not frontmatter
+
+
+def _preamble(line: str) -> bool:
+    stripped = line.strip()
+    return not stripped or (stripped.startswith("<!--") and stripped.endswith("-->"))
+
+
+def parse_header(header: str) -> tuple[dict[str, Any] | None, str | None]:
+    """(metadata, problem). Valid YAML mapping: (data, None). Not YAML but plain `key: value`
+    lines: (data, warning). Neither: (None, why)."""
+    if not header.strip():
+        return {}, None
+    try:
+        data = yaml.safe_load(header)
+    except yaml.YAMLError as exc:
+        problem = " ".join(str(exc).split())[:200]
+        lenient = _plain_lines(header)
+        if lenient is None:
+            return None, f"broken YAML frontmatter ({problem})"
+        return lenient, f"frontmatter is not valid YAML ({problem}); read as plain `key: value` lines"
+    if data is None:
+        return {}, None
+    if not isinstance(data, dict):
+        return None, f"the frontmatter must be a mapping, not a {type(data).__name__}"
+    return data, None
+
+
+def _plain_lines(header: str) -> dict[str, Any] | None:
+    """`key: value` lines, `- item` lists and indented continuations; None for anything
+    else (flow collections, nesting), which is left to be reported as broken YAML."""
+    data: dict[str, Any] = {}
+    key: str | None = None
+    for raw in header.splitlines():
+        if not raw.strip() or raw.lstrip().startswith("#"):
+            continue
+        if raw[0] in " \t" or raw.startswith("- "):
+            if key is None:
+                return None
+            item = raw.strip()
+            if item.startswith("- "):
+                current = data[key]
+                if current not in ("", None) and not isinstance(current, list):
+                    return None
+                data[key] = [*(current or []), _scalar(item[2:])]
+            elif isinstance(data[key], str):
+                data[key] = f"{data[key]} {item}".strip()
+            else:
+                return None
+            continue
+        match = _LINE.match(raw)
+        if match is None:
+            return None
+        key, value = match.group(1), (match.group(2) or "")
+        if value[:1] in "[{&*!" and value:
+            return None
+        data[key] = "" if value in ("|", ">", "|-", ">-") else _scalar(value)
+    return data
+
+
+def _scalar(value: str) -> str:
+    value = value.strip()
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+        return value[1:-1]
+    return value
+
+
+def build_skill(
+    path: Path,
+    origin: str,
+    metadata: dict[str, Any],
+    body: str,
+    default_name: str,
+    instructions: bool,
+    warnings: list[str],
+) -> Skill | None:
+    """A Skill from a file's frontmatter and body, following OpenHands' rules: `inputs` make a
+    task, `triggers` a knowledge microagent, neither an always-on one; a SKILL.md is an Agent
+    Skill, listed with its description and loaded on demand."""
+    truncated = len(body) > MAX_CONTENT_CHARS
+    if truncated:
+        body = body[:MAX_CONTENT_CHARS] + (
+            f"\n\n[... truncated: {path.name} has {len(body):,} characters; only the first "
+            f"{MAX_CONTENT_CHARS:,} are included. Read the file for the rest ...]"
+        )
+    agent_skill = path.name.lower() == "skill.md" and not instructions
+    triggers = metadata.get("triggers", metadata.get("trigger", []))
+    if isinstance(triggers, str):
+        triggers = [triggers]
+    if isinstance(triggers, list):
+        triggers = [str(t) for t in triggers if isinstance(t, str | int | float) and str(t).strip()]
+    name = metadata.get("name")
+    fields: dict[str, Any] = {
+        "name": str(name).strip() if isinstance(name, str | int | float) and str(name).strip() else default_name,
+        "content": body,
+        "triggers": triggers if not instructions else [],
+        "inputs": _inputs(metadata.get("inputs")),
+        "description": _text(metadata.get("description")) or (_first_line(body) if agent_skill else ""),
+        "source": str(path),
+        "origin": origin,
+        "truncated": truncated,
+        "agent_skill": agent_skill,
+        "directory": str(path.parent) if agent_skill else None,
+    }
+    for key in ("license", "compatibility"):
+        if isinstance(metadata.get(key), str):
+            fields[key] = metadata[key]
+    if isinstance(metadata.get("metadata"), dict):
+        fields["metadata"] = metadata["metadata"]
+    allowed = metadata.get("allowed-tools", metadata.get("allowed_tools"))
+    if isinstance(allowed, str | list):
+        fields["allowed_tools"] = allowed.split() if isinstance(allowed, str) else [str(t) for t in allowed]
+    if "mcp_tools" in metadata:
+        fields["mcp_tools"] = metadata["mcp_tools"]
+    kind = _kind(metadata.get("type"), path, warnings)
+    if instructions or (path.name.lower() == "repo.md" and kind is None):
+        kind = "repo"
+    if kind is None and "inputs" in metadata and not instructions:
+        kind = "task"  # OpenHands: a file with `inputs` is a task, `type: task` or not
+    if kind in (None, "knowledge") and agent_skill and not fields["triggers"] and "inputs" not in metadata:
+        kind, fields["triggers"] = "knowledge", _name_triggers(str(fields["name"]))
+    if kind is not None:
+        fields["type"] = kind
+    try:
+        skill = Skill.model_validate(fields)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        where = ".".join(str(p) for p in error["loc"]) or "frontmatter"
+        warnings.append(f"{path}: skipped, wrong type for {where!r} ({error['msg']})")
+        return None
+    except UnsupportedArgument as exc:  # pragma: no cover - fields above are all known
+        warnings.append(f"{path}: skipped ({exc})")
+        return None
+    if skill.type == "knowledge" and not skill.triggers:
+        warnings.append(f"{path}: skipped, a knowledge microagent needs `triggers`")
+        return None
+    return skill
+
+
+def _kind(raw: Any, path: Path, warnings: list[str]) -> str | None:
+    if raw is None:
+        return None
+    kind = _TYPES.get(str(raw).strip().lower())
+    if kind is None:
+        warnings.append(f"{path}: unknown type {raw!r} ignored (repo, knowledge or task)")
+    return kind
+
+
+def _inputs(raw: Any) -> Any:
+    """OpenHands writes inputs as `[{name, description}]` (other keys, like `required`, are
+    the file's business); a bare list of names works too."""
+    if not isinstance(raw, list):
+        return raw or []
+    inputs = []
+    for item in raw:
+        if isinstance(item, str | int):
+            inputs.append({"name": str(item)})
+        elif isinstance(item, dict) and item.get("name") is not None:
+            inputs.append({"name": str(item["name"]), "description": _text(item.get("description"))})
+        else:
+            return raw  # reported as a wrong type
+    return inputs
+
+
+def _text(raw: Any) -> str:
+    if isinstance(raw, str):
+        return " ".join(raw.split())
+    return "" if raw is None else str(raw)
+
+
+def _first_line(body: str) -> str:
+    """A description for a SKILL.md that has none: its first line of prose."""
+    for line in body.splitlines():
+        line = line.strip()
+        if line and not line.startswith(("#", "---", "```", "<!--")):
+            return line[:200]
+    return ""
+
+
+def _name_triggers(name: str) -> list[str]:
+    """An Agent Skill without triggers fires on its name (`pdf-tools` or `pdf tools`)."""
+    spaced = name.replace("-", " ").replace("_", " ")
+    return [name] if spaced == name else [name, spaced]
