@@ -103,7 +103,8 @@ class TranscriptPrinter:
             if isinstance(event.subject, Finish):
                 self.finishing.add(event.tool_call_id)  # its message is the run's result, printed at the end
             risk = f"  [{event.risk}]" if event.risk and event.risk != "LOW" else ""
-            return f"{who}  ▸ {event.summary}{risk}"
+            together = "⇉ " if event.parallel > 1 else ""  # ran side by side with its neighbours
+            return f"{who}  ▸ {together}{event.summary}{risk}"
         if isinstance(event, ObservationEvent):
             if event.tool_call_id in self.finishing:
                 return None

@@ -4,15 +4,14 @@ Every call is first parsed and validated against its tool's action model, and tu
 subject (what it touches). Then, in the order the model gave them, each call is rated for
 risk *when it is about to run* — after the calls before it have run, so a symlink or a file
 an earlier call made is judged as it really is — recorded as an action (fsynced before
-anything runs), confirmed if the policy says to ask, and run. Consecutive calls of tools that
-allow it run concurrently, rated together. A successful `finish` ends the response: later
-calls are recorded as not run.
+anything runs), confirmed if the policy says to ask (approvals.py), and run. Consecutive calls
+with no side effects (file views, read-only MCP tools, thinking) and delegations run side by
+side, at most MAX_PARALLEL_CALLS at a time, their results recorded in the model's order; a
+write between them keeps its place. A successful `finish` ends the response: later calls are
+recorded as not run.
 
 Mistakes the model can fix (bad JSON, an unknown tool, wrong arguments, a tool that raised)
-become results it sees; they never end the run. Deny rules always apply; allow rules and the
-confirmer are consulted only when the policy says to ask. A confirmation request is persisted
-before anyone is asked, so a crash while waiting means asking again on resume, never running
-unanswered.
+become results it sees; they never end the run.
 
 The functions here talk to the agent through `Actor` (record an event, set a status) and read
 the run's shared `Runtime`; they never reach into the agent's run object.
@@ -29,7 +28,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from openhands_tui.sdk.actor import Actor
-from openhands_tui.sdk.confirmation import Decision
+from openhands_tui.sdk.approvals import refusal
 from openhands_tui.sdk.errors import StorageError
 from openhands_tui.sdk.escalation import execute
 from openhands_tui.sdk.event import (
@@ -40,13 +39,11 @@ from openhands_tui.sdk.event import (
     Event,
     ObservationEvent,
     Risk,
-    Status,
 )
 from openhands_tui.sdk.llm import ToolCall
 from openhands_tui.sdk.messages import shorten
 from openhands_tui.sdk.runtime import Runtime
-from openhands_tui.sdk.security.permissions import suggest_rule
-from openhands_tui.sdk.subject import Finish, Subject
+from openhands_tui.sdk.subject import FileChange, Finish, MCPCall, OtherSubject, Subject
 from openhands_tui.sdk.tool import Action, Observation, RiskyAction, ToolDefinition
 from openhands_tui.sdk.tool.definition import CURRENT_TOOL_CALL_ID
 
@@ -74,7 +71,11 @@ class PreparedCall:
 
     @property
     def concurrent(self) -> bool:
-        return self.runnable and self.tool is not None and self.tool.concurrent
+        """Whether it may run side by side with its neighbours in the response: delegations,
+        and calls whose subject has no side effect (file views, read-only MCP tools...)."""
+        if not self.runnable or self.tool is None:
+            return False
+        return self.tool.concurrent or side_effect_free(self.subject())
 
     def subject(self) -> Subject | None:
         if not self.runnable:
@@ -83,9 +84,22 @@ class PreparedCall:
         return self.tool.subject(self.action)
 
 
+def side_effect_free(subject: Subject | None) -> bool:
+    """Reads that can overlap: nothing they do changes what another call sees."""
+    if isinstance(subject, FileChange):
+        return subject.operation == "view"
+    if isinstance(subject, MCPCall):
+        return subject.annotations.read_only is True and subject.annotations.destructive is not True
+    if isinstance(subject, OtherSubject):
+        return not subject.changes and subject.category != "plan"
+    return False
+
+
 # -- validate -----------------------------------------------------------------------------
 
 
+#: How many side-effect-free calls of one response run at once.
+MAX_PARALLEL_CALLS = 8
 #: Largest tool call accepted (its arguments as JSON); the file editor takes 1M-character files.
 MAX_CALL_CHARS = 2_500_000
 #: Longest tool result the model is sent (tools bound their own output well below this).
@@ -153,7 +167,9 @@ def assess_risk(runtime: Runtime, subject: Subject, model_risk: Risk | None) -> 
     return Risk.max(assessment.risk, model_risk), reasons
 
 
-def _record_action(actor: Actor, runtime: Runtime, prepared: PreparedCall, response_id: str) -> ActionEvent:
+def _record_action(
+    actor: Actor, runtime: Runtime, prepared: PreparedCall, response_id: str, together: int
+) -> ActionEvent:
     """Rate the call as things stand now and record it as an action (valid or not)."""
     call, tool, action = prepared.call, prepared.tool, prepared.action
     subject = prepared.subject()
@@ -172,6 +188,7 @@ def _record_action(actor: Actor, runtime: Runtime, prepared: PreparedCall, respo
         risk=risk,
         risk_reasons=reasons,
         response_id=response_id,
+        parallel=together if together > 1 else 0,
     )
     return prepared.event
 
@@ -184,16 +201,16 @@ async def carry_out(actor: Actor, runtime: Runtime, calls: list[PreparedCall], r
     groups = _concurrent_groups(calls)
     for index, group in enumerate(groups):
         for prepared in group:
-            _record_action(actor, runtime, prepared, response_id)
+            _record_action(actor, runtime, prepared, response_id, len(group))
         runtime.bus.sync()  # durable before any of them runs
         if len(group) == 1:
             results = [await _run_one(actor, runtime, group[0])]
         else:
-            results = list(await asyncio.gather(*(_run_one(actor, runtime, p) for p in group)))
+            results = await _run_together(actor, runtime, group)
         finish = next((r for r in results if r is not None), None)
         if finish is not None:
             for later in (p for rest in groups[index + 1 :] for p in rest):
-                event = _record_action(actor, runtime, later, response_id)
+                event = _record_action(actor, runtime, later, response_id, 1)
                 _observe(actor, event, Observation(text=NOT_RUN_AFTER_FINISH, is_error=True), "rejected")
             return finish
     return None
@@ -222,33 +239,87 @@ def _concurrent_groups(calls: list[PreparedCall]) -> list[list[PreparedCall]]:
 
 
 async def _run_one(actor: Actor, runtime: Runtime, prepared: PreparedCall) -> str | None:
+    refused = await _refused(actor, runtime, prepared)
+    if refused is not None:
+        return _settle(actor, prepared, refused)
+    try:
+        observation = await _execute(actor, runtime, prepared)
+    except asyncio.CancelledError:
+        assert prepared.event is not None
+        _observe(actor, prepared.event, Observation(text=INTERRUPTED_TEXT, is_error=True), "interrupted")
+        raise
+    return _settle(actor, prepared, observation)
+
+
+async def _run_together(actor: Actor, runtime: Runtime, group: list[PreparedCall]) -> list[str | None]:
+    """Side by side (at most MAX_PARALLEL_CALLS at a time); asked about one at a time first,
+    and their results recorded in the order the model gave the calls."""
+    refusals = [await _refused(actor, runtime, p) for p in group]
+    gate = asyncio.Semaphore(MAX_PARALLEL_CALLS)
+
+    async def run(prepared: PreparedCall, refused: Observation | None) -> Observation:
+        if refused is not None:
+            return refused
+        async with gate:
+            return await _execute(actor, runtime, prepared)
+
+    tasks = [asyncio.ensure_future(run(p, r)) for p, r in zip(group, refusals, strict=True)]
+    try:
+        observations = await asyncio.gather(*tasks)
+    except asyncio.CancelledError:
+        for prepared, task in zip(group, tasks, strict=True):
+            if task.done() and not task.cancelled() and task.exception() is None:
+                _settle(actor, prepared, task.result())
+            else:
+                assert prepared.event is not None
+                _observe(actor, prepared.event, Observation(text=INTERRUPTED_TEXT, is_error=True), "interrupted")
+        raise
+    return [_settle(actor, p, o) for p, o in zip(group, observations, strict=True)]
+
+
+class _Invalid(Observation):
+    """An invalid call's error: recorded as an agent error tied to the call."""
+
+
+class _Rejected(Observation):
+    """A refusal by a rule, the policy or the user."""
+
+
+async def _refused(actor: Actor, runtime: Runtime, prepared: PreparedCall) -> Observation | None:
+    """None if the call is valid and approved; else the result the model is to read."""
     event = prepared.event
     assert event is not None
     if not prepared.runnable:
-        actor.record(
-            AgentErrorEvent,
-            error=prepared.error or "invalid call",
-            tool_call_id=event.tool_call_id,
-            tool_name=event.tool_name,
-        )
-        return None
-    assert prepared.tool is not None and prepared.action is not None
-    if not await _approved(actor, runtime, event):
-        return None
+        return _Invalid(text=prepared.error or "invalid call", is_error=True)
+    refused = await refusal(actor, runtime, event)
+    return _Rejected(text=refused.text, is_error=True) if refused is not None else None
+
+
+async def _execute(actor: Actor, runtime: Runtime, prepared: PreparedCall) -> Observation:
+    """Run an admitted call; a tool that raised becomes an error the model reads."""
+    event, tool, action = prepared.event, prepared.tool, prepared.action
+    assert event is not None and tool is not None and action is not None
     CURRENT_TOOL_CALL_ID.set(event.tool_call_id)
     try:
-        observation = await execute(actor, runtime, prepared.tool, prepared.action, event)
-    except asyncio.CancelledError:
-        _observe(actor, event, Observation(text=INTERRUPTED_TEXT, is_error=True), "interrupted")
-        raise
-    except StorageError:
-        raise  # the session cannot be written: the run stops (loop.py)
+        return await execute(actor, runtime, tool, action, event)
+    except (asyncio.CancelledError, StorageError):
+        raise  # an interrupt, or a session that cannot be written: the run stops (loop.py)
     except Exception as exc:  # a tool bug is the model's problem to route around, not a crash
-        observation = Observation(
-            text=f"The {prepared.tool.name} tool failed: {type(exc).__name__}: {exc}", is_error=True
+        return Observation(text=f"The {tool.name} tool failed: {type(exc).__name__}: {exc}", is_error=True)
+
+
+def _settle(actor: Actor, prepared: PreparedCall, observation: Observation) -> str | None:
+    """Record the result; the `finish` message if this call ended the task."""
+    event = prepared.event
+    assert event is not None
+    if isinstance(observation, _Invalid):
+        actor.record(
+            AgentErrorEvent, error=observation.text, tool_call_id=event.tool_call_id, tool_name=event.tool_name
         )
-    recorded = _observe(actor, event, observation, "error" if observation.is_error else "ok")
-    if isinstance(event.subject, Finish) and not observation.is_error:
+        return None
+    outcome = "rejected" if isinstance(observation, _Rejected) else "error" if observation.is_error else "ok"
+    recorded = _observe(actor, event, observation, outcome)
+    if isinstance(event.subject, Finish) and outcome == "ok":
         return recorded.content  # as published: redacted
     return None
 
@@ -262,63 +333,6 @@ def _observe(actor: Actor, action: ActionEvent, observation: Observation, outcom
         outcome=outcome,
         data=observation.data(),
     )
-
-
-# -- confirm --------------------------------------------------------------------------------
-
-
-async def _approved(actor: Actor, runtime: Runtime, event: ActionEvent) -> bool:
-    """Whether the recorded action may run; a refusal becomes its observation."""
-    subject = event.subject
-    assert subject is not None
-    risk = event.risk or Risk.LOW
-    by_rule = runtime.permissions.decide(subject, risk)
-    if by_rule is not None and not by_rule.approved:
-        denial = Decision(approved=False, decided_by=by_rule.decided_by, reason="a deny rule forbids it")
-        return _resolve(actor, event, denial)
-    if not runtime.policy.should_ask(risk, subject.changes_state):
-        return True
-    if by_rule is not None:
-        return _resolve(actor, event, Decision(approved=True, decided_by=by_rule.decided_by))
-    suggestion = suggest_rule(subject, runtime.workspace, exact=risk is Risk.HIGH)
-    request = actor.record(
-        ConfirmationRequestEvent,
-        action_id=event.id,
-        tool_call_id=event.tool_call_id,
-        tool_name=event.tool_name,
-        summary=event.summary,
-        arguments=event.arguments,
-        subject=subject,
-        risk=risk,
-        reasons=event.risk_reasons,
-        chain=runtime.tree.chain(actor.agent_id),
-        suggested_rule=suggestion.model_dump(exclude={"source", "workspace"}, exclude_defaults=True)
-        if suggestion
-        else None,
-    )
-    runtime.bus.sync()
-    actor.set_status(Status.WAITING_FOR_CONFIRMATION)
-    decision = await runtime.confirmer.confirm(request)
-    actor.set_status(Status.RUNNING)
-    if decision.approved and decision.remember is not None and runtime.rules_file is not None:
-        runtime.permissions.remember(decision.remember, runtime.rules_file)
-    return _resolve(actor, event, decision)
-
-
-def _resolve(actor: Actor, event: ActionEvent, decision: Decision) -> bool:
-    actor.record(
-        ConfirmationResolvedEvent,
-        action_id=event.id,
-        approved=decision.approved,
-        reason=decision.reason,
-        decided_by=decision.decided_by if decision.remember is None else f"{decision.decided_by} (remembered)",
-    )
-    if not decision.approved:
-        who = "the user" if decision.decided_by == "user" else decision.decided_by
-        because = f": {decision.reason}." if decision.reason else "."
-        text = f"Rejected by {who}{because} The action was not run; choose another way or ask."
-        _observe(actor, event, Observation(text=text, is_error=True), "rejected")
-    return decision.approved
 
 
 # -- resume ---------------------------------------------------------------------------------

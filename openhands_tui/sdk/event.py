@@ -146,6 +146,7 @@ class ActionEvent(EventBase):
     risk: Risk | None = Field(default=None, description="Effective risk: max(rules, model's estimate).")
     risk_reasons: list[str] = Field(default_factory=list)
     response_id: str | None = None
+    parallel: int = Field(default=0, description="How many calls of the response ran side by side with it (0: alone).")
 
 
 class ObservationEvent(EventBase):

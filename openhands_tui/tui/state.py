@@ -93,6 +93,7 @@ class SessionView:
         self._thinking: dict[str, Entry] = {}
         self._children: dict[str, Entry] = {}
         self._finishing: set[tuple[str, str]] = set()
+        self._parallel: dict[str, tuple[str, str | None]] = {}
 
     def transcript(self, agent_id: str) -> list[Entry]:
         return self.transcripts.setdefault(agent_id, [])
@@ -176,6 +177,12 @@ class SessionView:
             if isinstance(event.subject, Finish):
                 self._finishing.add((event.agent_id, event.tool_call_id))
             return set()  # delegations get their own entries; finish shows its message when it lands
+        group = (event.agent_id, event.response_id)
+        if event.parallel > 1 and self._parallel.get(event.agent_id) != group:
+            self._parallel[event.agent_id] = group  # one heading for the calls that ran side by side
+            self._add(Entry("notice", event.agent_id, f"⇉ {event.parallel} calls side by side"))
+        elif event.parallel <= 1:
+            self._parallel.pop(event.agent_id, None)
         entry = self._add(Entry("tool", event.agent_id, event.summary, {"action": event}))
         self._tools[(event.agent_id, event.tool_call_id)] = entry
         return {event.agent_id}

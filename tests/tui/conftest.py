@@ -43,7 +43,7 @@ def live_app(
     return build_app(options, preload_litellm=False, remember_theme=False)
 
 
-async def wait_until(pilot, predicate: Callable[[], bool], timeout: float = 15.0) -> None:
+async def wait_until(pilot, predicate: Callable[[], bool], timeout: float = 40.0) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():
         if time.monotonic() > deadline:
