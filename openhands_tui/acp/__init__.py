@@ -1,0 +1,1 @@
+"""`tui acp`: the Agent Client Protocol front end (editors drive our strategies)."""

@@ -1,0 +1,243 @@
+"""`tui acp`: our strategies as an Agent Client Protocol agent, for Zed, JetBrains, Toad...
+
+The editor starts `tui acp --strategy FILE` and talks JSON-RPC on its stdin/stdout (the
+`agent-client-protocol` package does the protocol). Each ACP session is one of our sessions,
+launched the way `tui` launches one (strategy, model settings, permissions, sandbox, trust),
+stored the same way (so `session/load` and `tui --resume` work on it). A prompt runs the root
+agent until it finishes; its events stream to the editor as `session/update`s (updates.py);
+a confirmation becomes `session/request_permission`; `session/cancel` interrupts the run;
+`session/set_mode` switches between always / risky / never. Nothing but protocol messages is
+written to stdout: logs go to the session's `tui.log`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from acp import (
+    PROTOCOL_VERSION,
+    InitializeResponse,
+    LoadSessionResponse,
+    NewSessionResponse,
+    PromptResponse,
+    RequestError,
+    SetSessionModeResponse,
+)
+from acp.schema import (
+    AgentCapabilities,
+    Implementation,
+    PromptCapabilities,
+    SessionMode,
+    SessionModeState,
+    StopReason,
+)
+
+from openhands_tui import __version__
+from openhands_tui.acp.permissions import EditorConfirmer
+from openhands_tui.acp.updates import UpdateTranslator
+from openhands_tui.launch import Launched, LaunchOptions, launch
+from openhands_tui.sdk.confirmation import ConfirmationMode
+from openhands_tui.sdk.errors import OpenHandsTUIError
+from openhands_tui.sdk.event import Event, Status
+from openhands_tui.sdk.security.secrets import RedactingFilter
+
+logger = logging.getLogger(__name__)
+
+MODES = [
+    SessionMode(id="always", name="Ask always", description="Ask before every action that can change something"),
+    SessionMode(id="risky", name="Ask if risky", description="Ask before HIGH-risk actions (default)"),
+    SessionMode(id="never", name="Never ask", description="Never ask (deny rules and the sandbox still apply)"),
+]
+_STOP: dict[Status, StopReason] = {Status.FINISHED: "end_turn", Status.PAUSED: "max_turn_requests"}
+
+
+@dataclass
+class EditorSession:
+    launched: Launched
+    translator: UpdateTranslator = field(default_factory=UpdateTranslator)
+    queue: asyncio.Queue[Any] = field(default_factory=asyncio.Queue)
+    running: asyncio.Task[Any] | None = None
+    sender: asyncio.Task[None] | None = None
+
+
+class EditorAgent:
+    """The ACP agent side: one instance per connection (per editor)."""
+
+    def __init__(self, options: LaunchOptions) -> None:
+        self.options = options
+        self.client: Any = None
+        self.sessions: dict[str, EditorSession] = {}
+
+    def on_connect(self, conn: Any) -> None:
+        self.client = conn
+
+    async def initialize(self, protocol_version: int, client_capabilities: Any = None, **kwargs: Any) -> Any:
+        return InitializeResponse(
+            protocol_version=PROTOCOL_VERSION,
+            agent_capabilities=AgentCapabilities(
+                load_session=True, prompt_capabilities=PromptCapabilities(embedded_context=True)
+            ),
+            auth_methods=[],
+            agent_info=Implementation(name="openhands-tui", title="OpenHands TUI", version=__version__),
+        )
+
+    async def authenticate(self, method_id: str, **kwargs: Any) -> None:
+        return None
+
+    async def new_session(self, cwd: str, mcp_servers: Any = None, **kwargs: Any) -> Any:
+        session = self._open(replace(self.options, workspace=Path(cwd), resume=None, task=None))
+        return NewSessionResponse(session_id=session.launched.log.id, modes=self._modes(session))
+
+    async def load_session(self, cwd: str, session_id: str, mcp_servers: Any = None, **kwargs: Any) -> Any:
+        session = self._open(replace(self.options, workspace=Path(cwd), resume=session_id, task=None))
+        for event in session.launched.history:  # the stored conversation, as the editor shows it
+            for update in session.translator.updates(event, replay=True):
+                await self.client.session_update(session_id=session.launched.log.id, update=update)
+        return LoadSessionResponse(modes=self._modes(session))
+
+    async def set_session_mode(self, session_id: str, mode_id: str, **kwargs: Any) -> Any:
+        session = self._session(session_id)
+        try:
+            mode = ConfirmationMode(mode_id)
+        except ValueError:
+            raise RequestError.invalid_params({"modeId": f"use one of always, risky, never, not {mode_id!r}"}) from None
+        session.launched.conversation.set_policy(mode)  # published as an event: the editor hears it
+        await session.queue.join()
+        return SetSessionModeResponse()
+
+    async def prompt(self, session_id: str, prompt: list[Any], **kwargs: Any) -> Any:
+        session = self._session(session_id)
+        if session.running is not None and not session.running.done():
+            raise RequestError.invalid_request({"message": "a prompt is already running in this session"})
+        text = _prompt_text(prompt)
+        conversation = session.launched.conversation
+        session.running = asyncio.ensure_future(conversation.run(text, session.launched.inputs))
+        try:
+            outcome = await asyncio.shield(session.running)
+        except OpenHandsTUIError as exc:  # a usage problem (an unknown /task...): said, not a crash
+            await self.client.session_update(session_id=session_id, update=_agent_text(f"tui: {exc}"))
+            return PromptResponse(stop_reason="end_turn")
+        await session.queue.join()  # every update of this turn reaches the editor first
+        if outcome.exit_code == 130:
+            return PromptResponse(stop_reason="cancelled")
+        if outcome.status in (Status.ERROR, Status.STUCK):
+            await self.client.session_update(session_id=session_id, update=_agent_text(f"\n\n[{outcome.detail}]"))
+        return PromptResponse(stop_reason=_STOP.get(outcome.status, "end_turn"))
+
+    async def cancel(self, session_id: str, **kwargs: Any) -> None:
+        session = self.sessions.get(session_id)
+        if session is not None and session.running is not None and not session.running.done():
+            session.running.cancel()
+
+    async def close(self) -> None:
+        for session in self.sessions.values():
+            if session.running is not None and not session.running.done():
+                session.running.cancel()
+                await asyncio.gather(session.running, return_exceptions=True)
+            await session.launched.conversation.close()
+            if session.sender is not None:
+                session.sender.cancel()
+
+    # -- sessions --------------------------------------------------------------------------
+
+    def _open(self, options: LaunchOptions) -> EditorSession:
+        confirmer = EditorConfirmer(self)
+        try:
+            launched = launch(options, confirmer=confirmer)
+        except OpenHandsTUIError as exc:
+            raise RequestError.invalid_params({"message": str(exc)}) from None
+        session = EditorSession(launched)
+        session_id = launched.log.id
+        confirmer.session_id = session_id
+        self.sessions[session_id] = session
+        _log_to(launched)
+        launched.conversation.bus.subscribe(lambda event: self._forward(session, event))
+        session.sender = asyncio.ensure_future(self._send(session_id, session))
+        return session
+
+    def _forward(self, session: EditorSession, event: Event) -> None:
+        """On the engine's (this) loop, for every event: queue its updates, in order."""
+        for update in session.translator.updates(event):
+            session.queue.put_nowait(update)
+
+    async def _send(self, session_id: str, session: EditorSession) -> None:
+        while True:
+            update = await session.queue.get()
+            try:
+                await self.client.session_update(session_id=session_id, update=update)
+            except Exception:  # the editor went away mid-turn: keep draining, the run stops soon
+                logger.warning("could not send a session update", exc_info=True)
+            finally:
+                session.queue.task_done()
+
+    def _session(self, session_id: str) -> EditorSession:
+        session = self.sessions.get(session_id)
+        if session is None:
+            raise RequestError.invalid_params({"sessionId": f"no session {session_id!r} in this connection"})
+        return session
+
+    def _modes(self, session: EditorSession) -> SessionModeState:
+        current = session.launched.conversation.runtime.policy.mode.value
+        return SessionModeState(current_mode_id=current, available_modes=MODES)
+
+
+def _prompt_text(blocks: list[Any]) -> str:
+    """Text blocks as they are; resources the editor attached, as context after them."""
+    parts: list[str] = []
+    for block in blocks:
+        kind = getattr(block, "type", "")
+        if kind == "text":
+            parts.append(block.text)
+        elif kind == "resource":
+            resource = block.resource
+            text = getattr(resource, "text", None)
+            if text is not None:
+                parts.append(f'<file uri="{resource.uri}">\n{text}\n</file>')
+            else:
+                parts.append(f"(attached binary resource {resource.uri}, not shown)")
+        elif kind == "resource_link":
+            parts.append(f"(see {block.uri})")
+        elif kind in ("image", "audio"):
+            parts.append(f"(an attached {kind} was left out: this agent reads text)")
+    return "\n\n".join(parts)
+
+
+def _agent_text(text: str) -> Any:
+    from acp.helpers import update_agent_message_text
+
+    return update_agent_message_text(text)
+
+
+def _log_to(launched: Launched) -> None:
+    """Warnings and tracebacks go to the session's tui.log; stdout carries only the protocol."""
+    handler = logging.FileHandler(launched.log.directory / "tui.log")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.addFilter(RedactingFilter(launched.conversation.bus.redactor))
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.setLevel(logging.WARNING)
+
+
+async def serve(options: LaunchOptions) -> None:
+    """Answer one editor on stdin/stdout until it closes the connection. Once the protocol owns
+    stdout, anything else that prints (a library, a stray warning) goes to stderr instead."""
+    from acp import AgentSideConnection
+    from acp.stdio import stdio_streams
+
+    agent = EditorAgent(options)
+    reader, writer = await stdio_streams()
+    sys.stdout = sys.stderr
+    connection = AgentSideConnection(agent, writer, reader, listening=False)
+    try:
+        await connection.listen()
+    finally:
+        await agent.close()
+        await asyncio.shield(connection.close())
+
+
+__all__ = ["EditorAgent", "serve"]
