@@ -7,12 +7,11 @@ told: a risky action never runs silently just because nobody is watching.
 from __future__ import annotations
 
 import asyncio
-import logging
 import signal
 import sys
 from typing import TextIO
 
-from openhands_tui.launch import Launched, LaunchOptions, launch
+from openhands_tui.launch import Launched, LaunchOptions, launch, log_to_session
 from openhands_tui.sdk.confirmation import ConfirmationMode, ConfirmationRequest, Decision
 from openhands_tui.sdk.event import (
     ActionEvent,
@@ -31,7 +30,6 @@ from openhands_tui.sdk.event import (
 )
 from openhands_tui.sdk.outcome import RunOutcome
 from openhands_tui.sdk.security.permissions import PermissionRule
-from openhands_tui.sdk.security.secrets import RedactingFilter
 from openhands_tui.sdk.subject import Finish
 from openhands_tui.sdk.terminal_text import strip_controls
 from openhands_tui.sdk.tree import DelegationTree
@@ -231,7 +229,7 @@ def run_headless(options: LaunchOptions, *, json_output: bool) -> int:
     out = sys.stdout
     printer = JsonPrinter(out) if json_output else TranscriptPrinter(out)
     launched = launch(options, confirmer=TerminalConfirmer(options.confirm), subscribers=[printer])
-    _log_to_session(launched)
+    log_to_session(launched)
     for warning in launched.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     for request in launched.trust_requests:
@@ -255,13 +253,3 @@ def run_headless(options: LaunchOptions, *, json_output: bool) -> int:
         file=sys.stderr,
     )
     return outcome.exit_code
-
-
-def _log_to_session(launched: Launched) -> None:
-    """Engine warnings and tracebacks go to the session's tui.log, never to the transcript."""
-    handler = logging.FileHandler(launched.log.directory / "tui.log")
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    handler.addFilter(RedactingFilter(launched.conversation.bus.redactor))
-    root = logging.getLogger()
-    root.addHandler(handler)
-    root.setLevel(logging.WARNING)

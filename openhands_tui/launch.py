@@ -6,6 +6,7 @@ Every problem a user can cause here raises an OpenHandsTUIError with a one-line 
 
 from __future__ import annotations
 
+import logging
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +23,7 @@ from openhands_tui.sdk.llm import LLM
 from openhands_tui.sdk.runtime import Limits
 from openhands_tui.sdk.sandbox import SandboxPolicy
 from openhands_tui.sdk.security.permissions import PermissionSet, user_rules_file
-from openhands_tui.sdk.security.secrets import Redactor, dotenv_secrets
+from openhands_tui.sdk.security.secrets import RedactingFilter, Redactor, dotenv_secrets
 from openhands_tui.sdk.security.trust import TrustRequest
 from openhands_tui.sdk.settings import LLMSettings, llm_tuning, resolve_llm_settings, sandbox_policy
 from openhands_tui.sdk.store import SessionLog, SessionMeta, SessionStore, new_session_id
@@ -237,3 +238,14 @@ def _launch(
         trust_requests=[trust_request] if trust_request is not None else [],
         sandbox=sandbox_text,
     )
+
+
+def log_to_session(launched: Launched) -> None:
+    """Engine warnings and tracebacks go to the session's tui.log, redacted — never to the
+    transcript, the app's screen or an editor's protocol stream."""
+    handler = logging.FileHandler(launched.log.directory / "tui.log")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.addFilter(RedactingFilter(launched.conversation.bus.redactor))
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.setLevel(logging.WARNING)

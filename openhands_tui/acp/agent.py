@@ -40,11 +40,10 @@ from acp.schema import (
 from openhands_tui import __version__
 from openhands_tui.acp.permissions import EditorConfirmer
 from openhands_tui.acp.updates import UpdateTranslator
-from openhands_tui.launch import Launched, LaunchOptions, launch
+from openhands_tui.launch import Launched, LaunchOptions, launch, log_to_session
 from openhands_tui.sdk.confirmation import ConfirmationMode
 from openhands_tui.sdk.errors import OpenHandsTUIError
 from openhands_tui.sdk.event import Event, Status
-from openhands_tui.sdk.security.secrets import RedactingFilter
 
 logger = logging.getLogger(__name__)
 
@@ -155,7 +154,7 @@ class EditorAgent:
         session_id = launched.log.id
         confirmer.session_id = session_id
         self.sessions[session_id] = session
-        _log_to(launched)
+        log_to_session(launched)
         launched.conversation.bus.subscribe(lambda event: self._forward(session, event))
         session.sender = asyncio.ensure_future(self._send(session_id, session))
         return session
@@ -211,16 +210,6 @@ def _agent_text(text: str) -> Any:
     from acp.helpers import update_agent_message_text
 
     return update_agent_message_text(text)
-
-
-def _log_to(launched: Launched) -> None:
-    """Warnings and tracebacks go to the session's tui.log; stdout carries only the protocol."""
-    handler = logging.FileHandler(launched.log.directory / "tui.log")
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    handler.addFilter(RedactingFilter(launched.conversation.bus.redactor))
-    root = logging.getLogger()
-    root.addHandler(handler)
-    root.setLevel(logging.WARNING)
 
 
 async def serve(options: LaunchOptions) -> None:

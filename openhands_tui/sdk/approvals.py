@@ -6,6 +6,8 @@ Works on the narrow `Actor` view of an agent, like actions.py, which calls it.""
 
 from __future__ import annotations
 
+from typing import Any
+
 from openhands_tui.sdk.actor import Actor
 from openhands_tui.sdk.confirmation import Decision
 from openhands_tui.sdk.event import ActionEvent, ConfirmationRequestEvent, ConfirmationResolvedEvent, Risk, Status
@@ -29,6 +31,25 @@ async def refusal(actor: Actor, runtime: Runtime, event: ActionEvent) -> Observa
     if by_rule is not None:
         return _resolved(actor, event, Decision(approved=True, decided_by=by_rule.decided_by))
     suggestion = suggest_rule(subject, runtime.workspace, exact=risk is Risk.HIGH)
+    suggested = suggestion.model_dump(exclude={"source", "workspace"}, exclude_defaults=True) if suggestion else None
+    decision = await ask(actor, runtime, event, risk=risk, reasons=event.risk_reasons, suggested_rule=suggested)
+    if decision.approved and decision.remember is not None and runtime.rules_file is not None:
+        runtime.permissions.remember(decision.remember, runtime.rules_file)
+    return _resolved(actor, event, decision)
+
+
+async def ask(
+    actor: Actor,
+    runtime: Runtime,
+    event: ActionEvent,
+    *,
+    risk: Risk,
+    reasons: list[str],
+    suggested_rule: dict[str, Any] | None = None,
+    escalation: str | None = None,
+) -> Decision:
+    """Ask the run's confirmer about a recorded action; the request is durable first, and the
+    asking agent shows as waiting meanwhile."""
     request = actor.record(
         ConfirmationRequestEvent,
         action_id=event.id,
@@ -36,21 +57,18 @@ async def refusal(actor: Actor, runtime: Runtime, event: ActionEvent) -> Observa
         tool_name=event.tool_name,
         summary=event.summary,
         arguments=event.arguments,
-        subject=subject,
+        subject=event.subject,
         risk=risk,
-        reasons=event.risk_reasons,
+        reasons=reasons,
         chain=runtime.tree.chain(actor.agent_id),
-        suggested_rule=suggestion.model_dump(exclude={"source", "workspace"}, exclude_defaults=True)
-        if suggestion
-        else None,
+        suggested_rule=suggested_rule,
+        escalation=escalation,
     )
     runtime.bus.sync()
     actor.set_status(Status.WAITING_FOR_CONFIRMATION)
     decision = await runtime.confirmer.confirm(request)
     actor.set_status(Status.RUNNING)
-    if decision.approved and decision.remember is not None and runtime.rules_file is not None:
-        runtime.permissions.remember(decision.remember, runtime.rules_file)
-    return _resolved(actor, event, decision)
+    return decision
 
 
 def _resolved(actor: Actor, event: ActionEvent, decision: Decision) -> Observation | None:

@@ -13,8 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from openhands_tui.sdk.actor import Actor
+from openhands_tui.sdk.approvals import ask
 from openhands_tui.sdk.confirmation import ConfirmationMode
-from openhands_tui.sdk.event import ActionEvent, ConfirmationRequestEvent, ConfirmationResolvedEvent, Risk, Status
+from openhands_tui.sdk.event import ActionEvent, ConfirmationResolvedEvent, Risk
 from openhands_tui.sdk.runtime import Runtime
 from openhands_tui.sdk.sandbox import SandboxDenial, SandboxGrant
 from openhands_tui.sdk.subject import ShellCommand
@@ -60,23 +61,7 @@ async def _escalation_refused(actor: Actor, runtime: Runtime, event: ActionEvent
     it may, else what to tell the model."""
     if runtime.policy.mode is ConfirmationMode.NEVER:
         return "Confirmations are off (--confirm never), so nothing runs outside the sandbox; do without it."
-    request = actor.record(
-        ConfirmationRequestEvent,
-        action_id=event.id,
-        tool_call_id=event.tool_call_id,
-        tool_name=event.tool_name,
-        summary=event.summary,
-        arguments=event.arguments,
-        subject=event.subject,
-        risk=Risk.HIGH,
-        reasons=[denial.reason],
-        chain=runtime.tree.chain(actor.agent_id),
-        escalation=denial.asks_for(),
-    )
-    runtime.bus.sync()
-    actor.set_status(Status.WAITING_FOR_CONFIRMATION)
-    decision = await runtime.confirmer.confirm(request)
-    actor.set_status(Status.RUNNING)
+    decision = await ask(actor, runtime, event, risk=Risk.HIGH, reasons=[denial.reason], escalation=denial.asks_for())
     actor.record(
         ConfirmationResolvedEvent,
         action_id=event.id,

@@ -170,6 +170,12 @@ def _in_jail(extra_binds: list[str], script: str) -> subprocess.CompletedProcess
     return subprocess.run(command, capture_output=True, text=True, timeout=180)
 
 
+def _tui_flags(server, workspace: Path) -> str:
+    """A headless run's flags as shell words (the inner run has no sandbox: it is in one)."""
+    flags = ["--headless", "--task", "go", "--sandbox", "off", "--workspace", str(workspace), *model_args(server, KEY)]
+    return " ".join(f"'{flag}'" for flag in flags)
+
+
 @pytestmark_bwrap
 @pytest.mark.subprocess
 def test_a_full_disk_stops_the_run_cleanly_and_the_log_stays_loadable(serve, workspace: Path, tmp_path: Path) -> None:
@@ -177,20 +183,7 @@ def test_a_full_disk_stops_the_run_cleanly_and_the_log_stays_loadable(serve, wor
     server = serve([Script(turns=[*chatty, Turn.finish("never")])])
     state = tmp_path / "state"
     state.mkdir()
-    python = sys.executable
-    flags = " ".join(
-        f"'{a}'"
-        for a in [
-            "--headless",
-            "--task",
-            "go",
-            "--sandbox",
-            "off",
-            "--workspace",
-            str(workspace),
-            *model_args(server, KEY),
-        ]
-    )
+    python, flags = sys.executable, _tui_flags(server, workspace)
     loader = (
         "from openhands_tui.sdk.store import SessionStore; import os; "
         "s = SessionStore(); print('LOADED', len(s.open('last').load().events))"
@@ -212,20 +205,7 @@ def test_read_only_places_are_found_at_start(serve, workspace: Path, tmp_path: P
     server = serve([Script(turns=[Turn.finish("never")])])
     state = tmp_path / "ro-state"
     state.mkdir()
-    python = sys.executable
-    flags = " ".join(
-        f"'{a}'"
-        for a in [
-            "--headless",
-            "--task",
-            "go",
-            "--sandbox",
-            "off",
-            "--workspace",
-            str(workspace),
-            *model_args(server, KEY),
-        ]
-    )
+    python, flags = sys.executable, _tui_flags(server, workspace)
     script = (
         f"{python} -m openhands_tui {flags}; echo EXIT=$?; "
         f"XDG_STATE_HOME={state} {python} -m openhands_tui {flags} --workspace /; echo EXIT=$?"
