@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -12,6 +13,7 @@ import pytest
 
 from openhands_tui.sdk import LLM
 from openhands_tui.testing import Script, ScriptedAnthropicServer, ScriptedLLMServer, ScriptedServer
+from tests.launcher import Finished, WarmLauncher, shared_launcher
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -92,8 +94,12 @@ def run_tui(
     timeout: float = 120,
     cwd: Path | None = None,
     input: str | None = None,
-) -> subprocess.CompletedProcess[str]:
-    """Run the real `tui` entry point in a child process."""
+    fresh: bool = False,
+) -> subprocess.CompletedProcess[str] | Finished:
+    """Run the real `tui` entry point in a child process: forked from the warm launcher
+    (tests/warm_tui.py) unless `fresh`, which pays a whole interpreter start-up."""
+    if not fresh:
+        return shared_launcher().run(list(args), env=env, cwd=cwd, input=input, timeout=timeout)
     full_env = {**os.environ, **(env or {})}
     return subprocess.run(
         [sys.executable, "-m", "openhands_tui", *args],
@@ -104,6 +110,21 @@ def run_tui(
         cwd=cwd,
         input=input if input is not None else "",
     )
+
+
+@pytest.fixture
+def forker() -> Iterator[WarmLauncher]:
+    """The warm launcher, for tests that start a run and signal or wait for it; children a
+    failed test left running are killed when it ends."""
+    launcher = shared_launcher()
+    before = set(launcher.running)
+    yield launcher
+    for pid in set(launcher.running) - before:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        launcher.ended(pid)
 
 
 def live_processes(marker: str) -> list[int]:

@@ -8,7 +8,7 @@ import pytest
 
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 from tests.conftest import model_args
-from tests.reliability.conftest import Forker
+from tests.launcher import WarmLauncher
 
 
 def _busy(n: int) -> Turn:
@@ -23,7 +23,7 @@ def _busy(n: int) -> Turn:
     ],
 )
 def test_a_budget_stops_the_run_with_exit_3(
-    serve, workspace: Path, tmp_path: Path, forker: Forker, flags: list[str], model: str, said: str
+    serve, workspace: Path, tmp_path: Path, forker: WarmLauncher, flags: list[str], model: str, said: str
 ) -> None:
     server = serve([Script(turns=[*(_busy(n) for n in range(40)), Turn.finish()])])
     args = ["--headless", "--task", "go", *model_args(server, model=model)]

@@ -1,6 +1,6 @@
 """What a flaky provider or a confused model does to a real headless run: every case either
 continues and finishes or ends with a clear one-line status, and no traceback reaches the user.
-(Each run is the real CLI in its own process, forked from a pre-warmed launcher: forker.py.)"""
+(Each run is the real CLI in its own process, forked from a pre-warmed launcher: tests/warm_tui.py.)"""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 from tests.conftest import model_args
-from tests.reliability.conftest import Forker
+from tests.launcher import WarmLauncher
 
 FAST = {"LLM_TIMEOUT": "1", "LLM_NUM_RETRIES": "3", "LLM_RETRY_MIN_WAIT": "0.05", "LLM_RETRY_MAX_WAIT": "0.2"}
 
@@ -36,7 +36,7 @@ CASES = {
 
 @pytest.mark.parametrize("case", list(CASES))
 def test_each_fault_is_survived_without_a_traceback(
-    serve, workspace: Path, tmp_path: Path, forker: Forker, case: str
+    serve, workspace: Path, tmp_path: Path, forker: WarmLauncher, case: str
 ) -> None:
     server = serve([SUMMARIZER, Script(turns=CASES[case])])
     args = ["--headless", "--task", "go", *model_args(server)]
@@ -54,7 +54,7 @@ def test_each_fault_is_survived_without_a_traceback(
 
 
 def test_a_provider_that_keeps_failing_ends_with_a_clear_status(
-    serve, workspace: Path, tmp_path: Path, forker: Forker
+    serve, workspace: Path, tmp_path: Path, forker: WarmLauncher
 ) -> None:
     server = serve([Script(turns=[Turn(fault="500", repeat=10)])])
     args = ["--headless", "--task", "go", *model_args(server)]

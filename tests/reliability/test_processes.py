@@ -17,7 +17,7 @@ from openhands_tui.sdk.store import SessionStore
 from openhands_tui.testing import Script, Turn
 from openhands_tui.tools.terminal.sandbox import find_bubblewrap
 from tests.conftest import live_processes, model_args, run_tui
-from tests.reliability.conftest import Forker
+from tests.launcher import WarmLauncher
 
 KEY = "sk-processes-test"
 
@@ -37,7 +37,7 @@ def _one_line_error(result, *needles: str) -> None:
         assert needle in lines[0], lines[0]
 
 
-def test_a_session_has_one_writer(serve, workspace: Path, tmp_path: Path, forker: Forker, isolated_home: Path) -> None:
+def test_a_session_has_one_writer(serve, workspace: Path, tmp_path: Path, forker: WarmLauncher, isolated_home: Path) -> None:
     server = serve([Script(turns=[Turn.call("terminal", command="sleep 4"), Turn.finish("first")])])
     args = ["--headless", "--task", "wait", "--workspace", str(workspace), *model_args(server, KEY)]
     first = forker.start(args, tmp_path / "out1.txt", tmp_path / "err1.txt")
@@ -50,7 +50,7 @@ def test_a_session_has_one_writer(serve, workspace: Path, tmp_path: Path, forker
 
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGHUP])
 def test_nothing_the_agent_started_outlives_a_killed_tui(
-    serve, workspace: Path, tmp_path: Path, forker: Forker, sig: signal.Signals
+    serve, workspace: Path, tmp_path: Path, forker: WarmLauncher, sig: signal.Signals
 ) -> None:
     marker = f"sleep 71{sig.value}.5"
     command = f"setsid {marker} >/dev/null 2>&1 & nohup {marker} >/dev/null 2>&1 & {marker}"
@@ -67,7 +67,7 @@ def test_nothing_the_agent_started_outlives_a_killed_tui(
 
 
 def test_without_the_sandbox_a_clean_exit_still_ends_everything(
-    serve, workspace: Path, tmp_path: Path, forker: Forker
+    serve, workspace: Path, tmp_path: Path, forker: WarmLauncher
 ) -> None:
     marker = "sleep 719.25"
     server = serve(
@@ -80,7 +80,7 @@ def test_without_the_sandbox_a_clean_exit_still_ends_everything(
     _wait_for(lambda: live_processes(marker) == [], timeout=10)
 
 
-def test_git_never_waits_for_an_editor_or_a_pager(serve, workspace: Path, tmp_path: Path, forker: Forker) -> None:
+def test_git_never_waits_for_an_editor_or_a_pager(serve, workspace: Path, tmp_path: Path, forker: WarmLauncher) -> None:
     command = (
         "git init -q . && git -c user.email=a@b -c user.name=a commit -q --allow-empty; git log | cat; echo code=$?"
     )
@@ -105,7 +105,7 @@ def test_git_never_waits_for_an_editor_or_a_pager(serve, workspace: Path, tmp_pa
     ],
 )
 def test_bad_conditions_are_one_line(
-    serve, workspace: Path, tmp_path: Path, forker: Forker, isolated_home: Path, setup: str, needles: list[str]
+    serve, workspace: Path, tmp_path: Path, forker: WarmLauncher, isolated_home: Path, setup: str, needles: list[str]
 ) -> None:
     config = isolated_home / "config" / "openhands-tui"
     config.mkdir(parents=True, exist_ok=True)
@@ -130,7 +130,7 @@ def test_bad_conditions_are_one_line(
     _one_line_error(forker.run(args, tmp_path, env=env), *needles)
 
 
-def test_a_long_task_comes_from_a_file_or_stdin(serve, workspace: Path, tmp_path: Path, forker: Forker) -> None:
+def test_a_long_task_comes_from_a_file_or_stdin(serve, workspace: Path, tmp_path: Path, forker: WarmLauncher) -> None:
     task = "Fix everything.\n" + "Details line. " * 20_000  # ~280 KB: more than one argument may hold
     (tmp_path / "task.md").write_text(task)
     server = serve([Script(turns=[Turn.finish("read it")]), Script(turns=[])])

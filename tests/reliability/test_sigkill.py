@@ -3,7 +3,7 @@ resumed each time. Every resume starts; every event the process had written (it 
 only after writing it) is still in the log; no torn line is read as data; no step runs twice;
 and the last resume, a fresh `python -m openhands_tui`, finishes the task.
 
-The killed runs are forked from a pre-warmed process (forker.py) so that twenty rounds do not
+The killed runs are forked from a pre-warmed process (tests/warm_tui.py) so that twenty rounds do not
 spend a minute importing litellm; each is a real process running the real CLI."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 from openhands_tui.sdk.store import SessionStore
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 from tests.conftest import model_args
-from tests.reliability.conftest import Forker
+from tests.launcher import WarmLauncher
 
 KILLS = 20
 STEPS = 100
@@ -40,7 +40,7 @@ def _printed_ids(out: Path) -> list[str]:
 
 
 def test_twenty_sigkills_twenty_resumes(
-    serve, workspace: Path, isolated_home: Path, tmp_path: Path, forker: Forker
+    serve, workspace: Path, isolated_home: Path, tmp_path: Path, forker: WarmLauncher
 ) -> None:
     server = serve([Script(turns=[*(_step(n) for n in range(STEPS)), Turn.finish("counted")])])
     common = ["--headless", "--json", *model_args(server), "--workspace", str(workspace)]
