@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -120,10 +121,8 @@ def forker() -> Iterator[WarmLauncher]:
     before = set(launcher.running)
     yield launcher
     for pid in set(launcher.running) - before:
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         launcher.ended(pid)
 
 

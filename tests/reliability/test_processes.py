@@ -37,7 +37,9 @@ def _one_line_error(result, *needles: str) -> None:
         assert needle in lines[0], lines[0]
 
 
-def test_a_session_has_one_writer(serve, workspace: Path, tmp_path: Path, forker: WarmLauncher, isolated_home: Path) -> None:
+def test_a_session_has_one_writer(
+    serve, workspace: Path, tmp_path: Path, forker: WarmLauncher, isolated_home: Path
+) -> None:
     server = serve([Script(turns=[Turn.call("terminal", command="sleep 4"), Turn.finish("first")])])
     args = ["--headless", "--task", "wait", "--workspace", str(workspace), *model_args(server, KEY)]
     first = forker.start(args, tmp_path / "out1.txt", tmp_path / "err1.txt")
