@@ -31,8 +31,11 @@ class Finished:
 
 class WarmLauncher:
     def __init__(self) -> None:
+        self._socket_dir = tempfile.TemporaryDirectory(prefix="oht-warm-")
+        #: Where warm_spawn.py reaches the launcher (see `spawn_command`).
+        self.socket_path = str(Path(self._socket_dir.name, "launcher.sock"))
         self.process = subprocess.Popen(
-            [sys.executable, str(Path(__file__).with_name("warm_tui.py"))],
+            [sys.executable, str(Path(__file__).with_name("warm_tui.py")), self.socket_path],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             env=_SESSION_ENV,
@@ -130,9 +133,14 @@ class WarmLauncher:
             code = int(number) if how == "exit" else -int(number)
             return Finished(code, out.read_text(errors="replace"), err.read_text(errors="replace"))
 
+    def spawn_command(self, *args: str) -> list[str]:
+        """A command line that runs `tui ARGS` warm on the caller's own stdin/stdout/stderr."""
+        return [sys.executable, str(Path(__file__).with_name("warm_spawn.py")), self.socket_path, *args]
+
     def close(self) -> None:
         self.process.kill()
         self.process.wait()
+        self._socket_dir.cleanup()
 
 
 _shared: WarmLauncher | None = None

@@ -6,9 +6,11 @@ dozens of times. This process imports everything once and then, for each JSON re
 child that runs the real CLI entry point with exactly that argv, environment, working directory
 and standard streams. It answers `pid N` at once and `end N exit C` / `end N signal S` when that
 child is gone, so several children may run at a time (a test can start one and run another
-while the first still holds its session). The children are ordinary processes: tests signal
-and kill them for real. Nothing here runs in the children but `main()` and the exit handlers a
-fresh interpreter would run.
+while the first still holds its session). A program that needs `tui` on its own pipes (an ACP
+client spawning its agent) runs warm_spawn.py instead, which hands its standard streams over
+the Unix socket named as the first argument and waits for the child's end. The children are
+ordinary processes: tests signal and kill them for real. Nothing here runs in the children
+but `main()` and the exit handlers a fresh interpreter would run.
 """
 
 from __future__ import annotations
@@ -17,21 +19,31 @@ import atexit
 import json
 import os
 import select
+import socket
 import sys
+
+# Run as a script, Python put tests/ first on the path: the children must not import
+# tests/acp as the `acp` package, nor anything else of the suite's.
+if sys.path and sys.path[0] == os.path.dirname(os.path.abspath(__file__)):
+    del sys.path[0]
 
 from openhands_tui.cli import main
 from openhands_tui.sdk.llm import load_litellm
 
 
-def _child(request: dict) -> None:
+def _child(request: dict, streams: list[int] | None = None) -> None:
     """Become `tui ARGS` as a fresh process would, and exit with its code."""
     os.chdir(request.get("cwd") or os.getcwd())
     os.environ.clear()
     os.environ.update(request["env"])
-    stdin = os.open(request.get("stdin") or os.devnull, os.O_RDONLY)
-    os.dup2(stdin, 0)
-    os.dup2(os.open(request["out"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644), 1)
-    os.dup2(os.open(request.get("err") or os.devnull, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644), 2)
+    if streams is None:
+        streams = [
+            os.open(request.get("stdin") or os.devnull, os.O_RDONLY),
+            os.open(request["out"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644),
+            os.open(request.get("err") or os.devnull, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644),
+        ]
+    for number, fd in enumerate(streams):
+        os.dup2(fd, number)
     sys.stdin = os.fdopen(0, "r")
     sys.stdout = os.fdopen(1, "w", buffering=1)
     sys.stderr = os.fdopen(2, "w", buffering=1)
@@ -56,26 +68,53 @@ def _child(request: dict) -> None:
     os._exit(code)
 
 
-def _reap(children: set[int]) -> None:
-    for pid in list(children):
+def _ended(status: int) -> str:
+    if os.WIFSIGNALED(status):
+        return f"signal {os.WTERMSIG(status)}"
+    return f"exit {os.WEXITSTATUS(status)}"
+
+
+def _reap(children: dict[int, socket.socket | None]) -> None:
+    for pid, connection in list(children.items()):
         done, status = os.waitpid(pid, os.WNOHANG)
         if done == 0:
             continue
-        children.discard(pid)
-        if os.WIFSIGNALED(status):
-            print(f"end {pid} signal {os.WTERMSIG(status)}", flush=True)
+        del children[pid]
+        if connection is None:
+            print(f"end {pid} {_ended(status)}", flush=True)
         else:
-            print(f"end {pid} exit {os.WEXITSTATUS(status)}", flush=True)
+            with connection:
+                connection.sendall(f"{_ended(status)}\n".encode())
 
 
-def serve() -> None:
+def _spawned(listener: socket.socket, children: dict[int, socket.socket | None]) -> None:
+    """A warm_spawn.py caller: its request and its three standard streams, then a child."""
+    connection, _ = listener.accept()
+    message, fds, _, _ = socket.recv_fds(connection, 1 << 20, 3)
+    pid = os.fork()
+    if pid == 0:
+        listener.close()
+        connection.close()
+        _child(json.loads(message), fds)
+    for fd in fds:
+        os.close(fd)
+    connection.sendall(f"pid {pid}\n".encode())
+    children[pid] = connection
+
+
+def serve(socket_path: str) -> None:
     load_litellm()
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(socket_path)
+    listener.listen()
     print("ready", flush=True)
-    children: set[int] = set()
+    children: dict[int, socket.socket | None] = {}
     pending = b""
     while True:
-        readable, _, _ = select.select([0], [], [], 0.02)
-        if readable:
+        readable, _, _ = select.select([0, listener], [], [], 0.02)
+        if listener in readable:
+            _spawned(listener, children)
+        if 0 in readable:
             chunk = os.read(0, 1 << 16)
             if not chunk:
                 break
@@ -84,11 +123,12 @@ def serve() -> None:
                 line, pending = pending.split(b"\n", 1)
                 pid = os.fork()
                 if pid == 0:
+                    listener.close()
                     _child(json.loads(line))
-                children.add(pid)
+                children[pid] = None
                 print(f"pid {pid}", flush=True)
         _reap(children)
 
 
 if __name__ == "__main__":
-    serve()
+    serve(sys.argv[1])

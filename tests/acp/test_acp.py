@@ -15,6 +15,7 @@ from acp.schema import AllowedOutcome, DeniedOutcome
 
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 from tests.conftest import model_args
+from tests.launcher import shared_launcher
 
 pytestmark = pytest.mark.subprocess
 
@@ -53,16 +54,22 @@ class Editor:
         pass
 
 
-def _tui(server, extra: list[str] | None = None) -> tuple[str, list[str]]:
-    return sys.executable, ["-m", "openhands_tui", "acp", *model_args(server), *(extra or [])]
+def _tui(server, extra: list[str] | None = None, fresh: bool = False) -> tuple[str, list[str]]:
+    """`tui acp` on the pipes the editor spawns it with: forked warm (tests/warm_spawn.py), or
+    `fresh`, a whole new interpreter, imports and all."""
+    args = ["acp", *model_args(server), *(extra or [])]
+    if fresh:
+        return sys.executable, ["-m", "openhands_tui", *args]
+    command = shared_launcher().spawn_command(*args)
+    return command[0], command[1:]
 
 
 def _env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items()}
 
 
-async def _open(editor: Editor, server, workspace: Path, extra: list[str] | None = None):
-    command, args = _tui(server, extra)
+async def _open(editor: Editor, server, workspace: Path, extra: list[str] | None = None, fresh: bool = False):
+    command, args = _tui(server, extra, fresh)
     return spawn_agent_process(editor, command, *args, env=_env(), cwd=str(workspace))
 
 
@@ -180,10 +187,11 @@ async def test_modes_delegation_and_loading_a_session(serve, workspace: Path) ->
 
 
 async def test_stdout_carries_nothing_but_the_protocol(serve, workspace: Path) -> None:
-    """A bad model is reported inside the protocol, and the process's stdout stays parseable."""
+    """A bad model is reported inside the protocol, and the process's stdout stays parseable,
+    from a fresh start (anything an import printed would be there too)."""
     server = serve([Script(turns=[Turn(fault="401")])])
     editor = Editor()
-    async with await _open(editor, server, workspace) as (conn, _):
+    async with await _open(editor, server, workspace, fresh=True) as (conn, _):
         await conn.initialize(protocol_version=1)
         session = await conn.new_session(cwd=str(workspace), mcp_servers=[])
         done = await conn.prompt(session_id=session.session_id, prompt=[text_block("hi")])
