@@ -140,24 +140,11 @@ def test_a_long_task_comes_from_a_file_or_stdin(serve, workspace: Path, tmp_path
     result = forker.run([*args, *model_args(server, KEY)], tmp_path)
     assert result.returncode == 0, result.stderr
     assert server.requests[0].messages[1]["content"].startswith(task)
-    piped = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "openhands_tui",
-            "--headless",
-            "--task",
-            "-",
-            "--workspace",
-            str(workspace),
-            *model_args(serve([Script(turns=[Turn.finish("piped")])]), KEY),
-        ],
-        input="from stdin",
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    piped_server = serve([Script(turns=[Turn.finish("piped")])])
+    args = ["--headless", "--task", "-", "--workspace", str(workspace), *model_args(piped_server, KEY)]
+    piped = forker.run(args, tmp_path, input="from stdin")
     assert piped.returncode == 0 and "piped" in piped.stdout, piped.stderr
+    assert piped_server.requests[0].messages[1]["content"].startswith("from stdin")
 
 
 pytestmark_bwrap = pytest.mark.skipif(find_bubblewrap().path is None, reason="needs bubblewrap")

@@ -12,8 +12,6 @@ import json
 import os
 import random
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -69,12 +67,7 @@ def test_twenty_sigkills_twenty_resumes(
         assert written <= set(ids), f"kill {kill}: {len(written - set(ids))} written events were lost"
         assert loaded.events[: len(before)] == before, "a stored event was rewritten"
         before = loaded.events
-    final = subprocess.run(
-        [sys.executable, "-m", "openhands_tui", *common, "--resume", "last"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    final = forker.run([*common, "--resume", "last"], tmp_path)
     assert final.returncode == 0, final.stderr
     events = store.open("last").load().events
     assert events[: len(before)] == before
