@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from openhands_tui.sdk.tool import ToolContext
 from openhands_tui.tools.file_editor import FileEditorAction, FileEditorTool
+from openhands_tui.tools.file_editor.editor import _diff
 
 
 async def _call(tool: FileEditorTool, **arguments: object):
@@ -85,3 +90,43 @@ def test_only_view_is_read_only(workspace: Path) -> None:
     tool = _tool(workspace)
     assert not tool.subject(FileEditorAction(command="view", path=".")).changes_state
     assert tool.subject(FileEditorAction(command="create", path="x", file_text="")).changes_state
+
+
+def _applied(before: str, diff: str) -> str:
+    """`diff` (unified, as the editor shows it) applied to `before`, hunk by hunk."""
+    source, result, at = before.split("\n"), [], 0
+    lines = diff.split("\n")[2:]
+    for number, line in enumerate(lines):
+        hunk = re.match(r"@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@", line)
+        if hunk:
+            start = int(hunk.group(1)) - (0 if hunk.group(2) == "0" else 1)
+            result += source[at:start]
+            at = start
+            continue
+        if line.startswith((" ", "-")):
+            assert source[at] == line[1:], (number, line)
+            at += 1
+        if line.startswith((" ", "+")):
+            result.append(line[1:])
+    return "\n".join(result + source[at:])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    lines=st.lists(st.sampled_from(["a", "b", "", "dd"]), min_size=1, max_size=30),
+    edits=st.lists(st.tuples(st.integers(0, 40), st.sampled_from(["insert", "delete", "change"])), max_size=4),
+)
+def test_a_diff_shows_exactly_the_change(lines: list[str], edits: list[tuple[int, str]]) -> None:
+    """The editor finds the changed region by comparing the texts, not line by line: whatever
+    the edit, its diff applied to the old text gives the new one, numbered as in the file."""
+    changed = list(lines)
+    for position, kind in edits:
+        at = min(position, len(changed))
+        if kind == "insert":
+            changed.insert(at, "x")
+        elif changed and kind == "delete":
+            changed.pop(min(at, len(changed) - 1))
+        elif changed:
+            changed[min(at, len(changed) - 1)] += "z"
+    before, after = "\n".join(lines) + "\n", "\n".join(changed) + "\n"
+    assert _applied(before, _diff(Path("f.txt"), before, after)) == after
