@@ -140,6 +140,8 @@ class CommandAnalysis:
             self.flag(Risk.HIGH, parsed.error)
         for function in parsed.functions:
             self.flag(Risk.HIGH, f"defines the shell function {function}(), which would run whenever its name is typed")
+        for place in parsed.deferred_code:
+            self.flag(Risk.HIGH, place)
         if not text.strip():
             self.flag(Risk.LOW, "empty command")
         cwd = self.cwd
