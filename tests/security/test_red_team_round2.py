@@ -38,6 +38,29 @@ HIGH_CASES = [
     "export REQUESTS_CA_BUNDLE=./evil.pem",
     "NODE_TLS_REJECT_UNAUTHORIZED=0 npm install",
     "export PYTHONWARNINGS=ignore::evil.Warning",
+    # a secret file handed to any program by name, whatever its options look like
+    "base64 .env",
+    "od -c .env",
+    "awk 1 .env",
+    "iconv -f utf8 .env",
+    "tar czf out.tgz .env",
+    "some-unknown-tool config/.env.production",
+    "git add .env && git commit -m wip",
+    "printenv OPENAI_API_KEY",
+    # a run-time path whose fixed part is already outside the workspace
+    "cat /proc/$PPID/environ",
+    "rm -rf /home/$USER",
+    # inline code that names secrets or paths, or reaches the environment by another spelling
+    "python3 -c \"print(open('.env').read())\"",
+    "python3 -c \"print(open('/etc/passwd').read())\"",
+    "python3 -c \"import os; print(os.getenv('OPENAI_API_KEY'))\"",
+    "python3 -c \"from os import system; system('rm -rf ~')\"",
+    'python3 -c "from os import environ; print(environ)"',
+    "python3 -c \"import os; getattr(os, 'sys' + 'tem')('id')\"",
+    "python3 -c \"import pathlib; print(pathlib.Path('~/.ssh/id_rsa').expanduser().read_text())\"",
+    "ruby -e 'puts ENV.to_h'",
+    "node -e \"console.log(require('fs').readFileSync('.env', 'utf8'))\"",
+    "python3 - <<'EOF'\nprint(open('.env').read())\nEOF",
 ]
 
 NOT_HIGH = [
@@ -51,6 +74,15 @@ NOT_HIGH = [
     "arr[0]=1; echo ${arr[0]}",
     "echo '$(not run)'",
     "git commit -m 'use $(pwd) in docs'",
+    "grep -rn '.env' src",
+    "echo .env",
+    "git add .env.example",
+    "cp .env.example .env.example.bak",
+    "python3 -c 'print(1 + 1)'",
+    "python3 -c \"import json; print(json.load(open('package.json'))['version'])\"",
+    "python3 -c \"print('/')\"",
+    "node -e \"console.log(require('./package.json').version)\"",
+    "compgen -v",
 ]
 
 

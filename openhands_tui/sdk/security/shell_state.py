@@ -17,6 +17,10 @@ from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, words
 from openhands_tui.sdk.shell_syntax import Word
 
+#: Names of variables that hold secrets (their values must not reach the model or the network).
+SECRET_VARIABLE = re.compile(
+    r"(API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE_?KEY|CREDENTIAL|ACCESS_?KEY)", re.IGNORECASE
+)
 #: Variables that make a later program run other code.
 RUNS_CODE_LATER = frozenset(
     words("""
@@ -139,7 +143,7 @@ def sets_named(a: Analysis, inv: Invocation) -> None:
     for target in targets:
         if target.upper() in RUNS_CODE_LATER or PACKAGE_SOURCES.match(target):
             a.flag(Risk.HIGH, f"{inv.name} sets {target} from unseen text (it makes later commands run code)")
-    if inv.name in ("printf", "read"):
+    if inv.name in ("printf", "read", "compgen"):
         a.flag(Risk.LOW, f"{inv.name} only prints or sets a variable")
     else:
         a.flag(Risk.MEDIUM, f"{inv.name} changes shell state")
