@@ -77,7 +77,7 @@ NOT_HIGH = [
     "grep -rn '.env' src",
     "echo .env",
     "git add .env.example",
-    "cp .env.example .env.example.bak",
+    "cp .env.example docs/env.example",
     "python3 -c 'print(1 + 1)'",
     "python3 -c \"import json; print(json.load(open('package.json'))['version'])\"",
     "python3 -c \"print('/')\"",
