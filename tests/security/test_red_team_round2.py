@@ -61,6 +61,19 @@ HIGH_CASES = [
     "ruby -e 'puts ENV.to_h'",
     "node -e \"console.log(require('fs').readFileSync('.env', 'utf8'))\"",
     "python3 - <<'EOF'\nprint(open('.env').read())\nEOF",
+    # git pointed at other directories, helper programs or hook templates
+    "git --git-dir=../other/.git log",
+    "git --work-tree=/ checkout -- .",
+    "git --exec-path=./bin status",
+    "git init --template=./tpl",
+    "git init ../elsewhere",
+    "git clone -c core.fsmonitor='sh -c id' https://example.com/r.git",
+    "git clone --template=./tpl https://example.com/r.git",
+    "git clone https://example.com/r.git ../elsewhere",
+    "git fetch --upload-pack='sh -c id' origin",
+    "git worktree add ../elsewhere",
+    "git send-email HEAD~1",
+    "echo url=https://example.com | git credential fill",
 ]
 
 NOT_HIGH = [
@@ -83,6 +96,12 @@ NOT_HIGH = [
     "python3 -c \"print('/')\"",
     "node -e \"console.log(require('./package.json').version)\"",
     "compgen -v",
+    "git init",
+    "git clone https://github.com/org/repo",
+    "git worktree add wt/feature",
+    "git worktree list",
+    "git fetch origin",
+    "git pull",
 ]
 
 
