@@ -74,6 +74,20 @@ HIGH_CASES = [
     "git worktree add ../elsewhere",
     "git send-email HEAD~1",
     "echo url=https://example.com | git credential fill",
+    # programs with a command language of their own
+    "awk 'BEGIN{system(\"rm -rf ~\")}'",
+    "awk '{print | \"sh\"}' notes.txt",
+    "awk 'BEGIN{print ENVIRON[\"OPENAI_API_KEY\"]}'",
+    "awk '{print > \"/home/victim/.bashrc\"}' notes.txt",
+    "vim -c ':!rm -rf ~' -c ':q'",
+    "gdb -batch -ex 'shell rm -rf ~'",
+    "man -P 'sh -c id' ls",
+    "less '+!rm -rf ~' notes.txt",
+    "lua -e 'os.execute(\"rm -rf ~\")'",
+    "expect -c 'spawn rm -rf ~'",
+    "tclsh <<< 'exec rm -rf ~'",
+    "Rscript -e 'system(\"rm -rf ~\")'",
+    "pwsh -c 'Remove-Item -Recurse ~'",
 ]
 
 NOT_HIGH = [
@@ -102,6 +116,12 @@ NOT_HIGH = [
     "git worktree list",
     "git fetch origin",
     "git pull",
+    "awk '{print $1}' notes.txt",
+    "awk -F: '{s += $2} END {print s}' notes.txt",
+    "git log --oneline | awk '{print $1}'",
+    "man ls",
+    "less notes.txt",
+    "lua script.lua",
 ]
 
 

@@ -14,6 +14,7 @@ import os
 import re
 
 from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.security.command_languages import HANDLERS as COMMAND_LANGUAGE_HANDLERS
 from openhands_tui.sdk.security.devtools import HANDLERS as DEVTOOL_HANDLERS
 from openhands_tui.sdk.security.exec_rules import HANDLERS as EXEC_HANDLERS
 from openhands_tui.sdk.security.invocation import Finding, Invocation, words
@@ -23,7 +24,13 @@ from openhands_tui.sdk.security.shell_state import HANDLERS as SHELL_STATE_HANDL
 from openhands_tui.sdk.security.shell_state import SECRET_VARIABLE, check_assignment
 from openhands_tui.sdk.shell_syntax import ParsedShell, SimpleCommand, Word, parse_shell
 
-HANDLERS = {**PROGRAM_HANDLERS, **EXEC_HANDLERS, **DEVTOOL_HANDLERS, **SHELL_STATE_HANDLERS}
+HANDLERS = {
+    **PROGRAM_HANDLERS,
+    **EXEC_HANDLERS,
+    **DEVTOOL_HANDLERS,
+    **SHELL_STATE_HANDLERS,
+    **COMMAND_LANGUAGE_HANDLERS,
+}
 _SYSTEM_BIN_DIRS = ("/bin/", "/usr/bin/", "/usr/local/bin/", "/sbin/", "/usr/sbin/", "/opt/homebrew/bin/")
 _PLACE_INDEPENDENT = frozenset(
     words("""
