@@ -51,3 +51,24 @@ async def test_a_background_process_cannot_plant_instructions_at_the_end(serve, 
     server = serve([Script(turns=turns)])
     await _attack(server, workspace)
     assert _planted(workspace) == []
+
+
+async def test_a_directory_swapped_for_a_symlink_after_rating_is_not_written_through(
+    workspace: Path, tmp_path: Path
+) -> None:
+    """Rated as `build/out.txt` inside the workspace (MEDIUM, runs unasked); by the time it
+    runs, `build` is a symlink to a directory outside. The write must not follow it."""
+    from openhands_tui.sdk.tool import ToolContext
+    from openhands_tui.tools.file_editor.tool import FileEditorAction, FileEditorTool
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (workspace / "build").mkdir()
+    tool = FileEditorTool(ToolContext(workspace, "root"))
+    action = FileEditorAction(command="create", path="build/out.txt", file_text="planted\n")
+    assert tool.subject(action).path == "build/out.txt"
+    (workspace / "build").rmdir()
+    (workspace / "build").symlink_to(elsewhere)
+    observation = await tool.run(action)
+    await tool.close()
+    assert observation.is_error and not (elsewhere / "out.txt").exists()
