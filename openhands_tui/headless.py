@@ -31,7 +31,7 @@ from openhands_tui.sdk.event import (
 from openhands_tui.sdk.outcome import RunOutcome
 from openhands_tui.sdk.security.permissions import PermissionRule
 from openhands_tui.sdk.subject import Finish
-from openhands_tui.sdk.terminal_text import strip_controls
+from openhands_tui.sdk.terminal_text import shown_for_approval, strip_controls
 from openhands_tui.sdk.tree import DelegationTree
 
 PREVIEW_LINES = 8
@@ -174,20 +174,20 @@ class TerminalConfirmer:
                     f"(--confirm {self.mode})"
                 ),
             )
-        chain = " → ".join(request.chain)
-        reasons = "; ".join(request.reasons)
+        chain = shown_for_approval(" → ".join(request.chain))
+        reasons = shown_for_approval("; ".join(request.reasons))
         always = ""
         if request.suggested_rule:
             rule = PermissionRule.model_validate(request.suggested_rule)
-            always = f", a = always ({rule.describe()})"
+            always = f", a = always ({shown_for_approval(rule.describe())})"
         wants = (
-            f"was stopped by the sandbox; run it again with {request.escalation}"
+            f"was stopped by the sandbox; run it again with {shown_for_approval(request.escalation)}"
             if request.escalation
             else "wants to run"
         )
         prompt = (
             f"\n[{chain}] {wants} ({request.risk}: {reasons}):\n"
-            f"  {request.summary}\nApprove? [y = yes, N = no{always}, or type a reason to reject] "
+            f"  {shown_for_approval(request.summary)}\nApprove? [y = yes, N = no{always}, or type a reason to reject] "
         )
         async with self._one_at_a_time:
             answer = (await asyncio.to_thread(_ask, prompt)).strip()

@@ -11,6 +11,7 @@ read is reported as an error, and the analyzer fails closed on it.
 from __future__ import annotations
 
 import codecs
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -73,6 +74,9 @@ class ParsedShell:
     error: str | None = None
     #: Names of shell functions the text defines (they would run whenever the name is typed).
     functions: list[str] = field(default_factory=list)
+    #: Text bash would evaluate as code later, though it looks like data now (`${x@P}`,
+    #: `'a[$(cmd)]'` read in arithmetic): each entry says where.
+    deferred_code: list[str] = field(default_factory=list)
 
 
 @lru_cache(maxsize=1)
@@ -90,7 +94,7 @@ def parse_shell(text: str, *, home: str, cwd: str) -> ParsedShell:
     error = None
     if tree.root_node.has_error or walker.odd_syntax:
         error = "the command is not valid shell syntax, so what it would run cannot be known"
-    return ParsedShell(walker.commands, error, walker.functions)
+    return ParsedShell(walker.commands, error, walker.functions, _deferred_code(tree.root_node))
 
 
 class _Walker:
@@ -114,9 +118,9 @@ class _Walker:
         elif kind in ("declaration_command", "unset_command"):
             self._declaration(node, nested)
         elif kind == "variable_assignment":  # `PS4=...` on its own: it changes the shell's state
-            name = node.child_by_field_name("name")
+            name = self._assigned_name(node)
             value = node.child_by_field_name("value")
-            assigned = (name.text.decode() if name else "", self.word(value, nested))
+            assigned = (name, self.word(value, nested))
             self.commands.append(SimpleCommand(assignments=[assigned], nested=nested))
         elif kind == "function_definition":
             name = node.child_by_field_name("name")
@@ -129,13 +133,20 @@ class _Walker:
 
     # -- pieces ----------------------------------------------------------------------------
 
+    def _assigned_name(self, node: Any) -> str:
+        """The name an assignment sets; `a[$(cmd)]=1` runs `cmd` while finding the index."""
+        name = node.child_by_field_name("name")
+        if name is None:
+            return ""
+        self._walk_substitutions(name)
+        return str(name.text.decode())
+
     def _command(self, node: Any, nested: bool, command: SimpleCommand | None = None) -> SimpleCommand:
         command = command or SimpleCommand(nested=nested)
         for child in node.children:
             if child.type == "variable_assignment":
-                name = child.child_by_field_name("name")
                 value = child.child_by_field_name("value")
-                command.assignments.append((name.text.decode() if name else "", self.word(value, nested)))
+                command.assignments.append((self._assigned_name(child), self.word(value, nested)))
             elif child.type == "command_name":
                 command.words.append(self.word(child.children[0], nested))
             elif child.type in _COMPOUND_WORDS:
@@ -155,10 +166,9 @@ class _Walker:
             if child.type == "variable_assignment":
                 value = child.child_by_field_name("value")
                 word = self.word(value, nested) if value is not None else Word("")
-                name = child.child_by_field_name("name")
                 command.words.append(
                     Word(
-                        f"{name.text.decode() if name else ''}={word.value}",
+                        f"{self._assigned_name(child)}={word.value}",
                         word.plain,
                         word.static,
                         word.variables,
@@ -267,6 +277,28 @@ class _Walker:
                 self.walk(child, nested=True)
             else:
                 self._walk_substitutions(child)
+
+
+#: `'a[$(cmd)]'`: bash runs `cmd` when such text is read as a number (`$((x))`, `[[ $x -eq 1 ]]`).
+_SUBSCRIPT_CODE = re.compile(r"\[[^\]]*(\$\(|`)")
+#: `${x@P}` expands the value as a prompt string, running the substitutions in it.
+_PROMPT_EXPANSION = re.compile(r"@P\}$")
+
+
+def _deferred_code(root: Any) -> list[str]:
+    """Places where text that looks like data is evaluated as code (the walk above cannot
+    see into a variable's value, so these forms are reported wherever they appear)."""
+    found: list[str] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        text = node.text.decode(errors="replace") if node.type in ("expansion", "raw_string", "string") else ""
+        if node.type == "expansion" and _PROMPT_EXPANSION.search(text):
+            found.append(f"{text} expands a value as a prompt, running any $(...) in it")
+        elif node.type in ("raw_string", "string") and _SUBSCRIPT_CODE.search(text):
+            found.append(f"{text} has a command in an array index: bash runs it when reading the text as a number")
+        stack.extend(node.children)
+    return found
 
 
 def _has_glob(text: str) -> bool:

@@ -83,3 +83,21 @@ def safe_copy(value: object) -> object:
     if isinstance(value, list):
         return [safe_copy(item) for item in value]
     return value
+
+
+#: Characters that change how the text around them is displayed without being seen: bidi
+#: overrides and isolates (Trojan Source: `rm -rf ~ ‮ txt.` reads backwards), zero-width ones.
+_INVISIBLE = re.compile("[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+_BLANK_RUN = re.compile(r"\n(?:[ \t]*\n){3,}")
+_SPACE_RUN = re.compile(r"[ \t]{24,}")
+
+
+def shown_for_approval(text: str) -> str:
+    """`text` (a command, a path, a reason) as a user deciding whether to approve it must see
+    it: no escape sequences, carriage returns shown as `␍` instead of redrawing the line over
+    the part before them, invisible formatting characters named, and long runs of blank lines
+    or spaces (which push the rest out of view) counted instead of printed."""
+    text = strip_controls(text).replace("\r", "␍")
+    text = _INVISIBLE.sub(lambda m: f"<U+{ord(m.group()):04X}>", text)
+    text = _BLANK_RUN.sub(lambda m: f"\n[{m.group().count(chr(10)) - 1} blank lines]\n", text)
+    return _SPACE_RUN.sub(lambda m: f" [{len(m.group())} spaces] ", text)

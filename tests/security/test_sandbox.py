@@ -134,8 +134,20 @@ async def test_protected_files_stay_read_only_and_new_ones_are_undone(terminal: 
     assert planted.is_error and "undid" in planted.text
     for path in (".openhands", "CLAUDE.md", ".github/workflows"):
         assert not (workspace / path).exists(), path
-    swapped = await _run(terminal, "mv .git .gitold && mkdir -p .git/hooks && echo evil > .git/hooks/post-checkout")
-    assert "undid" in swapped.text and not (workspace / ".git" / "hooks" / "post-checkout").exists()
+    swapped = await _run(terminal, "mv .git .gitold; mkdir -p .git/hooks && echo evil > .git/hooks/post-checkout")
+    assert swapped.is_error and not (workspace / ".gitold").exists()
+    assert not (workspace / ".git" / "hooks" / "post-checkout").exists()
+
+
+async def test_a_planted_gitdir_pointer_is_undone(terminal: TerminalTool, workspace: Path) -> None:
+    """No repository yet: a `.git` file naming a directory the agent filled would hand the
+    user's next `git status` to that directory's config (core.fsmonitor runs a program)."""
+    planted = await _run(
+        terminal,
+        "mkdir -p .evil/objects .evil/refs && echo 'ref: refs/heads/main' > .evil/HEAD && "
+        "printf '[core]\\n\\tfsmonitor = touch pwned\\n' > .evil/config && echo 'gitdir: .evil' > .git",
+    )
+    assert "undid" in planted.text and not (workspace / ".git").exists()
 
 
 async def test_git_init_is_allowed_and_then_protected(terminal: TerminalTool, workspace: Path) -> None:

@@ -51,6 +51,8 @@ def check_python(code: str) -> list[Finding]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Import | ast.ImportFrom):
             names = [node.module or ""] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
+            if isinstance(node, ast.ImportFrom):
+                findings.extend(_imported_capabilities(node))
             for name in names:
                 root = name.split(".")[0]
                 if root in _COMMAND_MODULES:
@@ -66,8 +68,41 @@ def check_python(code: str) -> list[Finding]:
     return findings
 
 
+def _imported_capabilities(node: ast.ImportFrom) -> list[Finding]:
+    """`from os import system, environ`: the bare names then run commands or read keys."""
+    findings = []
+    for alias in node.names:
+        if alias.name in _RUNS_COMMANDS and node.module in ("os", "subprocess", "pty", "commands"):
+            findings.append(
+                Finding(Risk.HIGH, f"the Python code imports {alias.name} from {node.module}, which runs commands")
+            )
+        elif alias.name in ("environ", "getenv", "environb", "getenvb"):
+            findings.append(Finding(Risk.HIGH, "the Python code imports environment access (API keys live there)"))
+        elif alias.name in _DESTROYS and node.module in ("os", "shutil", "pathlib"):
+            findings.append(Finding(Risk.HIGH, f"the Python code imports {alias.name}, which deletes or kills"))
+        elif alias.name == "*" and node.module in ("os", "subprocess", "shutil", "pty"):
+            findings.append(Finding(Risk.HIGH, f"the Python code imports everything from {node.module}"))
+    return findings
+
+
+def _dynamic_lookup(node: ast.Call, name: str) -> bool:
+    """`getattr(os, "sys" + "tem")`, `importlib.import_module(x)`: a name only known when it runs."""
+    if name in ("getattr", "import_module") and node.args:
+        target = node.args[1] if name == "getattr" and len(node.args) > 1 else node.args[0]
+        if name == "getattr" and len(node.args) < 2:
+            return False
+        return not isinstance(target, ast.Constant) or (
+            name == "import_module" and str(target.value).split(".")[0] in _COMMAND_MODULES | _NETWORK_MODULES
+        )
+    return False
+
+
 def _call_findings(node: ast.Call) -> list[Finding]:
     name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+    if _dynamic_lookup(node, name):
+        return [Finding(Risk.HIGH, f"the Python code looks up a name with {name}() at run time")]
+    if name in ("getenv", "getenvb"):
+        return [Finding(Risk.HIGH, "the Python code reads environment variables (API keys live there)")]
     if name in _DYNAMIC:
         return [Finding(Risk.HIGH, f"the Python code calls {name}(), running code built at run time")]
     if name in _RUNS_COMMANDS and isinstance(node.func, ast.Attribute):
@@ -116,7 +151,10 @@ _SCRIPT_DANGER = [
         ),
         "evaluates or decodes code at run time",
     ),
-    (re.compile(r"process\.env|\bENV\[|%ENV|\$ENV\{|getenv\s*\("), "reads environment variables (API keys)"),
+    (
+        re.compile(r"process\.env|\bENV\b|%ENV|\$ENV\{|getenv\s*\(|\$_ENV|\$_SERVER|Deno\.env|Bun\.env|os\.environ"),
+        "reads environment variables (API keys)",
+    ),
 ]
 
 
@@ -126,3 +164,28 @@ def check_script(language: str, code: str) -> list[Finding]:
         Finding(Risk.HIGH, f"the {language} code {what}") for pattern, what in _SCRIPT_DANGER if pattern.search(code)
     ]
     return findings or [Finding(Risk.MEDIUM, f"runs inline {language} code")]
+
+
+_QUOTED_LITERAL = re.compile(r"""(?<![\w\\])(['"])([^'"\s\\]{2,300})\1""")
+
+
+def path_literals(language: str, code: str) -> list[str]:
+    """Strings in the code that look like file paths (`'/etc/passwd'`, `'~/.ssh/id_rsa'`,
+    `'.env'`): what the code may read or write, to be judged like a command's arguments."""
+    if language == "Python":
+        try:
+            tree = ast.parse(code)
+        except (SyntaxError, ValueError):
+            return []
+        texts = [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+    else:
+        texts = [m.group(2) for m in _QUOTED_LITERAL.finditer(code)]
+    return [t for t in texts if _looks_like_path(t)]
+
+
+def _looks_like_path(text: str) -> bool:
+    if len(text) < 2 or len(text) > 300 or any(c.isspace() for c in text) or "://" in text:
+        return False
+    if text.startswith("~") or text.startswith("../") or text.startswith("/"):
+        return True
+    return text.startswith(".") or "/" in text or "." in text

@@ -14,19 +14,23 @@ import os
 import re
 
 from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.security.command_languages import HANDLERS as COMMAND_LANGUAGE_HANDLERS
 from openhands_tui.sdk.security.devtools import HANDLERS as DEVTOOL_HANDLERS
 from openhands_tui.sdk.security.exec_rules import HANDLERS as EXEC_HANDLERS
 from openhands_tui.sdk.security.invocation import Finding, Invocation, words
 from openhands_tui.sdk.security.paths import PathJudge
 from openhands_tui.sdk.security.programs import HANDLERS as PROGRAM_HANDLERS
 from openhands_tui.sdk.security.shell_state import HANDLERS as SHELL_STATE_HANDLERS
-from openhands_tui.sdk.security.shell_state import check_assignment
+from openhands_tui.sdk.security.shell_state import SECRET_VARIABLE, check_assignment
 from openhands_tui.sdk.shell_syntax import ParsedShell, SimpleCommand, Word, parse_shell
 
-HANDLERS = {**PROGRAM_HANDLERS, **EXEC_HANDLERS, **DEVTOOL_HANDLERS, **SHELL_STATE_HANDLERS}
-SECRET_VARIABLE = re.compile(
-    r"(API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE_?KEY|CREDENTIAL|ACCESS_?KEY)", re.IGNORECASE
-)
+HANDLERS = {
+    **PROGRAM_HANDLERS,
+    **EXEC_HANDLERS,
+    **DEVTOOL_HANDLERS,
+    **SHELL_STATE_HANDLERS,
+    **COMMAND_LANGUAGE_HANDLERS,
+}
 _SYSTEM_BIN_DIRS = ("/bin/", "/usr/bin/", "/usr/local/bin/", "/sbin/", "/usr/sbin/", "/opt/homebrew/bin/")
 _PLACE_INDEPENDENT = frozenset(
     words("""
@@ -34,6 +38,10 @@ _PLACE_INDEPENDENT = frozenset(
     command
 """)
 )
+#: Programs whose arguments are text, not files: `echo .env` shows the name, not the file.
+_PRINTS_ITS_ARGUMENTS = frozenset(words("echo printf test [ [[ type which command alias export declare local"))
+#: Programs whose first operand is a pattern (`grep -rn .env src` looks for the text ".env").
+_PATTERN_FIRST = frozenset(words("grep egrep fgrep rg ag ack git"))
 _MAX_DEPTH = 8
 #: Shell keywords are never programs. Seen in program position, the parser and bash disagree
 #: about the command (`env X=1 if ...; then rm ...`), so we fail closed.
@@ -71,6 +79,7 @@ class CommandAnalysis:
             return
         if not word.static:
             self.flag(Risk.MEDIUM, f"reads a path known only at run time ({word.value})")
+            self._judge_known_part(word, cwd, "reads")
             return
         verdict = self.judge.judge(word.value, cwd)
         if verdict.device:
@@ -87,6 +96,7 @@ class CommandAnalysis:
             return
         if not word.static:
             self.flag(Risk.MEDIUM, f"writes a path known only at run time ({word.value})")
+            self._judge_known_part(word, cwd, "writes")
             return
         verdict = self.judge.judge(word.value, cwd)
         if verdict.device:
@@ -99,6 +109,18 @@ class CommandAnalysis:
             self.flag(Risk.HIGH, f"writes {verdict.resolved}, outside the workspace")
         else:
             self.flag(Risk.MEDIUM, "writes files inside the workspace")
+
+    def _judge_known_part(self, word: Word, cwd: str, verb: str) -> None:
+        """`/proc/$PPID/environ`, `/home/$USER/.ssh`: the fixed directory before the first
+        expansion already says the path is outside the workspace (or among secrets)."""
+        known = re.split(r"[$`]", word.value, maxsplit=1)[0]
+        if not known.startswith(("/", "~")) or "/" not in known:
+            return
+        verdict = self.judge.judge(known.rsplit("/", 1)[0] or "/", cwd)
+        if verdict.device:
+            return
+        if verdict.secret or not verdict.inside:
+            self.flag(Risk.HIGH, f"{verb} {word.value}, under {verdict.resolved}, outside the workspace")
 
     def _expand(self, word: Word, cwd: str) -> list[Word]:
         """What bash would turn a pattern into here (`cat .en?` reads `.env`): the matching
@@ -140,6 +162,8 @@ class CommandAnalysis:
             self.flag(Risk.HIGH, parsed.error)
         for function in parsed.functions:
             self.flag(Risk.HIGH, f"defines the shell function {function}(), which would run whenever its name is typed")
+        for place in parsed.deferred_code:
+            self.flag(Risk.HIGH, place)
         if not text.strip():
             self.flag(Risk.LOW, "empty command")
         cwd = self.cwd
@@ -205,6 +229,7 @@ class CommandAnalysis:
         where = self.judge.judge(cwd)
         if not where.inside and not where.device and name not in _PLACE_INDEPENDENT:
             self.flag(Risk.HIGH, f"runs {name} in {cwd}, outside the workspace")
+        self._secret_operands(inv)
         handler = HANDLERS.get(name)
         if handler is not None:
             handler(self, inv)
@@ -213,6 +238,26 @@ class CommandAnalysis:
         for word in inv.args:
             if word.static and word.value.startswith(("/", "~", "../")) and "://" not in word.value:
                 self.read_path(word, cwd)
+
+    def _secret_operands(self, inv: Invocation) -> None:
+        """Any program handed a secret file by name (`base64 .env`, `od -c .env`, `tar cf x .env`)
+        can copy or print it, whatever its own rule thinks its options mean."""
+        if inv.name in _PRINTS_ITS_ARGUMENTS:
+            return
+        skip_next = inv.name in _PATTERN_FIRST
+        previous = ""
+        for word in inv.args:
+            value = word.value
+            if value.startswith("-") or not word.static or "://" in value or any(c.isspace() for c in value):
+                previous = value
+                continue
+            if skip_next and previous not in ("-f", "--file"):
+                skip_next = False  # grep's pattern, not a file
+            elif previous not in ("-e", "--regexp", "--env-file", "-m", "--message"):
+                verdict = self.judge.judge(value, inv.cwd)
+                if verdict.secret:
+                    self.flag(Risk.HIGH, f"{inv.name} is given {verdict.resolved}: {verdict.secret}")
+            previous = value
 
     def _run_file(self, word: Word, cwd: str) -> None:
         verdict = self.judge.judge(word.value, cwd)

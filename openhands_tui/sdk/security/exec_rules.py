@@ -8,10 +8,11 @@ that arrives on a pipe or is produced at run time cannot be seen, and is HIGH.
 
 from __future__ import annotations
 
+import os
 from itertools import dropwhile
 
 from openhands_tui.sdk.event import Risk
-from openhands_tui.sdk.security.code_checks import check_python, check_script
+from openhands_tui.sdk.security.code_checks import check_python, check_script, path_literals
 from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, words
 from openhands_tui.sdk.shell_syntax import Word
 
@@ -232,6 +233,7 @@ def python(a: Analysis, inv: Invocation) -> None:
         else:
             for finding in check_python(code.value):
                 a.flag(finding.risk, finding.reason)
+            _judge_paths_in_code(a, "Python", code.value, inv.cwd)
         return
     if module is not None:
         from openhands_tui.sdk.security.devtools import python_module
@@ -249,6 +251,7 @@ def python(a: Analysis, inv: Invocation) -> None:
     elif inv.command.heredoc is not None:
         for finding in check_python(inv.command.heredoc):
             a.flag(finding.risk, finding.reason)
+        _judge_paths_in_code(a, "Python", inv.command.heredoc, inv.cwd)
     elif inv.stdin_is_piped:
         a.flag(Risk.HIGH, f"pipes text into {inv.name}, which runs it as code (fetch/decode-to-execute)")
     else:
@@ -298,6 +301,7 @@ def script_language(a: Analysis, inv: Invocation) -> None:
         else:
             for finding in check_script(language, code.value):
                 a.flag(finding.risk, finding.reason)
+            _judge_paths_in_code(a, language, code.value, inv.cwd)
         return
     operands = inv.operands()
     if operands and operands[0].value != "-":
@@ -308,8 +312,19 @@ def script_language(a: Analysis, inv: Invocation) -> None:
     elif inv.command.heredoc is not None:
         for finding in check_script(language, inv.command.heredoc):
             a.flag(finding.risk, finding.reason)
+        _judge_paths_in_code(a, language, inv.command.heredoc, inv.cwd)
     else:
         a.flag(Risk.MEDIUM, f"starts {inv.name}")
+
+
+def _judge_paths_in_code(a: Analysis, language: str, code: str, cwd: str) -> None:
+    """A path the code names is judged as if the command named it: `open('.env')` reads a
+    secret, `'/etc/passwd'` is outside the workspace. Absolute paths count only when their
+    top directory exists here (`'/api/v1'` in a web handler is a route, not a file)."""
+    for text in path_literals(language, code):
+        if text.startswith("/") and not os.path.isdir("/" + text.split("/")[1]):
+            continue
+        a.read_path(Word(text), cwd)
 
 
 def _evaluates(cluster: str) -> bool:

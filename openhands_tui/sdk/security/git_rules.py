@@ -41,6 +41,10 @@ def git(a: Analysis, inv: Invocation) -> None:
             a.flag(Risk.MEDIUM, "git -p runs the configured pager")
         if option in ("-C", "--git-dir", "--work-tree") and index + 1 < len(args):
             a.read_path(args[index + 1], inv.cwd)
+        elif option.startswith(("--git-dir=", "--work-tree=")):
+            a.read_path(Word(option.split("=", 1)[1]), inv.cwd)
+        if option.startswith("--exec-path=") or (option == "--exec-path" and index + 1 < len(args)):
+            a.flag(Risk.HIGH, "git --exec-path makes git run its helper programs from another directory")
         index += 2 if option in _GIT_GLOBAL_VALUE else 1
     if index >= len(args):
         return
@@ -197,6 +201,43 @@ def _git_reflog(a: Analysis, inv: Invocation) -> None:
 
 def _git_network(a: Analysis, inv: Invocation) -> None:
     a.flag(Risk.MEDIUM, f"{inv.name} downloads from a remote and changes the repository")
+    _git_runs_helpers(a, inv)
+    if inv.name == "git clone":
+        operands = inv.operands(_CLONE_VALUE)
+        for target in operands[1:2]:
+            a.write_path(target, inv.cwd)
+
+
+#: Options that make git run a program or copy hooks and config in from a directory.
+_RUNS_HELPERS = ("--upload-pack", "--receive-pack", "--exec", "--template", "--config", "-c")
+_CLONE_VALUE = frozenset(
+    words("-b --branch -o --origin --depth --reference --separate-git-dir -j --jobs --filter --template -c --config -u")
+)
+
+
+def _git_runs_helpers(a: Analysis, inv: Invocation) -> None:
+    for value in inv.values:
+        option = value.split("=", 1)[0]
+        clone_only = inv.name == "git clone" and (option == "-u" or (value.startswith("-c") and len(value) > 2))
+        if option in _RUNS_HELPERS or clone_only:
+            a.flag(Risk.HIGH, f"{inv.name} {option} runs a program or installs hooks or config it is given")
+
+
+def _git_new_repository(a: Analysis, inv: Invocation) -> None:
+    """`git init DIR`, `git worktree add DIR`: where the new tree goes, and hooks copied from a template."""
+    if inv.name == "git worktree" and inv.values[:1] == ["list"]:
+        return a.flag(Risk.LOW, "git worktree list only reads")
+    a.flag(Risk.MEDIUM, f"{inv.name} creates a repository or working tree")
+    _git_runs_helpers(a, inv)
+    operands = inv.operands(frozenset(words("-b --initial-branch --separate-git-dir --template --object-format -B")))
+    if inv.name == "git worktree":
+        operands = operands[1:2] if operands and operands[0].value == "add" else []
+    for target in operands[:1]:
+        a.write_path(target, inv.cwd)
+
+
+def _git_sends(a: Analysis, inv: Invocation) -> None:
+    a.flag(Risk.HIGH, f"{inv.name} sends repository content or credentials somewhere")
 
 
 _GIT_SUBCOMMANDS: dict[str, Handler] = {
@@ -218,6 +259,15 @@ _GIT_SUBCOMMANDS: dict[str, Handler] = {
     "gc": _git_gc,
     "reflog": _git_reflog,
     "clone": _git_network,
+    "init": _git_new_repository,
+    "worktree": _git_new_repository,
+    "send-email": _git_sends,
+    "send-pack": _git_sends,
+    "credential": _git_sends,
+    "credential-store": _git_sends,
+    "credential-cache": _git_sends,
+    "ls-remote": _git_network,
+    "archive": _git_network,
     "pull": _git_network,
     "fetch": _git_network,
     "submodule": _git_network,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, words
 from openhands_tui.sdk.security.scripted_tools import find, sed, tar
-from openhands_tui.sdk.security.shell_state import check_declaration
+from openhands_tui.sdk.security.shell_state import SECRET_VARIABLE, check_declaration
 
 #: Read-only programs: LOW unless a path they read is outside the workspace or a secret.
 READ_ONLY = frozenset(
@@ -213,6 +213,9 @@ def set_variables(a: Analysis, inv: Invocation) -> None:
 
 def env_dump(a: Analysis, inv: Invocation) -> None:
     if inv.operands():
+        for word in inv.operands():
+            if SECRET_VARIABLE.search(word.value):
+                a.flag(Risk.HIGH, f"{inv.name} prints {word.value}, which holds a secret")
         return read_only(a, inv)
     a.flag(Risk.MEDIUM, f"{inv.name} prints environment variables, API keys included")
 

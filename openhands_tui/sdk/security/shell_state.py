@@ -17,6 +17,10 @@ from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, words
 from openhands_tui.sdk.shell_syntax import Word
 
+#: Names of variables that hold secrets (their values must not reach the model or the network).
+SECRET_VARIABLE = re.compile(
+    r"(API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE_?KEY|CREDENTIAL|ACCESS_?KEY)", re.IGNORECASE
+)
 #: Variables that make a later program run other code.
 RUNS_CODE_LATER = frozenset(
     words("""
@@ -26,7 +30,9 @@ RUNS_CODE_LATER = frozenset(
     GIT_CONFIG_SYSTEM GIT_CONFIG_COUNT GIT_CONFIG_PARAMETERS GIT_SSH GIT_SSH_COMMAND GIT_PAGER
     GIT_EXTERNAL_DIFF GIT_ASKPASS SSH_ASKPASS GIT_EDITOR GIT_SEQUENCE_EDITOR GIT_EXEC_PATH GIT_TEMPLATE_DIR
     GIT_PROXY_COMMAND GIT_DIR GIT_WORK_TREE GIT_COMMON_DIR PAGER EDITOR VISUAL MANPAGER BROWSER
-    HISTFILE PROMPT_DIRTRIM CDPATH
+    HISTFILE PROMPT_DIRTRIM CDPATH PS1 PS2 PS3 SHELLOPTS BASHOPTS GCONV_PATH ZDOTDIR HOME XDG_CONFIG_HOME
+    SYSTEMD_PAGER SYSTEMD_EDITOR EXINIT VIMINIT MYVIMRC PYTHONWARNINGS PYTHONBREAKPOINT PERL5DB
+    NPM_CONFIG_SCRIPT_SHELL NPM_CONFIG_NODE_OPTIONS NPM_CONFIG_SHELL NPM_CONFIG_GIT GIT_SSL_NO_VERIFY
 """)
 )
 _RUNS_CODE_LATER_PREFIX = ("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_", "GIT_TRACE")
@@ -37,9 +43,14 @@ PACKAGE_SOURCES = re.compile(
     r"NPM_CONFIG_(REGISTRY|USERCONFIG|GLOBALCONFIG|.*:REGISTRY)|YARN_(REGISTRY|NPM_REGISTRY_SERVER)|"
     r"BUN_CONFIG_REGISTRY|PNPM_CONFIG_REGISTRY|GOPROXY|GONOSUMDB|GONOSUMCHECK|GOINSECURE|GOFLAGS|GOPRIVATE|"
     r"CARGO_REGISTRIES_.*|CARGO_HOME|POETRY_REPOSITORIES_.*|POETRY_SOURCE_.*|CONDA_CHANNELS|GEM_SOURCE|"
-    r"BUNDLE_MIRROR__.*|COMPOSER_HOME|HF_ENDPOINT)$",
+    r"BUNDLE_MIRROR__.*|COMPOSER_HOME|HF_ENDPOINT|"
+    # where all traffic goes and which certificates are trusted: a proxy sees (and can swap) every download
+    r"(HTTPS?|ALL|FTP)_PROXY|REQUESTS_CA_BUNDLE|SSL_CERT_(FILE|DIR)|CURL_CA_BUNDLE|NODE_EXTRA_CA_CERTS|"
+    r"NODE_TLS_REJECT_UNAUTHORIZED|PIP_CERT|NPM_CONFIG_(CAFILE|STRICT_SSL|PROXY|HTTPS_PROXY))$",
     re.IGNORECASE,
 )
+#: `$(...)` or a backtick kept as text (quoted) in a variable: code waiting for an evaluation.
+_STORED_CODE = re.compile(r"\$\(|`")
 _SYSTEM_BIN = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin", "/opt/homebrew/bin")
 
 
@@ -51,6 +62,12 @@ _VIEWERS = frozenset({"PAGER", "GIT_PAGER", "MANPAGER", "EDITOR", "VISUAL", "GIT
 def check_assignment(a: Analysis, name: str, value: Word, cwd: str) -> None:
     """One `NAME=value`, as a prefix (`NAME=v cmd`), alone, or via export/declare/readonly."""
     upper = name.upper()
+    if value.static and _STORED_CODE.search(value.value):
+        a.flag(
+            Risk.HIGH,
+            f"{name} is set to text holding a command substitution; bash runs it if the value is later "
+            "evaluated (arithmetic, ${name@P}, eval, a prompt)",
+        )
     if upper in _VIEWERS and value.static and value.value.strip() in _HARMLESS_VIEWERS:
         return
     if upper in RUNS_CODE_LATER or upper.startswith(_RUNS_CODE_LATER_PREFIX):
@@ -110,4 +127,32 @@ def enable(a: Analysis, inv: Invocation) -> None:
         a.flag(Risk.MEDIUM, "enable turns shell builtins on or off")
 
 
-HANDLERS: dict[str, Handler] = {"trap": trap, "alias": alias, "hash": hash_builtin, "enable": enable}
+def sets_named(a: Analysis, inv: Invocation) -> None:
+    """`printf -v NAME`, `read NAME`, `mapfile -C code`: builtins that set a variable (or run a
+    callback) from text the rules cannot see."""
+    values = inv.values
+    targets = [values[i + 1] for i, v in enumerate(values[:-1]) if v == "-v"] if inv.name == "printf" else []
+    if inv.name == "read":
+        targets = [w.value for w in inv.operands(frozenset({"-a", "-d", "-i", "-n", "-N", "-p", "-t", "-u"}))]
+    if inv.name in ("mapfile", "readarray") and inv.has("-C"):
+        a.flag(Risk.HIGH, f"{inv.name} -C runs a callback command for the lines it reads")
+    if inv.name in ("complete", "compgen") and inv.has("-C"):
+        a.flag(Risk.HIGH, f"{inv.name} -C registers a command that runs later")
+    if inv.name == "bind" and inv.has("-x"):
+        a.flag(Risk.HIGH, "bind -x makes a key run a command later")
+    for target in targets:
+        if target.upper() in RUNS_CODE_LATER or PACKAGE_SOURCES.match(target):
+            a.flag(Risk.HIGH, f"{inv.name} sets {target} from unseen text (it makes later commands run code)")
+    if inv.name in ("printf", "read", "compgen"):
+        a.flag(Risk.LOW, f"{inv.name} only prints or sets a variable")
+    else:
+        a.flag(Risk.MEDIUM, f"{inv.name} changes shell state")
+
+
+HANDLERS: dict[str, Handler] = {
+    "trap": trap,
+    "alias": alias,
+    "hash": hash_builtin,
+    "enable": enable,
+    **{name: sets_named for name in ("printf", "read", "mapfile", "readarray", "complete", "compgen", "bind")},
+}

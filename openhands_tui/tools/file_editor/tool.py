@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 from typing import Any, Literal
 
 from pydantic import Field
@@ -69,8 +70,19 @@ class FileEditorTool(ToolDefinition[FileEditorAction]):
 
     def __init__(self, ctx: ToolContext) -> None:
         self.editor = FileEditor(ctx.workspace)
+        #: Where each action's path really pointed when it was rated (by the action's identity).
+        self._rated: dict[int, str] = {}
+
+    def _real(self, path: str) -> str | None:
+        try:
+            return os.path.realpath(self.editor.resolve(path))
+        except (EditorError, OSError, ValueError):
+            return None
 
     def subject(self, action: FileEditorAction) -> FileChange:
+        real = self._real(action.path)
+        if real is not None:
+            self._rated[id(action)] = real
         operation: FileOperation = _OPERATIONS[action.command]
         before, after = {
             "create": (None, action.file_text),
@@ -84,6 +96,12 @@ class FileEditorTool(ToolDefinition[FileEditorAction]):
         return f"{verb} {action.path}"
 
     async def run(self, action: FileEditorAction) -> Observation:
+        rated, real = self._rated.pop(id(action), None), self._real(action.path)
+        if rated is not None and real != rated:
+            # a symlink swapped in after the rating (by a process the agent left running, say)
+            # would send the change somewhere nobody judged
+            text = f"{action.path} now points to {real}, not to {rated} as when it was checked; nothing was done."
+            return FileEditorObservation(text=text, is_error=True, command=action.command, path=action.path)
         try:
             # on a worker thread: a big file must not hold up Esc, signals or other agents
             result = await asyncio.to_thread(self._dispatch, action)

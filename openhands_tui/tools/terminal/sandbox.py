@@ -93,7 +93,11 @@ class ProtectedPaths:
         self.bound: dict[Path, tuple[int, int] | None] = {}
 
     def existing(self) -> list[Path]:
-        return [p for pattern in PROTECTED for p in _case_insensitive(self.workspace, pattern)]
+        found = [p for pattern in PROTECTED for p in _case_insensitive(self.workspace, pattern)]
+        git = self.workspace / ".git"
+        if git.is_symlink() or git.is_file():  # `gitdir: elsewhere`: a repository with other hooks and config
+            found.append(git)
+        return found
 
     def snapshot(self) -> dict[Path, tuple[int, int] | None]:
         return {path: _identity(path) for path in self.existing()}
@@ -174,6 +178,11 @@ class Jail:
                 args += ["--ro-bind", "/dev/null", str(target)]
         workspace = str(self.workspace)
         args += ["--bind" if self.policy.mode == "workspace-write" else "--ro-bind", workspace, workspace]
+        git = self.workspace / ".git"
+        if self.policy.mode == "workspace-write" and git.is_dir() and not git.is_symlink():
+            # a mount point cannot be renamed or removed: `.git` cannot be swapped for one whose
+            # hooks and config the agent wrote (its hooks and config are bound read-only below)
+            args += ["--bind", str(git), str(git)]
         for listed in [*self.policy.writable, *grant.write]:
             target = Path(os.path.expanduser(listed))
             if target.exists():

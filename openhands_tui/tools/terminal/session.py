@@ -95,6 +95,10 @@ class BashSession:
         self._lock = asyncio.Lock()
         self._counter = 0
         self._output: BoundedOutput | None = None
+        #: Protected paths as the last check left them, and whether a process the command
+        #: started was still running then (it could change them before the next check).
+        self._settled: dict[Path, tuple[int, int] | None] | None = None
+        self._lingering = False
 
     def _env(self) -> dict[str, str]:
         env = {**self.environment, **NON_INTERACTIVE}
@@ -120,8 +124,23 @@ class BashSession:
         )
         return self._process
 
+    def _undo_background_changes(self) -> list[str]:
+        """What a process left running by an earlier command did to protected paths since the
+        last check (between commands, while the model thinks): undone like a command's own."""
+        if self.jail is None or not self._lingering or self._settled is None:
+            return []
+        return self.jail.protected.check(self._settled)
+
+    def _settle(self) -> None:
+        if self.jail is None:
+            return
+        self._settled = self.jail.protected.snapshot()
+        process = self._process
+        self._lingering = process is not None and process.returncode is None and _jailed_processes(process.pid) > 1
+
     async def run(self, command: str, timeout: float) -> CommandResult:
         async with self._lock:
+            earlier = self._undo_background_changes()
             if self.jail is not None and self.jail.protected.stale():
                 await self._rebuild()  # a protected file appeared: the jail must bind it too
             restarted = self._process is not None and self._process.returncode is not None
@@ -138,7 +157,8 @@ class BashSession:
                 raise
             finally:
                 if self.jail is not None:
-                    undone = self.jail.protected.check(before)
+                    undone = earlier + self.jail.protected.check(before)
+                    self._settle()
             result.shell_restarted = result.shell_restarted or restarted
             if self.jail is not None:
                 result.undone = undone
@@ -159,6 +179,7 @@ class BashSession:
             script.write_text(command + "\n")
             lines = [f". {_quote(str(state))} 2>/dev/null", _RESET, f"cd {_quote(self.cwd)} 2>/dev/null"]
             body = "\n".join([*lines, f". {_quote(str(script))} </dev/null", ""])
+            earlier = self._undo_background_changes()
             before = self.jail.protected.snapshot()
             process = await asyncio.create_subprocess_exec(
                 *self.jail.argv(self.cwd, [self._scratch], grant),
@@ -181,7 +202,8 @@ class BashSession:
                 code, timed_out = None, True
             finally:
                 await _kill_group(process)
-            undone = self.jail.protected.check(before)
+            undone = earlier + self.jail.protected.check(before)
+            self._settle()
             shown = _as_bash(output.render(), script)
             return CommandResult(
                 shown, code, self.cwd, timed_out=timed_out, omitted_bytes=output.omitted, undone=undone
@@ -255,6 +277,7 @@ class BashSession:
 
     async def close(self) -> None:
         await self._kill()
+        self._undo_background_changes()  # nothing runs any more: what it left must not outlive us
         shutil.rmtree(self._scratch, ignore_errors=True)
 
 
@@ -300,6 +323,19 @@ def _descendants(root: int) -> list[int]:
             found.append(child)
             frontier.append(child)
     return found
+
+
+def _jailed_processes(root: int) -> int:
+    """How many processes run in the jail under `root` (bwrap itself not counted): 1 is the
+    idle shell; more means a command left something running in the background."""
+    count = 0
+    for pid in _descendants(root):
+        try:
+            name = Path(f"/proc/{pid}/comm").read_text().strip()
+        except OSError:
+            continue
+        count += name != "bwrap"
+    return count
 
 
 def _as_bash(text: str, script: Path) -> str:

@@ -1,0 +1,150 @@
+"""Rules for programs with a command language of their own that can start other programs:
+awk (`system()`, pipes), editors and debuggers given startup commands (`vim -c ':!cmd'`,
+`gdb -ex 'shell cmd'`), `man -P`, `less +!cmd`, and small interpreters (Lua, Tcl, expect, R,
+Julia, AppleScript, PowerShell) given inline code.
+
+Without these rules such programs fall to "not a known read-only command" (MEDIUM), which is
+exactly where a model hides `rm -rf ~`. The inline code is scanned like other languages'.
+"""
+
+from __future__ import annotations
+
+import re
+
+from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.security.code_checks import check_script
+from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, words
+from openhands_tui.sdk.security.programs import read_only
+from openhands_tui.sdk.shell_syntax import Word
+
+_AWK_DANGER = re.compile(r"\bsystem\s*\(|\|\s*getline|\|&|\bENVIRON\b|\bPROCINFO\b|\|\s*\"|\"\s*\|")
+_AWK_WRITES = re.compile(r"(print|printf)[^;}]*>\s*(\"([^\"]*)\")?")
+_AWK_VALUE = frozenset({"-F", "-v", "-f", "--file", "-i", "--include", "-l", "--load", "--field-separator", "--assign"})
+
+
+def awk(a: Analysis, inv: Invocation) -> None:
+    values = inv.values
+    if inv.has("-l", "--load", "-E", "--exec") or any(v.startswith(("--load=", "--exec=")) for v in values):
+        a.flag(Risk.HIGH, f"{inv.name} loads an extension or runs a program file given to it")
+    script_files = [inv.args[i + 1] for i, v in enumerate(values[:-1]) if v in ("-f", "--file", "-i", "--include")]
+    operands = inv.operands(_AWK_VALUE)
+    if script_files:
+        a.flag(Risk.MEDIUM, f"{inv.name} runs the program file {script_files[0].value}")
+        for word in script_files:
+            a.read_path(word, inv.cwd)
+        files = operands
+    else:
+        program = operands[0] if operands else None
+        files = operands[1:]
+        if program is None:
+            a.flag(Risk.MEDIUM, f"{inv.name} without a program")
+        elif not program.static:
+            a.flag(Risk.HIGH, f"the {inv.name} program is only known at run time")
+        elif _AWK_DANGER.search(program.value):
+            a.flag(Risk.HIGH, f"the {inv.name} program runs commands or reads the environment")
+        elif _AWK_WRITES.search(program.value):
+            a.flag(Risk.MEDIUM, f"the {inv.name} program writes files")
+            for match in _AWK_WRITES.finditer(program.value):
+                if match.group(3):
+                    a.write_path(Word(match.group(3)), inv.cwd)
+                else:
+                    a.flag(Risk.HIGH, f"the {inv.name} program writes to a file named only at run time")
+        else:
+            a.flag(Risk.LOW, f"{inv.name} only reads")
+    for word in files:
+        if "=" not in word.value:  # `awk ... var=value file` assigns, it does not read `var=value`
+            a.read_path(word, inv.cwd)
+
+
+_EDITOR_STARTUP = ("-c", "--cmd", "-S", "-s", "-u", "--init", "-x", "-ex", "--eval-command", "-iex", "-ix", "--command")
+
+
+def startup_commands(a: Analysis, inv: Invocation) -> None:
+    """vim/ex/gdb/lldb: commands given on the command line run before anyone sees them."""
+    values = inv.values
+    if any(v in _EDITOR_STARTUP or v.startswith(("--cmd=", "--eval-command=", "--command=")) for v in values) or any(
+        v.startswith("+") and len(v) > 1 for v in values
+    ):
+        a.flag(Risk.HIGH, f"{inv.name} runs startup commands given to it, which can start any program")
+    elif inv.name in ("gdb", "lldb") and inv.has("-p", "--pid", "--attach-pid"):
+        a.flag(Risk.HIGH, f"{inv.name} attaches to a running process (it can read its memory and secrets)")
+    else:
+        a.flag(Risk.MEDIUM, f"{inv.name} opens files for editing or debugging")
+    for word in inv.operands(frozenset(_EDITOR_STARTUP)):
+        if not word.value.startswith("+"):
+            a.write_path(word, inv.cwd)
+
+
+def pager_options(a: Analysis, inv: Invocation) -> None:
+    """`man -P 'sh -c x'`, `man -H`, `less '+!cmd'`: a program named by an option runs."""
+    values = inv.values
+    if inv.name == "man" and (
+        inv.has("-P", "--pager", "-H", "--html", "-X", "--gxditview") or any(v.startswith("--pager=") for v in values)
+    ):
+        a.flag(Risk.HIGH, "man runs the pager or browser program it is given")
+        return
+    if inv.name == "less" and any(v.startswith("+") and ("!" in v or "|" in v) for v in values):
+        a.flag(Risk.HIGH, "less runs a shell command given as a startup command")
+        return
+    read_only(a, inv)
+
+
+#: name -> (language, flags whose next word is inline code)
+_SMALL_INTERPRETERS = {
+    "lua": ("Lua", ("-e",)),
+    "luajit": ("Lua", ("-e",)),
+    "tclsh": ("Tcl", ()),
+    "wish": ("Tcl", ()),
+    "expect": ("Tcl", ("-c",)),
+    "Rscript": ("R", ("-e", "--expr")),
+    "R": ("R", ("-e",)),
+    "julia": ("Julia", ("-e", "-E", "--eval", "--print")),
+    "osascript": ("AppleScript", ("-e",)),
+    "pwsh": ("PowerShell", ("-c", "-Command", "-command", "-EncodedCommand", "-e", "-ec")),
+    "powershell": ("PowerShell", ("-c", "-Command", "-command", "-EncodedCommand", "-e", "-ec")),
+}
+_EXTRA_DANGER = re.compile(
+    r"\bos\.execute\b|\bio\.popen\b|\bos\.remove\b|\bexec\s+\S|\bspawn\b|\bfile\s+delete\b|\bsystem2?\s*\(|"
+    r"\bunlink\s*\(|Sys\.getenv|do shell script|Invoke-Expression|\biex\b|Remove-Item|Start-Process|"
+    r"Invoke-WebRequest|Invoke-RestMethod|\brun\s*\(|\bEncodedCommand\b|\$env:",
+    re.IGNORECASE,
+)
+
+
+def small_interpreter(a: Analysis, inv: Invocation) -> None:
+    language, code_flags = _SMALL_INTERPRETERS[inv.name]
+    values = inv.values
+    for index, value in enumerate(values):
+        if value in code_flags:
+            code = inv.args[index + 1] if index + 1 < len(values) else None
+            if code is None or not code.static:
+                a.flag(Risk.HIGH, f"{inv.name} {value} runs code that is only known at run time")
+                return
+            return _judge_code(a, language, code.value)
+    if inv.command.heredoc is not None:
+        return _judge_code(a, language, inv.command.heredoc)
+    if inv.stdin_is_piped:
+        a.flag(Risk.HIGH, f"{inv.name} runs code arriving on its input, which cannot be seen beforehand")
+        return
+    operands = inv.operands()
+    if operands:
+        a.flag(Risk.MEDIUM, f"runs the {language} script {operands[0].value}")
+        a.read_path(operands[0], inv.cwd)
+    else:
+        a.flag(Risk.MEDIUM, f"starts {inv.name}")
+
+
+def _judge_code(a: Analysis, language: str, code: str) -> None:
+    if _EXTRA_DANGER.search(code):
+        a.flag(Risk.HIGH, f"the {language} code runs commands, deletes files or reads the environment")
+    for finding in check_script(language, code):
+        a.flag(finding.risk, finding.reason)
+
+
+HANDLERS: dict[str, Handler] = {
+    **{name: awk for name in ("awk", "gawk", "mawk", "nawk")},
+    **{name: startup_commands for name in words("vim vi nvim ex view gvim rvim vimdiff gdb lldb emacs nano")},
+    "man": pager_options,
+    "less": pager_options,
+    **{name: small_interpreter for name in _SMALL_INTERPRETERS},
+}
