@@ -217,23 +217,31 @@ def main_command(
     raise typer.Exit(code)
 
 
+#: The longest task accepted (about 250,000 tokens: more than any model's context window).
+MAX_TASK_BYTES = 1_000_000
+
+
 def _task_text(task: str | None, task_file: Path | None) -> str | None:
-    """The task from `--task TEXT`, `--task -` (standard input) or `--task-file PATH`."""
+    """The task from `--task TEXT`, `--task -` (standard input) or `--task-file PATH`: UTF-8
+    text from a regular file or a stream, at most MAX_TASK_BYTES."""
     from openhands_tui.sdk.errors import SettingsError
+    from openhands_tui.sdk.file_read import read_regular, read_stream
 
     if task is not None and task_file is not None:
         raise SettingsError("--task and --task-file: give the task one way")
     if task == "-":
         try:
-            text = sys.stdin.buffer.read().decode("utf-8")
+            text = read_stream(sys.stdin.buffer, MAX_TASK_BYTES, "standard input").decode("utf-8")
         except UnicodeDecodeError:
             raise SettingsError("--task -: standard input is not UTF-8 text") from None
+        except OSError as exc:
+            raise SettingsError(f"--task -: {exc.strerror or exc}") from None
         if not text.strip():
             raise SettingsError("--task -: standard input was empty")
         return text
     if task_file is not None:
         try:
-            text = task_file.read_bytes().decode("utf-8")
+            text = read_regular(task_file, MAX_TASK_BYTES).decode("utf-8")
         except UnicodeDecodeError:
             raise SettingsError(f"--task-file {task_file}: not UTF-8 text") from None
         except OSError as exc:
@@ -241,6 +249,8 @@ def _task_text(task: str | None, task_file: Path | None) -> str | None:
         if not text.strip():
             raise SettingsError(f"--task-file {task_file}: the file is empty")
         return text
+    if task is not None and len(task.encode("utf-8", "surrogatepass")) > MAX_TASK_BYTES:
+        raise SettingsError(f"--task: more than the {MAX_TASK_BYTES:,}-byte limit; nothing was started")
     return task
 
 
@@ -465,4 +475,15 @@ def risk_command(
 
 
 def main() -> None:
-    app()
+    """Run `tui`. A usage error (an unknown option, a bad value) is one line naming the flag,
+    exit 2, like every other bad input — not click's four-line usage block."""
+    try:
+        result = app(standalone_mode=False)
+    except typer.TyperException as exc:  # usage errors and the like (typer's own click)
+        shown = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+        hint = " (see tui --help)" if getattr(exc, "exit_code", 1) == 2 else ""
+        print(f"tui: {' '.join(shown.split())}{hint}", file=sys.stderr)
+        sys.exit(getattr(exc, "exit_code", 1))
+    except typer.Abort:
+        sys.exit(130)
+    sys.exit(result if isinstance(result, int) else 0)

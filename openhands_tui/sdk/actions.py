@@ -43,7 +43,9 @@ from openhands_tui.sdk.event import (
 from openhands_tui.sdk.llm import ToolCall
 from openhands_tui.sdk.messages import shorten
 from openhands_tui.sdk.runtime import Runtime
+from openhands_tui.sdk.security.analyzer import Assessment
 from openhands_tui.sdk.subject import FileChange, Finish, MCPCall, OtherSubject, Subject
+from openhands_tui.sdk.terminal_text import valid_unicode
 from openhands_tui.sdk.tool import Action, Observation, RiskyAction, ToolDefinition
 from openhands_tui.sdk.tool.definition import CURRENT_TOOL_CALL_ID
 
@@ -140,7 +142,34 @@ def _parse_arguments(call: ToolCall) -> tuple[dict[str, Any], str | None]:
         )
     if not isinstance(parsed, dict):
         return {}, f"The arguments of your {call.name!r} call must be a JSON object, not {type(parsed).__name__}."
-    return parsed, None
+    if _holds_nul(parsed):
+        return {}, (
+            f"The arguments of your {call.name!r} call contain a NUL character (\\u0000); no command, "
+            "path or text file can hold one. Send them again without it."
+        )
+    return _valid_strings(parsed), None
+
+
+def _holds_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\0" in value
+    if isinstance(value, dict):
+        return any(_holds_nul(key) or _holds_nul(item) for key, item in value.items())
+    if isinstance(value, list):
+        return any(_holds_nul(item) for item in value)
+    return False
+
+
+def _valid_strings(value: Any) -> Any:
+    """Every string in `value` as proper Unicode: JSON may carry a lone surrogate (`\\ud800`),
+    which no log line, command or file name can be written with."""
+    if isinstance(value, str):
+        return valid_unicode(value)
+    if isinstance(value, dict):
+        return {valid_unicode(key): _valid_strings(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_valid_strings(item) for item in value]
+    return value
 
 
 def _explain_validation(tool: ToolDefinition[Any], exc: ValidationError) -> str:
@@ -159,8 +188,13 @@ def _explain_validation(tool: ToolDefinition[Any], exc: ValidationError) -> str:
 
 
 def assess_risk(runtime: Runtime, subject: Subject, model_risk: Risk | None) -> tuple[Risk, list[str]]:
-    """Effective risk = max(rules, the model's own estimate), with the reasons for it."""
-    assessment = runtime.analyzer.assess(subject, runtime.workspace)
+    """Effective risk = max(rules, the model's own estimate), with the reasons for it. An action
+    the rules cannot rate (an analyzer bug on odd input) is rated HIGH, so it is asked about."""
+    try:
+        assessment = runtime.analyzer.assess(subject, runtime.workspace)
+    except Exception as exc:
+        reason = f"the rules could not rate this action ({type(exc).__name__}: {exc})"
+        assessment = Assessment(risk=Risk.HIGH, reasons=[reason])
     reasons = list(assessment.reasons)
     if model_risk is not None and model_risk.severity > assessment.risk.severity:
         reasons.append(f"the model rated this action {model_risk}")

@@ -14,6 +14,7 @@ from pydantic import Field, field_validator, model_validator
 
 from openhands_tui.sdk.condenser import Condenser, NoOpCondenser
 from openhands_tui.sdk.context import AgentContext
+from openhands_tui.sdk.file_read import read_regular
 from openhands_tui.sdk.llm import LLM
 from openhands_tui.sdk.model import StrictModel, UnsupportedArgument
 from openhands_tui.sdk.prompts import BASE_SYSTEM_PROMPT
@@ -65,11 +66,11 @@ class Agent(StrictModel):
         if self.system_prompt_filename is not None:
             path = Path(self.system_prompt_filename).expanduser()
             try:
-                self.system_prompt = path.read_text(encoding="utf-8")
-            except OSError as exc:
+                self.system_prompt = read_regular(path).decode("utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
                 raise UnsupportedArgument(
                     f"Agent(system_prompt_filename={self.system_prompt_filename!r}): cannot read it "
-                    f"({exc.strerror or exc})"
+                    f"({getattr(exc, 'strerror', None) or exc})"
                 ) from None
             if "{%" in self.system_prompt:
                 raise UnsupportedArgument(

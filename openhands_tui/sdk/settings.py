@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import SecretStr, ValidationError
 
 from openhands_tui.sdk.errors import ModelNotConfigured, SettingsError
+from openhands_tui.sdk.file_read import read_regular
 from openhands_tui.sdk.model import Model
 from openhands_tui.sdk.sandbox import SandboxPolicy
 
@@ -30,10 +31,10 @@ def config_path() -> Path:
 def load_config(path: Path | None = None) -> dict[str, Any]:
     """The parsed config file, or {} when there is none. A broken file is a one-line error."""
     path = path or config_path()
-    if not path.exists():
-        return {}
     try:
-        return tomllib.loads(path.read_bytes().decode("utf-8"))
+        return tomllib.loads(read_regular(path).decode("utf-8"))
+    except FileNotFoundError:
+        return {}
     except UnicodeDecodeError:
         raise SettingsError(f"{path}: not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:

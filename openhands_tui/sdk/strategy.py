@@ -120,7 +120,7 @@ class LoadedStrategy:
         cls = type(self.strategy).__name__
         try:
             agent = self.strategy.build_agent(llm, params)
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:
             raise StrategyError(
                 f"{self.source}: {cls}.build_agent() failed{_where(exc, self.source)}: {_one_line(exc)}"
             ) from None
@@ -140,7 +140,7 @@ class LoadedStrategy:
         for name, build in _delegates():
             try:
                 agents.append((name, build(llm)))
-            except Exception as exc:
+            except (Exception, SystemExit) as exc:
                 raise StrategyError(
                     f"{self.source}: the factory of agent {name!r} failed{_where(exc, self.source)}: {_one_line(exc)}"
                 ) from None
@@ -182,15 +182,17 @@ def load_strategy_source(spec: str) -> LoadedStrategy:
         raise StrategyError(f"{file_part}: is a directory, expected a .py strategy file")
     if path.suffix != ".py":
         raise StrategyError(f"{file_part}: expected a .py strategy file")
+    if not path.is_file():  # a pipe would block the import forever, a device fill memory
+        raise StrategyError(f"{file_part}: not a regular file (a pipe, device or socket)")
     module = _import_file(path, file_part)
     cls = _pick_class(module, file_part, selector)
     try:
         strategy = cls()
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:
         raise StrategyError(f"{file_part}: {cls.__name__}() failed: {_one_line(exc)}") from None
     try:
         strategy.setup()
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:
         raise StrategyError(
             f"{file_part}: {cls.__name__}.setup() failed{_where(exc, file_part)}: {_one_line(exc)}"
         ) from None
@@ -221,7 +223,7 @@ def _import_file(path: Path, shown: str) -> ModuleType:
     except ImportError as exc:
         sys.modules.pop(module_name, None)
         raise StrategyError(f"{shown}: import failed{_where(exc, str(resolved))}: {_one_line(exc)}") from None
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:
         sys.modules.pop(module_name, None)
         raise StrategyError(f"{shown}: error while loading{_where(exc, str(resolved))}: {_one_line(exc)}") from None
     return module

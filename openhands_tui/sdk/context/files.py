@@ -19,6 +19,7 @@ import yaml
 from pydantic import ValidationError
 
 from openhands_tui.sdk.context.skill import Skill
+from openhands_tui.sdk.file_read import read_regular
 from openhands_tui.sdk.model import UnsupportedArgument
 
 MAX_FILE_BYTES = 256 * 1024  # larger files are not read at all
@@ -62,11 +63,7 @@ def load_file(
 
 def _read(path: Path, warnings: list[str]) -> str | None:
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            warnings.append(f"{path}: skipped, {size:,} bytes is more than the {MAX_FILE_BYTES:,}-byte limit")
-            return None
-        return path.read_text(encoding="utf-8-sig")
+        return read_regular(path, MAX_FILE_BYTES).decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         warnings.append(f"{path}: skipped, unreadable ({getattr(exc, 'strerror', None) or exc})")
         return None

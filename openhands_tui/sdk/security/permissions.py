@@ -41,6 +41,7 @@ from pydantic import ValidationError
 
 from openhands_tui.sdk.errors import SettingsError
 from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.file_read import read_regular
 from openhands_tui.sdk.model import Model
 from openhands_tui.sdk.security.invocation import words
 from openhands_tui.sdk.security.trust import ProjectTrust, TrustRequest, digest_of
@@ -284,14 +285,16 @@ def _writes_files(commands: list[SimpleCommand]) -> bool:
 
 
 def _read_rules(path: Path) -> list[PermissionRule]:
-    if not path.exists():
-        return []
     try:
-        data = tomllib.loads(path.read_bytes().decode("utf-8"))
+        data = tomllib.loads(read_regular(path).decode("utf-8"))
+    except FileNotFoundError:
+        return []
     except UnicodeDecodeError:
         raise SettingsError(f"{path}: cannot read permission rules (not UTF-8 text)") from None
-    except (tomllib.TOMLDecodeError, OSError) as exc:
+    except tomllib.TOMLDecodeError as exc:
         raise SettingsError(f"{path}: cannot read permission rules ({exc})") from None
+    except OSError as exc:
+        raise SettingsError(f"{path}: cannot read permission rules ({exc.strerror or exc})") from None
     entries = data.get("rule", [])
     if not isinstance(entries, list):
         raise SettingsError(f"{path}: write each rule as [[rule]] (an array of tables), not [rule]")

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from openhands_tui.sdk.file_read import read_regular
+
 TrustKind = Literal["permissions", "mcp"]
 
 
@@ -41,7 +43,7 @@ class TrustRequest:
 
 
 def digest_of(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    return hashlib.sha256(read_regular(path)).hexdigest()
 
 
 class ProjectTrust:

@@ -15,6 +15,7 @@ from pydantic import Field
 
 from openhands_tui.sdk.context.agent_context import skill_text
 from openhands_tui.sdk.context.skill import Skill
+from openhands_tui.sdk.file_read import read_regular
 from openhands_tui.sdk.subject import OtherSubject, Subject
 from openhands_tui.sdk.tool.context import SkillShelf
 from openhands_tui.sdk.tool.definition import Action, Observation, ToolDefinition
@@ -80,7 +81,7 @@ def _read_resource(skill: Skill, relative: str) -> Observation:
         )
         return Observation(text=f"Files in {target.relative_to(root) if target != root else '.'}:\n{shown or '(none)'}")
     try:
-        text = target.read_text(encoding="utf-8")
+        text = read_regular(target).decode("utf-8")
     except FileNotFoundError:
         return Observation(text=f"{relative!r} does not exist in the folder of {skill.name}.", is_error=True)
     except (OSError, UnicodeDecodeError) as exc:

@@ -1,0 +1,57 @@
+"""Reading a file someone named — a flag, the config, a file in the workspace — without
+hanging or filling memory.
+
+`open()` on a FIFO blocks until a writer appears (forever, with SIGINT waiting behind it), and
+`/dev/zero` or a symlink to it reads until memory runs out. Every file the program reads on
+its own account goes through `read_regular`: the file is opened without blocking, refused
+unless it is a regular file, and read only up to a limit. The refusals are `OSError`s whose
+`strerror` says what is wrong, so callers' existing "cannot read (...)" messages name it.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from pathlib import Path
+
+#: What a settings or instructions file may be at most, unless the caller says otherwise.
+DEFAULT_LIMIT = 4 * 1024 * 1024
+
+
+def read_regular(path: str | Path, limit: int = DEFAULT_LIMIT) -> bytes:
+    """The bytes of the regular file at `path` (symlinks followed), at most `limit` of them.
+
+    Raises FileNotFoundError when it does not exist, and OSError (EINVAL) for a pipe, device,
+    socket or directory, (EFBIG) for a file over `limit`, or whatever opening it raised."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise OSError(errno.EISDIR, "is a directory", str(path))
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file (a pipe, device or socket)", str(path))
+        if info.st_size > limit:
+            raise OSError(errno.EFBIG, f"{info.st_size:,} bytes is more than the {limit:,}-byte limit", str(path))
+        chunks: list[bytes] = []
+        size = 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:  # it grew while being read
+            raise OSError(errno.EFBIG, f"more than the {limit:,}-byte limit", str(path))
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def read_stream(stream: object, limit: int, what: str) -> bytes:
+    """At most `limit` bytes of a binary stream (standard input), or OSError (EFBIG) naming `what`."""
+    read = stream.read  # type: ignore[attr-defined]
+    data: bytes = read(limit + 1)
+    if len(data) > limit:
+        raise OSError(errno.EFBIG, f"{what} is more than the {limit:,}-byte limit")
+    return data

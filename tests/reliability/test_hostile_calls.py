@@ -1,0 +1,45 @@
+"""Tool calls no model should send, sent anyway: each is answered as an error the model reads,
+and the run goes on to finish (found by the second chaos round)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from openhands_tui.sdk import Agent
+from openhands_tui.testing import Script, ScriptedToolCall, Turn
+from openhands_tui.tools.preset.default import get_default_tools
+from tests.conftest import llm_for
+from tests.sdk.helpers import run
+
+NUL = "contain a NUL character"
+#: The call, and what the model is told about it.
+CALLS = {
+    "a lone surrogate in a command": ("terminal", '{"command": "echo \\ud800"}', "\ufffd"),
+    "a NUL byte in a path": ("file_editor", '{"command": "create", "path": "x\\u0000y", "file_text": "x"}', NUL),
+    "a NUL byte in a viewed path": ("file_editor", '{"command": "view", "path": "a\\u0000"}', NUL),
+    "a NUL byte in a command": ("terminal", '{"command": "echo a\\u0000b"}', NUL),
+    "a path longer than the system allows": (
+        "file_editor",
+        '{"command": "view", "path": "' + "a" * 5000 + '"}',
+        "File name too long",
+    ),
+    "a lone surrogate in a file name": (
+        "file_editor",
+        '{"command": "create", "path": "\\udcff.txt", "file_text": "x"}',
+        "\ufffd.txt",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(CALLS))
+async def test_a_hostile_call_is_an_error_the_model_reads(serve, workspace: Path, case: str) -> None:
+    name, arguments, told = CALLS[case]
+    turns = [Turn(tool_calls=[ScriptedToolCall(name=name, arguments=arguments)]), Turn.finish("done")]
+    server = serve([Script(turns=turns)])
+    result = await run(Agent(llm=llm_for(server), tools=get_default_tools()), workspace, "go")
+    assert result.outcome.status == "finished", result.outcome.detail
+    assert result.outcome.result == "done"
+    assert len(server.requests) == 2
+    assert told in server.requests[1].messages[-1]["content"]

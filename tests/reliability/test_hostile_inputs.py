@@ -1,0 +1,99 @@
+"""Files and flags that would hang or flood the program: a pipe, a device or a directory where a
+file is expected, a symlink loop, a task too big for any model, a strategy that exits. Each is
+one line naming the file or flag, exit 2, at once (found by the second chaos round)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from openhands_tui.sdk.file_read import read_regular
+from tests.conftest import run_tui
+
+
+def _one_line(result, *needles: str) -> None:  # type: ignore[no-untyped-def]
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("tui: "), result.stderr
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+
+
+def test_read_regular_refuses_what_would_block_or_flood(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "pipe")
+    os.symlink("loop", tmp_path / "loop")
+    (tmp_path / "big").write_bytes(b"x" * 101)
+    for path, problem in [
+        (tmp_path / "pipe", "not a regular file"),
+        ("/dev/zero", "not a regular file"),
+        (tmp_path, "is a directory"),
+        (tmp_path / "big", "101 bytes is more than the 100-byte limit"),
+    ]:
+        with pytest.raises(OSError) as caught:
+            read_regular(path, limit=100)
+        assert problem in str(caught.value.strerror)
+    with pytest.raises(OSError, match="symbolic links"):
+        read_regular(tmp_path / "loop")
+    with pytest.raises(FileNotFoundError):
+        read_regular(tmp_path / "absent")
+    assert read_regular(tmp_path / "big", limit=101) == b"x" * 101
+
+
+def test_a_pipe_or_device_as_task_file_is_refused_at_once(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "pipe")
+    for path in (tmp_path / "pipe", Path("/dev/zero")):
+        result = run_tui("--headless", "--task-file", str(path), timeout=20)
+        _one_line(result, f"--task-file {path}", "not a regular file")
+
+
+def test_a_task_too_big_for_any_model_is_refused(tmp_path: Path) -> None:
+    big = tmp_path / "task.txt"
+    big.write_text("word " * 300_000)
+    _one_line(run_tui("--headless", "--task-file", str(big)), "--task-file", "1,000,000-byte limit")
+    _one_line(run_tui("--headless", "--task", "-", input="word " * 300_000), "--task -", "1,000,000-byte limit")
+
+
+@pytest.mark.parametrize("kind", ["pipe", "symlink loop", "directory"])
+def test_a_config_file_that_cannot_be_read_is_one_line(isolated_home: Path, kind: str) -> None:
+    config = isolated_home / "config" / "openhands-tui" / "config.toml"
+    config.parent.mkdir(parents=True)
+    {"pipe": os.mkfifo, "symlink loop": lambda p: os.symlink(p.name, p), "directory": os.mkdir}[kind](config)
+    result = run_tui("--headless", "--task", "go", timeout=20)
+    _one_line(result, str(config), "cannot read")
+
+
+def test_a_pipe_for_project_rules_is_one_line(workspace: Path) -> None:
+    rules = workspace / ".openhands-tui" / "permissions.toml"
+    rules.parent.mkdir()
+    os.mkfifo(rules)
+    args = ["--headless", "--task", "go", "--trust-project", "--workspace", str(workspace), "--model", "openai/x"]
+    _one_line(run_tui(*args, timeout=20), str(rules), "not a regular file")
+
+
+def test_a_strategy_that_is_a_pipe_or_exits_is_one_line(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "pipe.py")
+    _one_line(run_tui("--strategy", str(tmp_path / "pipe.py"), "--describe", timeout=20), "not a regular file")
+    (tmp_path / "exits.py").write_text("import sys\nsys.exit(5)\n")
+    _one_line(run_tui("--strategy", str(tmp_path / "exits.py"), "--describe"), "exits.py", "SystemExit: 5")
+
+
+@pytest.mark.parametrize(
+    ("args", "flag"),
+    [(["--max-iterations", "0"], "--max-iterations"), (["--bogus"], "--bogus"), (["--confirm", "maybe"], "--confirm")],
+)
+def test_a_usage_error_is_one_line(args: list[str], flag: str) -> None:
+    _one_line(run_tui(*args), flag)
+
+
+def test_a_pipe_among_microagents_and_skills_is_skipped_with_a_warning(workspace: Path) -> None:
+    from openhands_tui.sdk.context.loader import load_microagents
+
+    for pipe in (workspace / ".openhands/microagents/pipe.md", workspace / ".openhands/skills/piped/SKILL.md"):
+        pipe.parent.mkdir(parents=True, exist_ok=True)
+        os.mkfifo(pipe)
+    (workspace / ".openhands/microagents/real.md").write_text("---\ntriggers: [deploy]\n---\nUse make deploy.\n")
+    loaded = load_microagents(workspace, include_builtin=False, home=workspace / "home")
+    assert [skill.name for skill in loaded.skills] == ["real"]
+    assert sum("not a regular file" in warning for warning in loaded.warnings) == 2
