@@ -57,12 +57,15 @@ class HTTPServer:
         self.delay = delay
         self.calls: list[tuple[str, str, float, float]] = []
         self.cancelled: list[str] = []
+        #: Keys whose lookup has begun.
+        self.started: list[str] = []
         app = MCPServer("web")
 
         @app.tool(annotations=ToolAnnotations(read_only_hint=True, destructive_hint=False))
         async def lookup(key: str) -> str:
             """Look a key up (read-only)."""
             started = time.monotonic()
+            self.started.append(key)
             try:
                 await anyio.sleep(self.delay if not key.startswith("slow") else 60)
             except anyio.get_cancelled_exc_class():

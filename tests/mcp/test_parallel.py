@@ -1,0 +1,66 @@
+"""Read-only MCP calls of one response run side by side; a write keeps its place; a call
+cancelled here (Esc) is cancelled on the server too."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+from openhands_tui.sdk import Agent, Conversation
+from openhands_tui.testing import Script, ScriptedToolCall, Turn
+from tests.conftest import llm_for
+from tests.mcp.servers import HTTPServer
+from tests.sdk.helpers import run
+
+
+def _lookup(key: str) -> ScriptedToolCall:
+    return ScriptedToolCall(name="web__lookup", arguments={"key": key})
+
+
+def _agent(server, http_server: HTTPServer) -> Agent:
+    return Agent(llm=llm_for(server), tools=[], mcp_config={"mcpServers": {"web": http_server.config()}})
+
+
+async def test_eight_read_only_calls_take_the_time_of_one(serve, workspace: Path, http_server: HTTPServer) -> None:
+    keys = [f"k{n}" for n in range(8)]
+    server = serve([Script(turns=[Turn(tool_calls=[_lookup(k) for k in keys]), Turn.finish("done")])])
+    result = await run(_agent(server, http_server), workspace, "look them up")
+
+    lookups = [call for call in http_server.calls if call[0] == "lookup"]
+    took = max(end for *_, end in lookups) - min(start for *_, start, _ in lookups)
+    assert took < 1.0, took  # eight 0.5 s calls
+    sent = [m["content"] for m in server.requests[1].messages if m["role"] == "tool"]
+    assert sent == [f"value of {k}" for k in keys]  # in the order the model asked
+    assert {a.parallel for a in result.kinds("action") if a.tool_name == "web__lookup"} == {8}
+
+
+async def test_a_write_stays_after_the_reads_before_it(serve, workspace: Path, http_server: HTTPServer) -> None:
+    http_server.delay = 0.2
+    calls = [_lookup("a"), _lookup("b"), ScriptedToolCall(name="web__record", arguments={"note": "n"}), _lookup("c")]
+    server = serve([Script(turns=[Turn(tool_calls=calls), Turn.finish("done")])])
+    result = await run(_agent(server, http_server), workspace, "go")
+
+    assert result.outcome.status.value == "finished"
+    when = {arg: (start, end) for _, arg, start, end in http_server.calls}
+    assert when["n"][0] >= max(when["a"][1], when["b"][1])  # the write waited for both reads
+    assert when["c"][0] >= when["n"][1]  # and the read after it waited for the write
+    assert when["b"][0] < when["a"][1]  # the two reads before it overlapped
+
+
+async def test_a_cancelled_call_is_cancelled_on_the_server(serve, workspace: Path, http_server: HTTPServer) -> None:
+    server = serve([Script(turns=[Turn(tool_calls=[_lookup("slow-one")]), Turn.finish("done")])])
+    conversation = Conversation(_agent(server, http_server), workspace=workspace)
+    task = asyncio.create_task(conversation.run("go"))
+    deadline = time.monotonic() + 20
+    while not http_server.started and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    task.cancel()
+    outcome = await task
+    await conversation.close()
+    assert outcome.exit_code == 130
+    for _ in range(50):
+        if http_server.cancelled:
+            break
+        await asyncio.sleep(0.05)
+    assert http_server.cancelled == ["slow-one"]
