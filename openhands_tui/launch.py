@@ -20,6 +20,7 @@ from openhands_tui.sdk.conversation import Conversation
 from openhands_tui.sdk.errors import SettingsError, StrategyError
 from openhands_tui.sdk.event import Event, Risk
 from openhands_tui.sdk.llm import LLM
+from openhands_tui.sdk.mcp_config import session_servers
 from openhands_tui.sdk.runtime import Limits
 from openhands_tui.sdk.sandbox import SandboxPolicy
 from openhands_tui.sdk.security.permissions import PermissionSet, user_rules_file
@@ -189,6 +190,8 @@ def _launch(
         redactor.add(value, label)
     sandbox_text = describe_sandbox(sandbox)
     permissions, trust_request = PermissionSet.load(workspace, trust_project=options.trust_project)
+    mcp = session_servers(workspace, trust_project=options.trust_project)  # started by the root agent
+    warnings += mcp.problems
 
     if log is None:
         spec = strategy_spec or BUILTIN_SOLO
@@ -222,6 +225,7 @@ def _launch(
         microagents=microagents,
         sandbox=sandbox,
         earlier_sandbox=meta.sandbox if meta else None,
+        mcp_servers=mcp.servers,
     )
     log.save_meta(sandbox=sandbox.mode)
     return Launched(
@@ -235,7 +239,7 @@ def _launch(
         resumed=bool(options.resume),
         inputs=inputs,
         history=history,
-        trust_requests=[trust_request] if trust_request is not None else [],
+        trust_requests=[r for r in (trust_request, mcp.trust_request) if r is not None],
         sandbox=sandbox_text,
     )
 
