@@ -41,7 +41,7 @@ from openhands_tui.sdk.event import (
     new_id,
 )
 from openhands_tui.sdk.llm import LLMResponse
-from openhands_tui.sdk.mcp_config import parse_servers
+from openhands_tui.sdk.mcp_config import microagent_servers
 from openhands_tui.sdk.mcp_port import MCPTools
 from openhands_tui.sdk.messages import MessageBuilder
 from openhands_tui.sdk.outcome import Finished, LimitReached, RunFailed, StuckDetected
@@ -206,7 +206,9 @@ class AgentRun:
         """A microagent that fired brings its `mcp_tools` servers (started now, in the background)."""
         skill = next((s for s in self.skills if s.name == name and s.mcp_tools), None)
         if skill is not None:
-            servers, problems = parse_servers(skill.mcp_tools, f"microagent {skill.name} ({skill.source})")
+            servers, problems, _ = microagent_servers(
+                skill.mcp_tools, skill.source, self.runtime.workspace, trust_project=self.runtime.trust_project
+            )
             for problem in problems:
                 self._warn(problem)
             self.mcp.want(servers, f"microagent {skill.name}")

@@ -61,6 +61,7 @@ class Conversation:
         earlier_sandbox: str | None = None,
         mcp_servers: dict[str, MCPServerConfig] | None = None,
         mcp: MCPToolSource | None = None,
+        trust_project: bool = False,
     ) -> None:
         self.bus = EventBus(log, redactor if redactor is not None else Redactor.from_environment())
         for subscriber in subscribers:
@@ -81,6 +82,7 @@ class Conversation:
             else load_microagents(workspace.resolve(), strategy_skills=agent.context.skills),
             mcp=mcp if mcp is not None else new_mcp_client(workspace.resolve()),
             mcp_servers=dict(mcp_servers or {}),
+            trust_project=trust_project,
         )
         self.root = AgentRun(agent, self.runtime, agent_id="root", spawner=ChildRuns)
         self.log = log
@@ -102,7 +104,7 @@ class Conversation:
         ProjectTrust().trust(request)
         if request.kind == "permissions":
             self.runtime.permissions, _ = PermissionSet.load(self.runtime.workspace)
-        elif request.kind == "mcp":  # the project's servers join the root agent's next model call
+        elif request.kind == "mcp" and Path(request.file).name == ".mcp.json":  # its servers join the next call
             servers = session_servers(self.runtime.workspace).servers
             self.runtime.mcp_servers.update(servers)
             self.root.mcp.want(servers, "the project's .mcp.json")

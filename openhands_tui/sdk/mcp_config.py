@@ -184,3 +184,24 @@ def session_servers(
             request = None
     enabled = {name: config for name, config in servers.items() if not config.disabled}
     return SessionServers(servers=enabled, problems=problems, trust_request=request)
+
+
+def microagent_servers(
+    mcp_tools: Mapping[str, Any] | None, source: str, workspace: Path, *, trust_project: bool = False
+) -> tuple[dict[str, MCPServerConfig], list[str], TrustRequest | None]:
+    """The servers a microagent's `mcp_tools` declares. A microagent file inside the
+    workspace came with the project: like `.mcp.json`, its servers start only once the user
+    trusts that file's content (else they come back as a request, with a problem line)."""
+    servers, problems = parse_servers(mcp_tools or {}, f"microagent {source}")
+    path = Path(source)
+    if not servers or not path.is_absolute() or not path.is_file() or not path.is_relative_to(workspace):
+        return servers, problems, None
+    grants = [f"server {name}: {config.describe()}" for name, config in servers.items()]
+    request = TrustRequest("mcp", str(workspace), str(path), digest_of(path), grants)
+    if trust_project or ProjectTrust().is_trusted(request):
+        return servers, problems, None
+    problems.append(
+        f"{path}: its MCP servers ({', '.join(servers)}) were not started: this project's files may not start "
+        "programs until you trust them (in the app, or with --trust-project)"
+    )
+    return {}, problems, request

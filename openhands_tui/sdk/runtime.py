@@ -62,6 +62,8 @@ class Runtime:
     #: The session's MCP client (None: no client loaded) and the servers its root agent gets.
     mcp: MCPToolSource | None = None
     mcp_servers: dict[str, MCPServerConfig] = field(default_factory=dict)
+    #: The user vouched for the project (--trust-project): its microagents may start servers.
+    trust_project: bool = False
 
     def new_agent_id(self, name: str) -> str:
         """A readable, session-unique id for a child agent: `coder-3`."""
