@@ -64,7 +64,7 @@ class MCPHub:
                 tools=[tool.name for tool in connection.tools] if connection.state == "running" else [],
                 error=connection.error,
             )
-            for name, connection in self._connections.items()
+            for name, connection in list(self._connections.items())  # read from the app's thread too
         ]
 
     async def aclose(self) -> None:
