@@ -69,3 +69,34 @@ async def test_failing_servers_are_warnings_and_the_run_goes_on(serve, workspace
     offered = {tool["function"]["name"] for tool in server.requests[0].body["tools"]}
     assert not any(name.startswith(("exits__", "hangs__", "garbled__")) for name in offered)
     assert not live_processes("time.sleep(60)"), "a failed server was left running"
+
+
+async def test_a_resumed_session_has_the_calls_and_the_tools_again(serve, workspace: Path, tmp_path: Path) -> None:
+    from openhands_tui.sdk.store import SessionMeta, SessionStore
+
+    store = SessionStore(tmp_path / "state")
+    turns = [
+        Turn(tool_calls=[_call("time__get_current_time", timezone="UTC")]),
+        Turn.finish("first"),
+        Turn(
+            tool_calls=[_call("time__convert_time", source_timezone="UTC", time="12:00", target_timezone="Asia/Tokyo")]
+        ),
+        Turn.finish("second"),
+    ]
+    server = serve([Script(turns=turns)])
+    config = {"mcpServers": {"time": time_server()}}
+    await run(
+        Agent(llm=llm_for(server), tools=[], mcp_config=config), workspace, "one", log=store.create(SessionMeta(id="s"))
+    )
+    before = server.requests[1].messages
+
+    log = store.open("s")
+    history = log.load().events
+    stored = [e for e in history if e.kind == "action" and e.tool_name == "time__get_current_time"]
+    assert stored and stored[0].subject.kind == "mcp" and stored[0].subject.annotations.read_only
+    second = await run(
+        Agent(llm=llm_for(server), tools=[], mcp_config=config), workspace, "two", log=log, history=history
+    )
+    assert second.outcome.result == "second"
+    assert server.requests[2].messages[: len(before)] == before  # the stored MCP call and its result
+    assert "21:00" in _tool_results(server.requests[3])[-1]  # the tools are there again
