@@ -59,7 +59,7 @@ class HTTPServer:
         self.cancelled: list[str] = []
         #: Keys whose lookup has begun.
         self.started: list[str] = []
-        app = MCPServer("web")
+        app = MCPServer("web", log_level="ERROR")
 
         @app.tool(annotations=ToolAnnotations(read_only_hint=True, destructive_hint=False))
         async def lookup(key: str) -> str:
