@@ -19,12 +19,14 @@ from mcp.types import ToolAnnotations
 PYTHON = sys.executable
 
 
-def time_server() -> dict[str, Any]:
-    return {"command": PYTHON, "args": ["-m", "mcp_server_time", "--local-timezone", "UTC"]}
+def time_server(tag: str = "mcp-test") -> dict[str, Any]:
+    """`tag` is in the server's command line (a harmless -W filter), so a test can look for its
+    own processes and not another run's."""
+    return {"command": PYTHON, "args": ["-W", f"ignore:{tag}", "-m", "mcp_server_time", "--local-timezone", "UTC"]}
 
 
-def git_server(repo: Path) -> dict[str, Any]:
-    return {"command": PYTHON, "args": ["-m", "mcp_server_git", "--repository", str(repo)]}
+def git_server(repo: Path, tag: str = "mcp-test") -> dict[str, Any]:
+    return {"command": PYTHON, "args": ["-W", f"ignore:{tag}", "-m", "mcp_server_git", "--repository", str(repo)]}
 
 
 def git_repo(path: Path) -> Path:

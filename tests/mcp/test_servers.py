@@ -26,13 +26,14 @@ async def test_pypi_and_http_servers_tools_reach_the_next_request(
     serve, workspace: Path, tmp_path: Path, http_server: HTTPServer
 ) -> None:
     repo = git_repo(tmp_path / "repo")
+    tag = f"mcp-test-{tmp_path.name}"
     calls = [
         _call("time__get_current_time", timezone="Europe/Paris"),
         _call("git__git_status", repo_path=str(repo)),
         _call("web__lookup", key="answer"),
     ]
     server = serve([Script(turns=[Turn(tool_calls=calls), Turn.finish("done")])])
-    config = {"mcpServers": {"time": time_server(), "git": git_server(repo), "web": http_server.config()}}
+    config = {"mcpServers": {"time": time_server(tag), "git": git_server(repo, tag), "web": http_server.config()}}
     result = await run(Agent(llm=llm_for(server), tools=[], mcp_config=config), workspace, "what time is it?")
 
     assert result.outcome.status.value == "finished", result.outcome
@@ -49,7 +50,7 @@ async def test_pypi_and_http_servers_tools_reach_the_next_request(
         ("mcp", "web", "lookup"),
     ]
     assert {a.risk for a in actions} == {Risk.LOW}  # all three say readOnlyHint
-    assert not live_processes("mcp_server_git"), "the server outlived its session"
+    assert not live_processes(tag), "the server outlived its session"
 
 
 async def test_failing_servers_are_warnings_and_the_run_goes_on(serve, workspace: Path) -> None:
