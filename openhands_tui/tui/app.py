@@ -140,7 +140,8 @@ class OpenHandsApp(App[int]):
         self.session = session
         session.conversation.bus.subscribe(self.bridge.subscriber)
         self.bridge.conversation = session.conversation
-        self.bridge.submit(session.conversation.open())
+        bridge = self.bridge  # opened after the first frame: opening starts MCP servers (processes, an import)
+        self.call_after_refresh(lambda: bridge.submit(session.conversation.open()))
         for request in session.trust_requests:
             self.push_screen(TrustScreen(request), partial(self._trust, session, request))
 
