@@ -47,7 +47,7 @@ HANGS = {"command": PYTHON, "args": ["-c", "import time; time.sleep(60)"], "time
 MALFORMED = {
     "command": PYTHON,
     "args": ["-c", "import time; print('{this is not json', flush=True); time.sleep(60)"],
-    "timeout": 1.5,
+    "timeout": 4,  # long enough for a loaded machine to start python and print
 }
 
 
