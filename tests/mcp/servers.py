@@ -51,6 +51,28 @@ MALFORMED = {
 }
 
 
+CRASHING_SERVER = """
+import os
+from mcp.server.mcpserver import MCPServer
+
+app = MCPServer("crashy", log_level="ERROR")
+
+@app.tool()
+def crash() -> str:
+    \"\"\"Ends the server's process mid-call.\"\"\"
+    os._exit(1)
+
+app.run()
+"""
+
+
+def crashing_server(tmp: Path) -> dict[str, Any]:
+    """A real stdio server (the `mcp` SDK's) whose one tool kills its own process."""
+    script = tmp / "crashy.py"
+    script.write_text(CRASHING_SERVER)
+    return {"command": PYTHON, "args": [str(script)]}
+
+
 class HTTPServer:
     """A streamable-HTTP MCP server in a thread: `lookup` (read-only, takes `delay` seconds)
     and `record` (a write). `calls` keeps (tool, argument, started, ended) for ordering checks."""

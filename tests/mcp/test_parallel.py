@@ -1,5 +1,6 @@
 """Read-only MCP calls of one response run side by side; a write keeps its place; a call
-cancelled here (Esc) is cancelled on the server too."""
+cancelled here (Esc) or timed out is cancelled on the server too; a server that dies mid-call
+is an error result."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 from openhands_tui.sdk import Agent, Conversation
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 from tests.conftest import llm_for
-from tests.mcp.servers import HTTPServer
+from tests.mcp.servers import HTTPServer, crashing_server
 from tests.sdk.helpers import run
 
 
@@ -64,3 +65,35 @@ async def test_a_cancelled_call_is_cancelled_on_the_server(serve, workspace: Pat
             break
         await asyncio.sleep(0.05)
     assert http_server.cancelled == ["slow-one"]
+
+
+async def test_a_call_that_takes_too_long_times_out_and_is_cancelled(
+    serve, workspace: Path, http_server: HTTPServer
+) -> None:
+    server = serve([Script(turns=[Turn(tool_calls=[_lookup("slow-two")]), Turn.finish("gave up")])])
+    config = {"mcpServers": {"web": {**http_server.config(), "tool_timeout": 0.5}}}
+    result = await run(Agent(llm=llm_for(server), tools=[], mcp_config=config), workspace, "go")
+
+    assert result.outcome.status.value == "finished"
+    sent = [m["content"] for m in server.requests[1].messages if m["role"] == "tool"]
+    assert sent[0].startswith("MCP server 'web' did not answer 'lookup' within 0.5 s")
+    for _ in range(50):
+        if http_server.cancelled:
+            break
+        await asyncio.sleep(0.05)
+    assert http_server.cancelled == ["slow-two"]
+
+
+async def test_a_server_that_crashes_mid_call_is_an_error_result_and_the_run_goes_on(
+    serve, workspace: Path, tmp_path: Path
+) -> None:
+    crash = ScriptedToolCall(name="crashy__crash", arguments={})
+    server = serve([Script(turns=[Turn(tool_calls=[crash]), Turn(tool_calls=[crash]), Turn.finish("it broke")])])
+    agent = Agent(llm=llm_for(server), tools=[], mcp_config={"mcpServers": {"crashy": crashing_server(tmp_path)}})
+    result = await run(agent, workspace, "go")
+
+    assert result.outcome.status.value == "finished"
+    first, second = ([m["content"] for m in r.messages if m["role"] == "tool"][-1] for r in server.requests[1:3])
+    assert first.startswith("MCP server 'crashy': ") and "continue without them" in first
+    assert second.startswith("MCP server 'crashy' is not running (stopped answering: ")
+    assert [o.outcome for o in result.kinds("observation") if o.tool_name == "crashy__crash"] == ["error", "error"]
