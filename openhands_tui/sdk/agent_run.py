@@ -94,7 +94,7 @@ class AgentRun:
         self.shared_prefix: PrefixShare | None = None
         self._prefix_key: str | None = None
         #: MCP servers this agent wants; their tools join before its next model call.
-        self.mcp = MCPTools(runtime.mcp, self._warn)
+        self.mcp = MCPTools(runtime.mcp, self._warn, runtime.bus.redactor.add)
 
     # -- lifecycle -------------------------------------------------------------------------
 

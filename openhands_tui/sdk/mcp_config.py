@@ -26,6 +26,7 @@ from typing import Any, Literal
 from pydantic import ConfigDict, Field, ValidationError, model_validator
 
 from openhands_tui.sdk.model import Model
+from openhands_tui.sdk.security.secrets import SHELL_SECRET_NAME
 from openhands_tui.sdk.security.trust import ProjectTrust, TrustRequest, digest_of
 
 #: Seconds a server may take to start and list its tools, and a tool call may take.
@@ -74,6 +75,17 @@ class MCPServerConfig(Model):
         if self.command is not None:
             return " ".join([self.command, *self.args])
         return f"{self.url} ({self.transport})"
+
+    def secrets(self) -> dict[str, str]:
+        """Values to redact wherever they appear: secret-looking `env` values and every header
+        value (and the token of `Bearer <token>`), by what they are."""
+        found = {value: f"env {name}" for name, value in self.env.items() if SHELL_SECRET_NAME.search(name)}
+        for name, value in self.headers.items():
+            found[value] = f"header {name}"
+            scheme, _, token = value.partition(" ")
+            if token and scheme.lower() in ("bearer", "basic", "token"):
+                found[token] = f"header {name}"
+        return found
 
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json", by_alias=True, exclude_defaults=True)

@@ -74,9 +74,15 @@ def new_mcp_client(workspace: Path) -> MCPToolSource | None:
 class MCPTools:
     """One agent's MCP servers: wanted (and started) now, attached before its next model call."""
 
-    def __init__(self, source: MCPToolSource | None, warn: Callable[[str], None]) -> None:
+    def __init__(
+        self,
+        source: MCPToolSource | None,
+        warn: Callable[[str], None],
+        secret: Callable[[str, str], None] = lambda value, label: None,
+    ) -> None:
         self._source = source
         self._warn = warn
+        self._secret = secret
         self._pending: dict[str, MCPServerConfig] = {}
         self._attached: set[str] = set()
 
@@ -89,6 +95,9 @@ class MCPTools:
             raise ToolResolutionError(
                 f"{why} declares MCP servers ({', '.join(new)}) but no MCP client is loaded; import openhands_tui.mcp"
             )
+        for name, config in new.items():  # a server's tokens never reach the log or the model
+            for value, label in config.secrets().items():
+                self._secret(value.strip(), f"MCP server {name} {label}")
         self._pending.update(new)
         self._source.start(new)
 

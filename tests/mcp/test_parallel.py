@@ -97,3 +97,17 @@ async def test_a_server_that_crashes_mid_call_is_an_error_result_and_the_run_goe
     assert first.startswith("MCP server 'crashy': ") and "continue without them" in first
     assert second.startswith("MCP server 'crashy' is not running (stopped answering: ")
     assert [o.outcome for o in result.kinds("observation") if o.tool_name == "crashy__crash"] == ["error", "error"]
+
+
+async def test_a_servers_tokens_are_redacted_from_what_is_recorded(
+    serve, workspace: Path, http_server: HTTPServer
+) -> None:
+    token = "tok-0123456789abcdef"
+    server = serve([Script(turns=[Turn(tool_calls=[_lookup(token)]), Turn.finish("done")])])
+    config = {"mcpServers": {"web": {**http_server.config(), "headers": {"Authorization": f"Bearer {token}"}}}}
+    result = await run(Agent(llm=llm_for(server), tools=[], mcp_config=config), workspace, "go")
+
+    assert http_server.started == [token]  # the server got the call as the model made it
+    observed = next(o.content for o in result.kinds("observation") if o.tool_name == "web__lookup")
+    assert token not in observed and "value of" in observed
+    assert token not in server.requests[1].body["messages"][-1]["content"]
