@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from openhands_tui import __version__
+from openhands_tui.cli_mcp import mcp_app
 
 if TYPE_CHECKING:
     from openhands_tui.launch import LaunchOptions
@@ -52,6 +53,7 @@ app = typer.Typer(
         "1 error, 2 bad usage or input, 3 limit reached or stuck, 130 interrupted."
     ),
 )
+app.add_typer(mcp_app, name="mcp")  # `tui mcp list|add|remove|get` (cli_mcp.py)
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:

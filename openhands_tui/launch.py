@@ -20,6 +20,7 @@ from openhands_tui.sdk.conversation import Conversation
 from openhands_tui.sdk.errors import SettingsError, StrategyError
 from openhands_tui.sdk.event import Event, Risk
 from openhands_tui.sdk.llm import LLM
+from openhands_tui.sdk.mcp_config import microagent_servers, session_servers
 from openhands_tui.sdk.runtime import Limits
 from openhands_tui.sdk.sandbox import SandboxPolicy
 from openhands_tui.sdk.security.permissions import PermissionSet, user_rules_file
@@ -189,6 +190,15 @@ def _launch(
         redactor.add(value, label)
     sandbox_text = describe_sandbox(sandbox)
     permissions, trust_request = PermissionSet.load(workspace, trust_project=options.trust_project)
+    mcp = session_servers(workspace, trust_project=options.trust_project)  # started by the root agent
+    warnings += mcp.problems
+    trust_requests = [r for r in (trust_request, mcp.trust_request) if r is not None]
+    for skill in microagents.skills:  # a project's microagent that would start programs: ask first
+        if skill.mcp_tools:
+            _, _, request = microagent_servers(
+                skill.mcp_tools, skill.source, workspace, trust_project=options.trust_project
+            )
+            trust_requests += [request] if request is not None else []
 
     if log is None:
         spec = strategy_spec or BUILTIN_SOLO
@@ -222,6 +232,8 @@ def _launch(
         microagents=microagents,
         sandbox=sandbox,
         earlier_sandbox=meta.sandbox if meta else None,
+        mcp_servers=mcp.servers,
+        trust_project=options.trust_project,
     )
     log.save_meta(sandbox=sandbox.mode)
     return Launched(
@@ -235,7 +247,7 @@ def _launch(
         resumed=bool(options.resume),
         inputs=inputs,
         history=history,
-        trust_requests=[trust_request] if trust_request is not None else [],
+        trust_requests=trust_requests,
         sandbox=sandbox_text,
     )
 

@@ -31,6 +31,7 @@ from acp import (
 from acp.schema import (
     AgentCapabilities,
     Implementation,
+    McpCapabilities,
     PromptCapabilities,
     SessionMode,
     SessionModeState,
@@ -38,6 +39,7 @@ from acp.schema import (
 )
 
 from openhands_tui import __version__
+from openhands_tui.acp.mcp_servers import client_servers
 from openhands_tui.acp.permissions import EditorConfirmer
 from openhands_tui.acp.updates import UpdateTranslator
 from openhands_tui.launch import Launched, LaunchOptions, launch, log_to_session
@@ -79,7 +81,9 @@ class EditorAgent:
         return InitializeResponse(
             protocol_version=PROTOCOL_VERSION,
             agent_capabilities=AgentCapabilities(
-                load_session=True, prompt_capabilities=PromptCapabilities(embedded_context=True)
+                load_session=True,
+                prompt_capabilities=PromptCapabilities(embedded_context=True),
+                mcp_capabilities=McpCapabilities(http=True, sse=True),
             ),
             auth_methods=[],
             agent_info=Implementation(name="openhands-tui", title="OpenHands TUI", version=__version__),
@@ -90,10 +94,12 @@ class EditorAgent:
 
     async def new_session(self, cwd: str, mcp_servers: Any = None, **kwargs: Any) -> Any:
         session = self._open(replace(self.options, workspace=Path(cwd), resume=None, task=None))
+        await self._connect_servers(session, mcp_servers)
         return NewSessionResponse(session_id=session.launched.log.id, modes=self._modes(session))
 
     async def load_session(self, cwd: str, session_id: str, mcp_servers: Any = None, **kwargs: Any) -> Any:
         session = self._open(replace(self.options, workspace=Path(cwd), resume=session_id, task=None))
+        await self._connect_servers(session, mcp_servers)
         for event in session.launched.history:  # the stored conversation, as the editor shows it
             for update in session.translator.updates(event, replay=True):
                 await self.client.session_update(session_id=session.launched.log.id, update=update)
@@ -158,6 +164,20 @@ class EditorAgent:
         launched.conversation.bus.subscribe(lambda event: self._forward(session, event))
         session.sender = asyncio.ensure_future(self._send(session_id, session))
         return session
+
+    async def _connect_servers(self, session: EditorSession, mcp_servers: Any) -> None:
+        """The editor's MCP servers join the session's (for its root agent); they start now,
+        in the background, and the first prompt waits for them only before calling the model."""
+        servers, problems = client_servers(mcp_servers)
+        runtime = session.launched.conversation.runtime
+        runtime.mcp_servers.update(servers)
+        if runtime.mcp is not None and servers:
+            runtime.mcp.start(servers)
+        for problem in problems:
+            logger.warning(problem)
+            await self.client.session_update(
+                session_id=session.launched.log.id, update=_agent_text(f"tui: {problem}\n")
+            )
 
     def _forward(self, session: EditorSession, event: Event) -> None:
         """On the engine's (this) loop, for every event: queue its updates, in order."""

@@ -16,6 +16,7 @@ from openhands_tui.sdk.condenser import Condenser, NoOpCondenser
 from openhands_tui.sdk.context import AgentContext
 from openhands_tui.sdk.file_read import read_regular
 from openhands_tui.sdk.llm import LLM
+from openhands_tui.sdk.mcp_config import MCPServerConfig, parse_servers
 from openhands_tui.sdk.model import StrictModel, UnsupportedArgument
 from openhands_tui.sdk.prompts import BASE_SYSTEM_PROMPT
 from openhands_tui.sdk.tool_spec import Tool
@@ -53,6 +54,24 @@ class Agent(StrictModel):
     condenser: Condenser | None = Field(
         default_factory=Condenser, description="How the history is kept inside the context window; None: never."
     )
+
+    mcp_config: dict[str, Any] = Field(
+        default_factory=dict,
+        description="MCP servers whose tools this agent gets, as {'mcpServers': {name: {command|url, ...}}}.",
+    )
+
+    @field_validator("mcp_config")
+    @classmethod
+    def _servers_readable(cls, value: dict[str, Any]) -> dict[str, Any]:
+        """A server entry that cannot be used fails when the strategy loads, naming it."""
+        _, problems = parse_servers(value, "Agent(mcp_config=...)")
+        if problems:
+            raise UnsupportedArgument(problems[0])
+        return value
+
+    @property
+    def mcp_servers(self) -> dict[str, MCPServerConfig]:
+        return parse_servers(self.mcp_config, "Agent(mcp_config=...)")[0] if self.mcp_config else {}
 
     @field_validator("condenser")
     @classmethod

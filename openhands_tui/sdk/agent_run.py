@@ -41,6 +41,8 @@ from openhands_tui.sdk.event import (
     new_id,
 )
 from openhands_tui.sdk.llm import LLMResponse
+from openhands_tui.sdk.mcp_config import microagent_servers
+from openhands_tui.sdk.mcp_port import MCPTools
 from openhands_tui.sdk.messages import MessageBuilder
 from openhands_tui.sdk.outcome import Finished, LimitReached, RunFailed, StuckDetected
 from openhands_tui.sdk.prefix_share import PrefixShare
@@ -91,6 +93,8 @@ class AgentRun:
         #: call lets one of them write the prefix to the provider's cache before the others.
         self.shared_prefix: PrefixShare | None = None
         self._prefix_key: str | None = None
+        #: MCP servers this agent wants; their tools join before its next model call.
+        self.mcp = MCPTools(runtime.mcp, self._warn, runtime.bus.redactor.add)
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -108,6 +112,9 @@ class AgentRun:
         self.tools = {tool.name: tool for tool in tools}
         self.schemas = [tool.schema for tool in tools]
         self.gauge = ContextGauge(self.schemas)
+        if self.depth == 0:
+            self.mcp.want(self.runtime.mcp_servers, "the session")
+        self.mcp.want(self.agent.mcp_servers, f"{self.agent.name}'s Agent(mcp_config=...)")
         if own:
             self._replay(own)
         else:
@@ -149,6 +156,7 @@ class AgentRun:
                 self.user_messages += 1
             elif isinstance(event, MicroagentTriggeredEvent):
                 self.injected_skills.add(event.name)
+                self._want_skill_servers(event.name)
             elif isinstance(event, StatusEvent):
                 self.status = event.status
         ask_again, interrupted = unfinished_actions(own)
@@ -183,6 +191,7 @@ class AgentRun:
 
     def _triggered(self, skill: Skill, keyword: str | None) -> None:
         self.injected_skills.add(skill.name)
+        self._want_skill_servers(skill.name)
         self.record(
             MicroagentTriggeredEvent,
             name=skill.name,
@@ -193,6 +202,27 @@ class AgentRun:
             content=skill.content,
         )
 
+    def _want_skill_servers(self, name: str) -> None:
+        """A microagent that fired brings its `mcp_tools` servers (started now, in the background)."""
+        skill = next((s for s in self.skills if s.name == name and s.mcp_tools), None)
+        if skill is not None:
+            servers, problems, _ = microagent_servers(
+                skill.mcp_tools, skill.source, self.runtime.workspace, trust_project=self.runtime.trust_project
+            )
+            for problem in problems:
+                self._warn(problem)
+            self.mcp.want(servers, f"microagent {skill.name}")
+
+    def _warn(self, text: str) -> None:
+        self.record(AgentErrorEvent, error=text)
+
+    async def _attach_mcp(self) -> None:
+        for tool in await self.mcp.attach():
+            if tool.name not in self.tools:
+                self.tools[tool.name] = tool
+                self.schemas.append(tool.schema)
+        self.gauge = ContextGauge(self.schemas)
+
     # -- the step --------------------------------------------------------------------------
 
     async def step(self) -> None:
@@ -201,6 +231,8 @@ class AgentRun:
             await resume_calls(self, self.runtime, self.tools, pending)
             return
         self._charge_iteration()
+        if self.mcp.pending:
+            await self._attach_mcp()
         response_id = new_id()
         response = await self._ask(response_id)
         self._record_usage(response, response_id)

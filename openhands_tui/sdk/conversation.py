@@ -26,6 +26,8 @@ from openhands_tui.sdk.event import (
     Status,
 )
 from openhands_tui.sdk.loop import INTERRUPTED, run_agent
+from openhands_tui.sdk.mcp_config import MCPServerConfig, session_servers
+from openhands_tui.sdk.mcp_port import MCPToolSource, new_mcp_client
 from openhands_tui.sdk.outcome import Finished, RunOutcome
 from openhands_tui.sdk.runtime import Limits, Runtime
 from openhands_tui.sdk.sandbox import SandboxPolicy
@@ -57,6 +59,9 @@ class Conversation:
         microagents: LoadedMicroagents | None = None,
         sandbox: SandboxPolicy | None = None,
         earlier_sandbox: str | None = None,
+        mcp_servers: dict[str, MCPServerConfig] | None = None,
+        mcp: MCPToolSource | None = None,
+        trust_project: bool = False,
     ) -> None:
         self.bus = EventBus(log, redactor if redactor is not None else Redactor.from_environment())
         for subscriber in subscribers:
@@ -75,6 +80,9 @@ class Conversation:
             microagents=microagents
             if microagents is not None
             else load_microagents(workspace.resolve(), strategy_skills=agent.context.skills),
+            mcp=mcp if mcp is not None else new_mcp_client(workspace.resolve()),
+            mcp_servers=dict(mcp_servers or {}),
+            trust_project=trust_project,
         )
         self.root = AgentRun(agent, self.runtime, agent_id="root", spawner=ChildRuns)
         self.log = log
@@ -96,6 +104,10 @@ class Conversation:
         ProjectTrust().trust(request)
         if request.kind == "permissions":
             self.runtime.permissions, _ = PermissionSet.load(self.runtime.workspace)
+        elif request.kind == "mcp" and Path(request.file).name == ".mcp.json":  # its servers join the next call
+            servers = session_servers(self.runtime.workspace).servers
+            self.runtime.mcp_servers.update(servers)
+            self.root.mcp.want(servers, "the project's .mcp.json")
 
     def _publish_policy(self) -> None:
         policy = self.runtime.policy
@@ -158,6 +170,8 @@ class Conversation:
 
     async def close(self) -> None:
         await self.root.close()
+        if self.runtime.mcp is not None:
+            await self.runtime.mcp.aclose()  # no server outlives its session
         if self.log is not None:
             self.log.close()
 

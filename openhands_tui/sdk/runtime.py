@@ -11,6 +11,8 @@ from pathlib import Path
 from openhands_tui.sdk.bus import EventBus
 from openhands_tui.sdk.confirmation import ApproveAll, ConfirmationPolicy, Confirmer
 from openhands_tui.sdk.context.loader import LoadedMicroagents
+from openhands_tui.sdk.mcp_config import MCPServerConfig
+from openhands_tui.sdk.mcp_port import MCPToolSource
 from openhands_tui.sdk.outcome import LimitReached
 from openhands_tui.sdk.sandbox import SandboxPolicy
 from openhands_tui.sdk.security import RiskAnalyzer, RuleAnalyzer
@@ -57,6 +59,11 @@ class Runtime:
     tree: DelegationTree = field(default_factory=DelegationTree)
     #: How many agents have been started in this session, so child ids stay unique.
     agents_started: int = 0
+    #: The session's MCP client (None: no client loaded) and the servers its root agent gets.
+    mcp: MCPToolSource | None = None
+    mcp_servers: dict[str, MCPServerConfig] = field(default_factory=dict)
+    #: The user vouched for the project (--trust-project): its microagents may start servers.
+    trust_project: bool = False
 
     def new_agent_id(self, name: str) -> str:
         """A readable, session-unique id for a child agent: `coder-3`."""

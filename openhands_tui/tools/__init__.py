@@ -1,5 +1,7 @@
-"""Concrete tools. Importing this package registers them with the engine's tool registry."""
+"""Concrete tools. Importing this package registers them with the engine's tool registry,
+and the MCP client (`openhands_tui.mcp`) with the engine, so MCP servers' tools are there too."""
 
+import openhands_tui.mcp  # noqa: F401  (registers the MCP client)
 from openhands_tui.sdk.tool import register_tool
 from openhands_tui.tools.delegate import DelegateTool
 from openhands_tui.tools.file_editor import FileEditorTool

@@ -26,6 +26,7 @@ from textual.widgets import Footer, OptionList, Static, Tree
 from openhands_tui.sdk.confirmation import ConfirmationMode
 from openhands_tui.sdk.event import Event
 from openhands_tui.sdk.loop import INTERRUPTED
+from openhands_tui.sdk.mcp_port import MCPServerStatus
 from openhands_tui.sdk.security.trust import TrustRequest
 from openhands_tui.tui.bridge import ConfirmationNeeded, EventsReady, RunDone
 from openhands_tui.tui.commands import SlashCommands
@@ -139,7 +140,8 @@ class OpenHandsApp(App[int]):
         self.session = session
         session.conversation.bus.subscribe(self.bridge.subscriber)
         self.bridge.conversation = session.conversation
-        self.bridge.submit(session.conversation.open())
+        bridge = self.bridge  # opened after the first frame: opening starts MCP servers (processes, an import)
+        self.call_after_refresh(lambda: bridge.submit(session.conversation.open()))
         for request in session.trust_requests:
             self.push_screen(TrustScreen(request), partial(self._trust, session, request))
 
@@ -321,6 +323,12 @@ class OpenHandsApp(App[int]):
         if message.text.startswith("/") and self.commands.run(message.text):
             return
         self.start_run(message.text)
+
+    def mcp_status(self) -> list[MCPServerStatus]:
+        """The session's MCP servers, for the /mcp panel (read from the engine's client)."""
+        conversation = self.bridge.conversation if self.bridge is not None else None
+        source = conversation.runtime.mcp if conversation is not None else None
+        return source.status() if source is not None else []
 
     # -- keys ------------------------------------------------------------------------------
 

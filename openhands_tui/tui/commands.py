@@ -12,6 +12,7 @@ from textual.app import SystemCommand
 from textual.screen import Screen
 
 from openhands_tui.sdk.confirmation import ConfirmationMode
+from openhands_tui.sdk.mcp_port import MCPServerStatus
 from openhands_tui.tui.state import SessionView
 from openhands_tui.tui.widgets.prompt import SlashCommand
 
@@ -51,12 +52,15 @@ class CommandHost(Protocol):
 
     def action_interrupt(self) -> None: ...
 
+    def mcp_status(self) -> list[MCPServerStatus]: ...
+
 
 BUILTIN = [
     SlashCommand("help", "what you can type and press"),
     SlashCommand("new", "start a new session"),
     SlashCommand("confirm", "always | risky | never (no argument: switch risky <-> always)"),
     SlashCommand("microagents", "loaded microagents and what fired"),
+    SlashCommand("mcp", "MCP servers: status and tools"),
     SlashCommand("tree", "show or hide the agent tree"),
     SlashCommand("theme", "switch theme (name, or the next one)"),
     SlashCommand("resume", "reopen a stored session (id, or the list)"),
@@ -79,7 +83,7 @@ command palette, Ctrl+C twice quits. Select text with the mouse; Ctrl+C copies i
 **Confirmations** — y approve, n reject (then type a reason or press Enter), a always allow the
 suggested rule, d show every argument.
 
-**Commands** — /help /new /confirm [always|risky|never] /microagents /tree /theme [name]
+**Commands** — /help /new /confirm [always|risky|never] /microagents /mcp /tree /theme [name]
 /resume [id] /exit, and /name for each task microagent.
 """
 
@@ -136,6 +140,11 @@ class SlashCommands:
 
         view = self.app.view
         self.app.push_screen(MicroagentsScreen(view.microagents, view.triggered, view.names))
+
+    def do_mcp(self, argument: str) -> None:
+        from openhands_tui.tui.screens.mcp import MCPScreen
+
+        self.app.push_screen(MCPScreen(self.app.mcp_status))
 
     def do_confirm(self, argument: str) -> None:
         current = ConfirmationMode(self.app.view.policy.mode if self.app.view.policy else "risky")
@@ -203,6 +212,7 @@ class SlashCommands:
             SystemCommand("Show the root agent", "Back to the root agent's transcript", app.action_show_root),
             SystemCommand("Follow the active agent", "Switch transcripts as agents work", app.action_toggle_follow),
             SystemCommand("Microagents", "What is loaded, and what fired", lambda: self.run("/microagents")),
+            SystemCommand("MCP servers", "Their status and tools", lambda: self.run("/mcp")),
             *[
                 SystemCommand(f"Confirm: {m.value}", f"Confirmation mode {m.value}", _bind(self.do_confirm, m.value))
                 for m in MODES

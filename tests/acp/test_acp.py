@@ -196,3 +196,27 @@ async def test_stdout_carries_nothing_but_the_protocol(serve, workspace: Path) -
         session = await conn.new_session(cwd=str(workspace), mcp_servers=[])
         done = await conn.prompt(session_id=session.session_id, prompt=[text_block("hi")])
     assert done.stop_reason == "end_turn" and "refused the credentials" in editor.text()
+
+
+async def test_the_editors_mcp_servers_give_the_agent_tools(serve, workspace: Path) -> None:
+    from acp.schema import EnvVariable, McpServerStdio
+
+    calls = [ScriptedToolCall(name="clock__get_current_time", arguments={"timezone": "Asia/Tokyo"})]
+    server = serve([Script(turns=[Turn(tool_calls=calls), Turn.finish("It is late in Tokyo.")])])
+    editor = Editor()
+    clock = McpServerStdio(
+        name="clock",
+        command=sys.executable,
+        args=["-m", "mcp_server_time", "--local-timezone", "UTC"],
+        env=[EnvVariable(name="TZ", value="UTC")],
+    )
+    async with await _open(editor, server, workspace) as (conn, _):
+        init = await conn.initialize(protocol_version=1)
+        assert init.agent_capabilities.mcp_capabilities.http
+        session = await conn.new_session(cwd=str(workspace), mcp_servers=[clock])
+        done = await conn.prompt(session_id=session.session_id, prompt=[text_block("time in Tokyo?")])
+        assert done.stop_reason == "end_turn"
+    sent = [m["content"] for m in server.requests[1].messages if m["role"] == "tool"]
+    assert '"timezone": "Asia/Tokyo"' in sent[0]
+    call = next(u for u in editor.updates if u.session_update == "tool_call")
+    assert "clock" in call.title and "get_current_time" in call.title

@@ -13,6 +13,9 @@ and, for a project, in `.openhands-tui/permissions.toml`:
     [[rule]]
     action = "deny"
     path = "migrations/**"    # a path glob, relative to the workspace (file actions)
+    [[rule]]
+    action = "allow"
+    mcp = "git/git_commit"    # an MCP server's tool (`mcp:git/git_commit`; `git/*`: all of them)
 
 Deny beats allow, and deny rules apply even where the policy would not ask. An allow rule
 approves a command only if it covers every part of it: `git status && rm -rf /` is not
@@ -46,13 +49,15 @@ from openhands_tui.sdk.model import Model
 from openhands_tui.sdk.security.invocation import words
 from openhands_tui.sdk.security.trust import ProjectTrust, TrustRequest, digest_of
 from openhands_tui.sdk.shell_syntax import SimpleCommand
-from openhands_tui.sdk.subject import FileChange, ShellCommand, Subject
+from openhands_tui.sdk.subject import FileChange, MCPCall, ShellCommand, Subject
 
 
 class PermissionRule(Model):
     action: Literal["allow", "deny"]
     command: str | None = None
     path: str | None = None
+    #: An MCP tool as `server/tool` (a glob: `server/*`); a leading `mcp:` is allowed.
+    mcp: str | None = None
     #: Only this very command (every word), not commands it is a prefix of.
     exact: bool = False
     #: Commands this rule allows also run with network access (honoured in user rules only).
@@ -62,10 +67,17 @@ class PermissionRule(Model):
     source: str = ""
 
     def describe(self) -> str:
-        target = f"command {self.command!r}" if self.command is not None else f"path {self.path!r}"
+        if self.mcp is not None:
+            target = f"mcp:{self.mcp_pattern}"
+        else:
+            target = f"command {self.command!r}" if self.command is not None else f"path {self.path!r}"
         target += " (exactly)" if self.exact else ""
         where = f" ({self.source})" if self.source else ""
         return f"{self.action} {target}{where}"
+
+    @property
+    def mcp_pattern(self) -> str:
+        return (self.mcp or "").removeprefix("mcp:")
 
     def words(self) -> list[str]:
         """The rule's command as shell words (quotes respected), [] if it cannot be read."""
@@ -142,6 +154,17 @@ class PermissionSet:
             return self._decide_command(subject, high=risk is Risk.HIGH)
         if isinstance(subject, FileChange):
             return self._decide_path(subject.path, high=risk is Risk.HIGH)
+        if isinstance(subject, MCPCall):
+            return self._decide_mcp(f"{subject.server}/{subject.tool}", high=risk is Risk.HIGH)
+        return None
+
+    def _decide_mcp(self, name: str, high: bool) -> RuleDecision | None:
+        for action in ("deny", "allow"):
+            for rule in self._of(action, "mcp"):
+                if action == "allow" and high and not _is_literal(rule.mcp_pattern):
+                    continue  # a glob never approves a destructive tool; the tool's own rule may
+                if fnmatch.fnmatchcase(name, rule.mcp_pattern):
+                    return RuleDecision(approved=action == "allow", rule=rule)
         return None
 
     def network_for(self, subject: ShellCommand) -> PermissionRule | None:
@@ -208,6 +231,7 @@ class PermissionSet:
         entry = f'\n[[rule]]\naction = "{rule.action}"\n'
         entry += f"command = {json.dumps(rule.command)}\n" if rule.command is not None else ""
         entry += f"path = {json.dumps(rule.path)}\n" if rule.path is not None else ""
+        entry += f"mcp = {json.dumps(rule.mcp_pattern)}\n" if rule.mcp is not None else ""
         entry += "exact = true\n" if rule.exact else ""
         entry += f"workspace = {json.dumps(workspace)}\n" if workspace is not None else ""
         with open(file, "a") as handle:
@@ -239,6 +263,8 @@ def suggest_rule(subject: Subject, workspace: Path, exact: bool = False) -> Perm
     if isinstance(subject, FileChange):
         path = PermissionSet([], workspace)._relative(subject.path)
         return PermissionRule(action="allow", path=path, exact=exact)
+    if isinstance(subject, MCPCall):  # that tool of that server, never the whole server
+        return PermissionRule(action="allow", mcp=f"{subject.server}/{subject.tool}", exact=True)
     return None
 
 
@@ -304,13 +330,13 @@ def _read_rules(path: Path) -> list[PermissionRule]:
             raise SettingsError(f"{path}: rule {index} is not a table of settings")
         unknown = sorted(set(entry) - set(PermissionRule.model_fields) - {"source"})
         if unknown:
-            valid = "action, command, path, exact, network, workspace"
+            valid = "action, command, path, mcp, exact, network, workspace"
             raise SettingsError(f"{path}: rule {index} has unknown setting {unknown[0]!r} (valid: {valid})")
         try:
             rule = PermissionRule.model_validate({**entry, "source": str(path)})
         except ValidationError as exc:
             raise SettingsError(f"{path}: rule {index} is invalid ({exc.errors()[0]['msg']})") from None
-        if (rule.command is None) == (rule.path is None):
-            raise SettingsError(f"{path}: rule {index} needs exactly one of `command` or `path`")
+        if [rule.command, rule.path, rule.mcp].count(None) != 2:
+            raise SettingsError(f"{path}: rule {index} needs exactly one of `command`, `path` or `mcp`")
         rules.append(rule)
     return rules

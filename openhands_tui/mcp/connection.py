@@ -1,0 +1,231 @@
+"""One MCP server, spoken to with the official `mcp` SDK: started, listed, called, stopped.
+
+The connection lives in a task of its own: the SDK's transports and `ClientSession` are anyio
+context managers that must be entered and left by the same task, so that task opens them,
+lists the tools, and then waits until it is told to stop. Calls from agents go through the
+open session from their own tasks. Every way a server can go wrong — the program is missing
+or exits, it never answers, it writes something that is not JSON-RPC, an HTTP error — ends
+in `state == "failed"` with a one-line `error`, never an exception escaping to the run.
+
+A stdio server's standard error goes to a temporary file (never the terminal the app draws
+on); its last lines are quoted in the error. Its environment is the SDK's minimal default
+(PATH, HOME, USER...) plus the server's own `env`: API keys in ours are not handed on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from openhands_tui.sdk.mcp_config import STARTUP_TIMEOUT, TOOL_TIMEOUT, MCPServerConfig
+from openhands_tui.sdk.mcp_port import MCPState
+from openhands_tui.sdk.terminal_text import strip_controls
+
+# The SDK logs a server's malformed output with a traceback; it must never reach the terminal
+# through logging's last-resort handler (the session's log file still gets it, via the root).
+logging.getLogger("mcp").addHandler(logging.NullHandler())
+
+#: Seconds a server gets to stop (stdin closed, then SIGTERM) before its task is cancelled.
+STOP_TIMEOUT = 5.0
+
+
+class MCPUnavailable(Exception):
+    """The server cannot take calls (it failed to start, crashed, or was stopped)."""
+
+
+class ServerConnection:
+    def __init__(self, name: str, config: MCPServerConfig, workspace: Path) -> None:
+        self.name = name
+        self.config = config
+        self.workspace = workspace
+        self.state: MCPState = "starting"
+        self.error = ""
+        self.tools: list[Any] = []  # mcp.types.Tool
+        self._session: Any = None
+        self._ready = asyncio.Event()
+        self._stop = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        #: The last thing it sent that was not JSON-RPC (quoted when it then fails).
+        self._garbled = ""
+        self._stderr = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")  # noqa: SIM115 - closed in stop()
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Begin connecting in the background (now if a loop runs here, else on first wait)."""
+        with contextlib.suppress(RuntimeError):
+            asyncio.get_running_loop()
+            self._ensure_task()
+
+    def _ensure_task(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name=f"mcp server {self.name}")
+
+    async def wait_ready(self) -> None:
+        """Wait until the server listed its tools or failed; a server that takes longer than
+        its timeout is stopped and failed."""
+        self._ensure_task()
+        timeout = self.config.timeout or STARTUP_TIMEOUT
+        try:
+            await asyncio.wait_for(self._ready.wait(), timeout)
+        except TimeoutError:
+            garbled = f"; it wrote output that is not JSON-RPC ({self._garbled})" if self._garbled else ""
+            self._fail(f"did not answer within {timeout:g} s{garbled}")
+            await self._cancel_task()
+
+    async def stop(self) -> None:
+        """Stop the server and wait for its process to end (no orphans)."""
+        self._stop.set()
+        task = self._task
+        if task is not None and not task.done():
+            try:
+                await asyncio.wait_for(asyncio.shield(task), STOP_TIMEOUT)
+            except (TimeoutError, Exception):
+                await self._cancel_task()
+        if self.state in ("running", "starting"):
+            self.state = "stopped"
+        self._stderr.close()
+
+    async def _cancel_task(self) -> None:
+        task = self._task
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
+
+    def _fail(self, error: str) -> None:
+        if self.state != "failed":
+            self.state = "failed"
+            self.error = error + self._stderr_tail()
+        self._session = None
+        self._ready.set()
+
+    def _stderr_tail(self) -> str:
+        try:
+            self._stderr.flush()
+            self._stderr.seek(0, os.SEEK_END)
+            size = self._stderr.tell()
+            self._stderr.seek(max(0, size - 2000))
+            lines = [line.strip() for line in strip_controls(self._stderr.read()).splitlines() if line.strip()]
+        except (OSError, ValueError):
+            return ""
+        return f" (its last output: {lines[-1][:200]})" if lines else ""
+
+    async def _run(self) -> None:
+        try:
+            await asyncio.to_thread(_load_sdk)  # the SDK's first import costs ~1 s: not on this loop
+            from mcp import ClientSession
+
+            async with contextlib.AsyncExitStack() as stack:
+                read, write = await self._open_transport(stack)
+                session = await stack.enter_async_context(ClientSession(read, write, message_handler=self._on_message))
+                await session.initialize()
+                self.tools = await _list_tools(session)
+                self._session = session
+                self.state = "running"
+                self._ready.set()
+                await self._stop.wait()
+                self._session = None
+        except asyncio.CancelledError:
+            self._fail("stopped while starting")
+            raise
+        except BaseException as exc:  # every failure of a server is a warning, never a crash
+            self._fail(describe_error(exc))
+        finally:
+            self._session = None
+            self._ready.set()
+
+    async def _on_message(self, message: Any) -> None:
+        if isinstance(message, Exception):
+            self._garbled = describe_error(message)[:160]
+
+    async def _open_transport(self, stack: contextlib.AsyncExitStack) -> tuple[Any, Any]:
+        config = self.config
+        if config.command is not None:
+            from mcp.client.stdio import StdioServerParameters, stdio_client
+
+            params = StdioServerParameters(
+                command=os.path.expandvars(config.command),
+                args=[os.path.expandvars(arg) for arg in config.args],
+                env={key: os.path.expandvars(value) for key, value in config.env.items()},
+                cwd=os.path.expanduser(config.cwd) if config.cwd else str(self.workspace),
+            )
+            streams = await stack.enter_async_context(stdio_client(params, errlog=self._stderr))
+            return streams[0], streams[1]
+        url = os.path.expandvars(config.url or "")
+        headers = {key: os.path.expandvars(value) for key, value in config.headers.items()}
+        if config.transport == "sse":
+            from mcp.client.sse import sse_client
+
+            streams = await stack.enter_async_context(sse_client(url, headers=headers))
+            return streams[0], streams[1]
+        from mcp.client.streamable_http import streamable_http_client
+        from mcp.shared._httpx_utils import create_mcp_http_client
+
+        client = await stack.enter_async_context(create_mcp_http_client(headers=headers))
+        streams = await stack.enter_async_context(streamable_http_client(url, http_client=client))
+        return streams[0], streams[1]
+
+    # -- calls -----------------------------------------------------------------------------
+
+    async def call(self, tool: str, arguments: dict[str, Any]) -> Any:
+        """Call `tool`; returns the SDK's CallToolResult. Raises MCPUnavailable when the
+        server cannot take it, TimeoutError after the server's tool timeout (the server is
+        told the call was cancelled, as it is when the caller is cancelled)."""
+        session = self._session
+        if session is None or self.state != "running":
+            raise MCPUnavailable(f"MCP server {self.name!r} is not running ({self.error or self.state})")
+        timeout = self.config.tool_timeout or TOOL_TIMEOUT
+        try:
+            async with asyncio.timeout(timeout):
+                return await session.call_tool(tool, arguments)
+        except TimeoutError:
+            raise TimeoutError(f"MCP server {self.name!r} did not answer {tool!r} within {timeout:g} s") from None
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            error = describe_error(exc)
+            if _connection_lost(exc) or (self._task is not None and self._task.done()):
+                self._fail(f"stopped answering: {error}")
+            raise MCPUnavailable(f"MCP server {self.name!r}: {error}") from None
+
+
+def _load_sdk() -> None:
+    import mcp.client.session
+    import mcp.client.stdio  # noqa: F401
+
+
+async def _list_tools(session: Any) -> list[Any]:
+    tools: list[Any] = []
+    cursor: str | None = None
+    for _ in range(100):  # a server that pages forever is cut off
+        from mcp import types
+
+        params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
+        listed = await session.list_tools(params=params)
+        tools.extend(listed.tools)
+        cursor = listed.next_cursor
+        if not cursor:
+            break
+    return tools
+
+
+def describe_error(exc: BaseException) -> str:
+    """One line for what went wrong, from the innermost real cause of an exception group."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    if isinstance(exc, FileNotFoundError):
+        return f"cannot run {exc.filename or 'the command'}: not found"
+    text = strip_controls(str(exc)).strip().splitlines()
+    message = text[0][:300] if text else ""
+    return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
+
+
+def _connection_lost(exc: BaseException) -> bool:
+    text = str(exc).lower()
+    return "connection closed" in text or "closed" in type(exc).__name__.lower()

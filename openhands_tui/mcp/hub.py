@@ -1,0 +1,73 @@
+"""A session's MCP client: every server its agents want, started once, stopped at the end.
+
+Servers start concurrently in the background the moment an agent wants them; an agent waits
+for them (each within its own timeout) only before its next model call. A server wanted by
+two agents, or by the session and a microagent, is one connection. A server that fails is
+reported once, naming it, and the run goes on without its tools.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from openhands_tui.mcp.connection import ServerConnection
+from openhands_tui.mcp.tool import MCPTool
+from openhands_tui.sdk.mcp_config import MCPServerConfig
+from openhands_tui.sdk.mcp_port import MCPServerStatus
+from openhands_tui.sdk.tool import ToolDefinition
+
+
+class MCPHub:
+    """Implements the engine's `MCPToolSource` port on the `mcp` SDK."""
+
+    def __init__(self, workspace: Path) -> None:
+        self.workspace = workspace
+        self._connections: dict[str, ServerConnection] = {}
+        self._warned: set[str] = set()
+
+    def start(self, servers: Mapping[str, MCPServerConfig]) -> None:
+        for name, config in servers.items():
+            if name in self._connections:
+                continue  # the first config of a name wins (the session's over a microagent's)
+            connection = ServerConnection(name, config, self.workspace)
+            self._connections[name] = connection
+            connection.start()
+
+    async def tools(
+        self, servers: Mapping[str, MCPServerConfig], warn: Callable[[str], None]
+    ) -> list[ToolDefinition[Any]]:
+        self.start(servers)
+        wanted = [self._connections[name] for name in servers]
+        await asyncio.gather(*(connection.wait_ready() for connection in wanted))
+        tools: list[ToolDefinition[Any]] = []
+        for connection in wanted:
+            if connection.state != "running":
+                if connection.name not in self._warned:
+                    self._warned.add(connection.name)
+                    warn(
+                        f"MCP server {connection.name!r} ({connection.config.describe()}) is not available: "
+                        f"{connection.error or connection.state}; continuing without its tools"
+                    )
+                continue
+            tools += [MCPTool(connection, tool) for tool in connection.tools]
+        return tools
+
+    def status(self) -> list[MCPServerStatus]:
+        return [
+            MCPServerStatus(
+                name=name,
+                state=connection.state,
+                target=connection.config.describe(),
+                tools=[tool.name for tool in connection.tools] if connection.state == "running" else [],
+                error=connection.error,
+            )
+            for name, connection in list(self._connections.items())  # read from the app's thread too
+        ]
+
+    async def aclose(self) -> None:
+        connections, self._connections = list(self._connections.values()), {}
+        self._warned.clear()
+        await asyncio.gather(*(connection.stop() for connection in connections), return_exceptions=True)

@@ -1,0 +1,106 @@
+"""A tool of an MCP server as the model sees it: `server__tool`, with the server's own schema.
+
+Its subject is an `MCPCall` carrying the server's annotations, so the analyzer rates it
+(`readOnlyHint` LOW, `destructiveHint` HIGH, else MEDIUM), rules can name it
+(`mcp = "server/tool"`), confirmations show server, tool and arguments, and read-only calls
+of one response run side by side. The server's answer is text the model reads: images and
+audio become a note, a server error is an error result, and everything is stripped of escape
+sequences and capped like terminal output, because a server is as untrusted as a command.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cached_property
+from typing import Any
+
+from pydantic import ConfigDict
+
+from openhands_tui.mcp.connection import MCPUnavailable, ServerConnection
+from openhands_tui.sdk.mcp_config import tool_name_part
+from openhands_tui.sdk.messages import shorten
+from openhands_tui.sdk.subject import MCPAnnotations, MCPCall
+from openhands_tui.sdk.terminal_text import safe_for_terminal
+from openhands_tui.sdk.tool import Action, Observation, ToolDefinition
+
+#: Longest result the model is sent, as for a terminal command's output.
+MAX_RESULT_CHARS = 30_000
+#: Longest tool description sent to the model (some servers ship manuals).
+MAX_DESCRIPTION_CHARS = 2_000
+
+
+class MCPArguments(Action):
+    """Whatever the server's schema asks for: the server validates its own arguments."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class MCPTool(ToolDefinition[MCPArguments]):
+    action_type = MCPArguments
+
+    def __init__(self, connection: ServerConnection, tool: Any) -> None:  # tool: mcp.types.Tool
+        self.connection = connection
+        self.server = connection.name
+        self.tool = tool.name
+        self.name = f"{tool_name_part(self.server)}__{tool_name_part(tool.name)}"[:64]
+        text = safe_for_terminal(tool.description or tool.title or tool.name)
+        self.description = f"{shorten(text, MAX_DESCRIPTION_CHARS)}\n(MCP server {self.server})"
+        self.input_schema = tool.input_schema if isinstance(tool.input_schema, dict) else {}
+        hints = tool.annotations
+        self.hints = MCPAnnotations(
+            title=getattr(hints, "title", None) or tool.title,
+            read_only=getattr(hints, "read_only_hint", None),
+            destructive=getattr(hints, "destructive_hint", None),
+            idempotent=getattr(hints, "idempotent_hint", None),
+            open_world=getattr(hints, "open_world_hint", None),
+        )
+
+    @cached_property
+    def schema(self) -> dict[str, Any]:
+        parameters = dict(self.input_schema) or {"type": "object", "properties": {}}
+        parameters.setdefault("type", "object")
+        parameters.setdefault("properties", {})
+        return {
+            "type": "function",
+            "function": {"name": self.name, "description": self.description, "parameters": parameters},
+        }
+
+    def subject(self, action: MCPArguments) -> MCPCall:
+        return MCPCall(server=self.server, tool=self.tool, arguments=_arguments(action), annotations=self.hints)
+
+    def summarize(self, action: MCPArguments) -> str:
+        arguments = json.dumps(_arguments(action), ensure_ascii=False)
+        return f"{self.server}/{self.tool} {shorten(arguments, 200)}"
+
+    async def run(self, action: MCPArguments) -> Observation:
+        try:
+            result = await self.connection.call(self.tool, _arguments(action))
+        except (MCPUnavailable, TimeoutError) as exc:
+            return Observation(text=f"{exc}. Its tools cannot be used now; continue without them.", is_error=True)
+        text = shorten(safe_for_terminal(result_text(result)), MAX_RESULT_CHARS)
+        return Observation(text=text or "(the tool returned nothing)", is_error=bool(result.is_error))
+
+
+def _arguments(action: MCPArguments) -> dict[str, Any]:
+    return dict(action.model_extra or {})
+
+
+def result_text(result: Any) -> str:
+    """A CallToolResult as text: text parts verbatim, everything else as a short note."""
+    parts: list[str] = []
+    for item in result.content or []:
+        kind = getattr(item, "type", "")
+        if kind == "text":
+            parts.append(item.text)
+        elif kind in ("image", "audio"):
+            size = len(item.data) * 3 // 4
+            parts.append(f"[{kind} ({item.mime_type}, about {size:,} bytes) returned by the tool; not shown]")
+        elif kind == "resource":
+            resource = item.resource
+            text = getattr(resource, "text", None)
+            parts.append(text if text is not None else f"[binary resource {resource.uri} ({resource.mime_type})]")
+        elif kind == "resource_link":
+            parts.append(f"[resource {item.uri}{': ' + item.description if item.description else ''}]")
+    if not parts and result.structured_content is not None:
+        parts.append(json.dumps(result.structured_content, ensure_ascii=False, indent=2))
+    return "\n".join(parts)

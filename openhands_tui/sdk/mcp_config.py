@@ -1,0 +1,219 @@
+"""MCP servers as settings: the `mcpServers` shape Claude Code, Cursor and OpenHands share.
+
+A server is either a program spoken to over stdio (`command`, `args`, `env`, `cwd`) or a URL
+(`url`, `headers`; streamable HTTP unless `type` says `sse`). Servers come from four places,
+all read here as plain data (the client that starts them lives in `openhands_tui.mcp`):
+
+- the user's `$XDG_CONFIG_HOME/openhands-tui/mcp.json` (what `tui mcp add` writes);
+- the project's `.mcp.json` — used only once the user trusts that file's content, because a
+  cloned repository must not start programs of its own choosing (`security/trust.py`);
+- a strategy's `Agent(mcp_config=...)` (the OpenHands SDK's argument);
+- a microagent's `mcp_tools` frontmatter when it fires (OpenHands' `stdio_servers` /
+  `sse_servers` / `shttp_servers` lists are read too).
+
+A broken entry is a one-line problem naming the file and the server; the other servers stay.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import ConfigDict, Field, ValidationError, model_validator
+
+from openhands_tui.sdk.model import Model
+from openhands_tui.sdk.security.secrets import SHELL_SECRET_NAME
+from openhands_tui.sdk.security.trust import ProjectTrust, TrustRequest, digest_of
+
+#: Seconds a server may take to start and list its tools, and a tool call may take.
+STARTUP_TIMEOUT = 30.0
+TOOL_TIMEOUT = 120.0
+
+_NAME = re.compile(r"[^A-Za-z0-9_-]")
+
+
+class MCPServerConfig(Model):
+    """One server. Exactly one of `command` (stdio) and `url` (HTTP or SSE)."""
+
+    model_config = ConfigDict(defer_build=True, extra="forbid", populate_by_name=True)
+
+    type: Literal["stdio", "http", "streamable-http", "sse"] | None = Field(default=None, alias="type")
+    command: str | None = None
+    args: list[str] = Field(default_factory=list)
+    env: dict[str, str] = Field(default_factory=dict)
+    cwd: str | None = None
+    url: str | None = None
+    headers: dict[str, str] = Field(default_factory=dict)
+    #: Seconds to start and list tools (default STARTUP_TIMEOUT).
+    timeout: float | None = Field(default=None, gt=0)
+    #: Seconds one tool call may take (default TOOL_TIMEOUT).
+    tool_timeout: float | None = Field(default=None, gt=0)
+    disabled: bool = False
+
+    @model_validator(mode="after")
+    def _one_transport(self) -> MCPServerConfig:
+        if (self.command is None) == (self.url is None):
+            raise ValueError("give either `command` (a program over stdio) or `url` (HTTP/SSE), not both or neither")
+        if self.command is not None and self.type not in (None, "stdio"):
+            raise ValueError(f"type {self.type!r} needs a `url`, not a `command`")
+        if self.url is not None and self.type == "stdio":
+            raise ValueError("type 'stdio' needs a `command`, not a `url`")
+        return self
+
+    @property
+    def transport(self) -> Literal["stdio", "http", "sse"]:
+        if self.command is not None:
+            return "stdio"
+        return "sse" if self.type == "sse" else "http"
+
+    def describe(self) -> str:
+        """One line: what it runs or where it connects."""
+        if self.command is not None:
+            return " ".join([self.command, *self.args])
+        return f"{self.url} ({self.transport})"
+
+    def secrets(self) -> dict[str, str]:
+        """Values to redact wherever they appear: secret-looking `env` values and every header
+        value (and the token of `Bearer <token>`), by what they are."""
+        found = {value: f"env {name}" for name, value in self.env.items() if SHELL_SECRET_NAME.search(name)}
+        for name, value in self.headers.items():
+            found[value] = f"header {name}"
+            scheme, _, token = value.partition(" ")
+            if token and scheme.lower() in ("bearer", "basic", "token"):
+                found[token] = f"header {name}"
+        return found
+
+    def to_json(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", by_alias=True, exclude_defaults=True)
+
+
+def tool_name_part(name: str) -> str:
+    """A server or tool name as providers accept it in a function name ([A-Za-z0-9_-])."""
+    return _NAME.sub("_", name) or "_"
+
+
+def parse_servers(data: Any, where: str) -> tuple[dict[str, MCPServerConfig], list[str]]:
+    """Servers from `{"mcpServers": {...}}`, a bare `{name: {...}}` map, or OpenHands' lists;
+    with one problem line per entry that could not be read (the others are kept)."""
+    if not isinstance(data, Mapping):
+        return {}, [f"{where}: expected a JSON object with `mcpServers`, got {type(data).__name__}"]
+    entries: dict[str, Any] = {}
+    problems: list[str] = []
+    if "mcpServers" in data:
+        servers = data["mcpServers"]
+        if not isinstance(servers, Mapping):
+            return {}, [f"{where}: `mcpServers` must be an object of servers by name"]
+        entries.update(servers)
+    lists = {key: value for key, value in data.items() if key.endswith("_servers")}
+    for key, value in lists.items():
+        for i, item in enumerate(value if isinstance(value, list) else [value]):
+            name, entry = _openhands_entry(key, i, item)
+            entries[name] = entry
+    if "mcpServers" not in data and not lists:
+        entries.update(data)
+    parsed: dict[str, MCPServerConfig] = {}
+    for name, entry in entries.items():
+        try:
+            parsed[str(name)] = MCPServerConfig.model_validate(entry)
+        except ValidationError as exc:
+            error = exc.errors()[0]
+            field = ".".join(str(part) for part in error["loc"])
+            cause = (
+                "unknown setting" if error["type"] == "extra_forbidden" else error["msg"].removeprefix("Value error, ")
+            )
+            problems.append(f"{where}: server {name!r}: {field + ': ' if field else ''}{cause}")
+    return parsed, problems
+
+
+def _openhands_entry(key: str, index: int, item: Any) -> tuple[str, Any]:
+    """OpenHands' `stdio_servers: [{name, command, args, env}]`, `sse_servers: [url | {url,
+    api_key}]`, `shttp_servers: [...]` as one mcpServers entry."""
+    if isinstance(item, str):
+        item = {"url": item}
+    if not isinstance(item, Mapping):
+        return f"{key}[{index}]", item
+    entry = {k: v for k, v in item.items() if k not in ("name", "api_key")}
+    if item.get("api_key"):
+        entry["headers"] = {"Authorization": f"Bearer {item['api_key']}"}
+    if key.startswith("sse"):
+        entry["type"] = "sse"
+    name = str(item.get("name") or item.get("url") or f"{key}[{index}]")
+    return name, entry
+
+
+def user_mcp_file() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "openhands-tui" / "mcp.json"
+
+
+def project_mcp_file(workspace: Path) -> Path:
+    return workspace / ".mcp.json"
+
+
+def read_mcp_file(path: Path) -> tuple[dict[str, MCPServerConfig], list[str]]:
+    """The servers in one file ({} if it does not exist), with its problems."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}, []
+    except OSError as exc:
+        return {}, [f"{path}: cannot read it ({exc.strerror or exc})"]
+    try:
+        data = json.loads(text) if text.strip() else {}
+    except json.JSONDecodeError as exc:
+        return {}, [f"{path}: not valid JSON ({exc.msg} at line {exc.lineno})"]
+    return parse_servers(data, str(path))
+
+
+class SessionServers(Model):
+    """The servers a session starts for its root agent, and what keeps some of them back."""
+
+    servers: dict[str, MCPServerConfig] = Field(default_factory=dict)
+    problems: list[str] = Field(default_factory=list)
+    #: The project's `.mcp.json`, waiting for the user's trust (its servers are not in `servers`).
+    trust_request: Any = None
+
+
+def session_servers(
+    workspace: Path, *, trust_project: bool = False, trust: ProjectTrust | None = None
+) -> SessionServers:
+    """The user's servers, plus the project's if the user trusts that `.mcp.json` (or
+    `trust_project`); a project server does not replace a user's server of the same name."""
+    servers, problems = read_mcp_file(user_mcp_file())
+    project_file = project_mcp_file(workspace)
+    project, project_problems = read_mcp_file(project_file)
+    problems += project_problems
+    request: TrustRequest | None = None
+    if project:
+        grants = [f"server {name}: {config.describe()}" for name, config in project.items()]
+        request = TrustRequest("mcp", str(workspace), str(project_file), digest_of(project_file), grants)
+        if trust_project or (trust or ProjectTrust()).is_trusted(request):
+            servers = {**project, **servers}
+            request = None
+    enabled = {name: config for name, config in servers.items() if not config.disabled}
+    return SessionServers(servers=enabled, problems=problems, trust_request=request)
+
+
+def microagent_servers(
+    mcp_tools: Mapping[str, Any] | None, source: str, workspace: Path, *, trust_project: bool = False
+) -> tuple[dict[str, MCPServerConfig], list[str], TrustRequest | None]:
+    """The servers a microagent's `mcp_tools` declares. A microagent file inside the
+    workspace came with the project: like `.mcp.json`, its servers start only once the user
+    trusts that file's content (else they come back as a request, with a problem line)."""
+    servers, problems = parse_servers(mcp_tools or {}, f"microagent {source}")
+    path = Path(source)
+    if not servers or not path.is_absolute() or not path.is_file() or not path.is_relative_to(workspace):
+        return servers, problems, None
+    grants = [f"server {name}: {config.describe()}" for name, config in servers.items()]
+    request = TrustRequest("mcp", str(workspace), str(path), digest_of(path), grants)
+    if trust_project or ProjectTrust().is_trusted(request):
+        return servers, problems, None
+    problems.append(
+        f"{path}: its MCP servers ({', '.join(servers)}) were not started: this project's files may not start "
+        "programs until you trust them (in the app, or with --trust-project)"
+    )
+    return {}, problems, request

@@ -1,0 +1,114 @@
+"""The engine's port for MCP servers: it asks for their tools, it never speaks the protocol.
+
+The client (`openhands_tui.mcp`, built on the official `mcp` SDK) implements `MCPToolSource`
+and registers itself with `use_mcp_client` when imported, as concrete tools register
+themselves; the engine never imports it. An agent wants servers from three places — the
+session's (root agent only), its own `Agent(mcp_config=...)`, and the `mcp_tools` of a
+microagent that fired — and `MCPTools` gathers them: servers start in the background as soon
+as they are wanted, and the agent waits for them only before its next model call, so no
+screen or session start waits for a server. A server that fails is a warning; the run goes on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+from pydantic import Field
+
+from openhands_tui.sdk.errors import ToolResolutionError
+from openhands_tui.sdk.mcp_config import MCPServerConfig
+from openhands_tui.sdk.model import Model
+
+if TYPE_CHECKING:
+    from openhands_tui.sdk.tool import ToolDefinition
+
+MCPState = Literal["starting", "running", "failed", "stopped"]
+
+
+class MCPServerStatus(Model):
+    """What a panel shows about one server."""
+
+    name: str
+    state: MCPState
+    target: str
+    tools: list[str] = Field(default_factory=list)
+    error: str = ""
+
+
+class MCPToolSource(Protocol):
+    """The MCP client as the engine sees it; one per session, shared by its agents."""
+
+    def start(self, servers: Mapping[str, MCPServerConfig]) -> None:
+        """Begin starting these servers in the background (servers already started are kept)."""
+
+    async def tools(
+        self, servers: Mapping[str, MCPServerConfig], warn: Callable[[str], None]
+    ) -> list[ToolDefinition[Any]]:
+        """Wait (each within its timeout) for these servers; their tools, named `server__tool`.
+        A server that failed is reported once through `warn` and contributes no tools."""
+
+    def status(self) -> list[MCPServerStatus]:
+        """Every server this session has started, and how it is doing."""
+
+    async def aclose(self) -> None:
+        """Stop every server (and its processes); the source may be started again after."""
+
+
+#: Makes a session's client, given the workspace (where stdio servers run by default).
+MCPClientFactory = Callable[[Path], MCPToolSource]
+_client_factory: MCPClientFactory | None = None
+
+
+def use_mcp_client(factory: MCPClientFactory) -> None:
+    """Register how sessions make their MCP client (`openhands_tui.mcp` does on import)."""
+    global _client_factory
+    _client_factory = factory
+
+
+def new_mcp_client(workspace: Path) -> MCPToolSource | None:
+    return _client_factory(workspace) if _client_factory is not None else None
+
+
+class MCPTools:
+    """One agent's MCP servers: wanted (and started) now, attached before its next model call."""
+
+    def __init__(
+        self,
+        source: MCPToolSource | None,
+        warn: Callable[[str], None],
+        secret: Callable[[str, str], None] = lambda value, label: None,
+    ) -> None:
+        self._source = source
+        self._warn = warn
+        self._secret = secret
+        self._pending: dict[str, MCPServerConfig] = {}
+        self._attached: set[str] = set()
+
+    def want(self, servers: Mapping[str, MCPServerConfig], why: str) -> None:
+        """Start `servers` in the background; `why` names who asked (for the error without a client)."""
+        new = {name: config for name, config in servers.items() if name not in self._attached}
+        if not new:
+            return
+        if self._source is None:
+            raise ToolResolutionError(
+                f"{why} declares MCP servers ({', '.join(new)}) but no MCP client is loaded; import openhands_tui.mcp"
+            )
+        for name, config in new.items():  # a server's tokens never reach the log or the model
+            for value, label in config.secrets().items():
+                self._secret(value.strip(), f"MCP server {name} {label}")
+        self._pending.update(new)
+        self._source.start(new)
+
+    @property
+    def pending(self) -> bool:
+        return bool(self._pending)
+
+    async def attach(self) -> list[ToolDefinition[Any]]:
+        """The tools of the servers wanted since the last call (waiting for them to start)."""
+        if not self._pending or self._source is None:
+            return []
+        pending, self._pending = self._pending, {}
+        self._attached.update(pending)
+        return await self._source.tools(pending, self._warn)

@@ -1,0 +1,103 @@
+"""Real MCP servers give agents tools: a scripted model calls them and the results reach its
+next request; servers that fail are warnings and the run goes on; nothing outlives the run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from openhands_tui.sdk import Agent
+from openhands_tui.sdk.event import Risk
+from openhands_tui.testing import Script, ScriptedToolCall, Turn
+from tests.conftest import live_processes, llm_for
+from tests.mcp.servers import EXITS_AT_START, HANGS, MALFORMED, HTTPServer, git_repo, git_server, time_server
+from tests.sdk.helpers import run
+
+
+def _call(name: str, **arguments: object) -> ScriptedToolCall:
+    return ScriptedToolCall(name=name, arguments=arguments)
+
+
+def _tool_results(request) -> list[str]:
+    return [m["content"] for m in request.messages if m["role"] == "tool"]
+
+
+async def test_pypi_and_http_servers_tools_reach_the_next_request(
+    serve, workspace: Path, tmp_path: Path, http_server: HTTPServer
+) -> None:
+    repo = git_repo(tmp_path / "repo")
+    tag = f"mcp-test-{tmp_path.name}"
+    calls = [
+        _call("time__get_current_time", timezone="Europe/Paris"),
+        _call("git__git_status", repo_path=str(repo)),
+        _call("web__lookup", key="answer"),
+    ]
+    server = serve([Script(turns=[Turn(tool_calls=calls), Turn.finish("done")])])
+    config = {"mcpServers": {"time": time_server(tag), "git": git_server(repo, tag), "web": http_server.config()}}
+    result = await run(Agent(llm=llm_for(server), tools=[], mcp_config=config), workspace, "what time is it?")
+
+    assert result.outcome.status.value == "finished", result.outcome
+    offered = {tool["function"]["name"] for tool in server.requests[0].body["tools"]}
+    assert {"time__get_current_time", "git__git_status", "git__git_reset", "web__lookup", "web__record"} <= offered
+    clock, status, looked_up = _tool_results(server.requests[1])
+    assert json.loads(clock)["timezone"] == "Europe/Paris"
+    assert "notes.txt" in status and "modified" in status
+    assert looked_up == "value of answer"
+    actions = [a for a in result.kinds("action") if a.tool_name != "finish"]
+    assert [(a.subject.kind, a.subject.server, a.subject.tool) for a in actions] == [
+        ("mcp", "time", "get_current_time"),
+        ("mcp", "git", "git_status"),
+        ("mcp", "web", "lookup"),
+    ]
+    assert {a.risk for a in actions} == {Risk.LOW}  # all three say readOnlyHint
+    assert not live_processes(tag), "the server outlived its session"
+
+
+async def test_failing_servers_are_warnings_and_the_run_goes_on(serve, workspace: Path) -> None:
+    server = serve(
+        [Script(turns=[Turn(tool_calls=[_call("time__get_current_time", timezone="UTC")]), Turn.finish("ok")])]
+    )
+    config = {"mcpServers": {"exits": EXITS_AT_START, "hangs": HANGS, "garbled": MALFORMED, "time": time_server()}}
+    result = await run(Agent(llm=llm_for(server), tools=[], mcp_config=config), workspace, "time?")
+
+    assert result.outcome.status.value == "finished", result.outcome
+    warnings = {e.error.split("'")[1]: e.error for e in result.kinds("agent_error")}
+    assert set(warnings) == {"exits", "hangs", "garbled"}
+    assert "no licence key" in warnings["exits"]  # the server's own last words
+    assert "did not answer within 1.5 s" in warnings["hangs"]
+    assert "not JSON-RPC" in warnings["garbled"]
+    assert json.loads(_tool_results(server.requests[1])[0])["timezone"] == "UTC"
+    offered = {tool["function"]["name"] for tool in server.requests[0].body["tools"]}
+    assert not any(name.startswith(("exits__", "hangs__", "garbled__")) for name in offered)
+    assert not live_processes("time.sleep(60)"), "a failed server was left running"
+
+
+async def test_a_resumed_session_has_the_calls_and_the_tools_again(serve, workspace: Path, tmp_path: Path) -> None:
+    from openhands_tui.sdk.store import SessionMeta, SessionStore
+
+    store = SessionStore(tmp_path / "state")
+    turns = [
+        Turn(tool_calls=[_call("time__get_current_time", timezone="UTC")]),
+        Turn.finish("first"),
+        Turn(
+            tool_calls=[_call("time__convert_time", source_timezone="UTC", time="12:00", target_timezone="Asia/Tokyo")]
+        ),
+        Turn.finish("second"),
+    ]
+    server = serve([Script(turns=turns)])
+    config = {"mcpServers": {"time": time_server()}}
+    await run(
+        Agent(llm=llm_for(server), tools=[], mcp_config=config), workspace, "one", log=store.create(SessionMeta(id="s"))
+    )
+    before = server.requests[1].messages
+
+    log = store.open("s")
+    history = log.load().events
+    stored = [e for e in history if e.kind == "action" and e.tool_name == "time__get_current_time"]
+    assert stored and stored[0].subject.kind == "mcp" and stored[0].subject.annotations.read_only
+    second = await run(
+        Agent(llm=llm_for(server), tools=[], mcp_config=config), workspace, "two", log=log, history=history
+    )
+    assert second.outcome.result == "second"
+    assert server.requests[2].messages[: len(before)] == before  # the stored MCP call and its result
+    assert "21:00" in _tool_results(server.requests[3])[-1]  # the tools are there again
