@@ -13,6 +13,8 @@ import typer
 from openhands_tui import __version__
 
 if TYPE_CHECKING:
+    from typer._click.exceptions import UsageError
+
     from openhands_tui.launch import LaunchOptions
 
 
@@ -41,6 +43,21 @@ class ConfirmChoice(StrEnum):
     never = "never"
 
 
+#: Shown under `tui --help`: how people actually start, and where settings come from.
+HELP_EPILOG = """\b
+Examples:
+  tui --demo                                  try it: scripted model, no key, temporary workspace
+  tui --model anthropic/claude-sonnet-4-5     the app, in the current directory
+  tui --headless -t "fix the failing test"    one task, transcript on stdout
+  tui --resume last                           continue the newest session
+  tui view last                               read a stored session
+\b
+Settings: $XDG_CONFIG_HOME/openhands-tui/config.toml (default ~/.config/openhands-tui/config.toml),
+written by the app's first-run dialog. The environment overrides it: LLM_MODEL, LLM_API_KEY,
+LLM_BASE_URL, LLM_REASONING_EFFORT, and LLM_TIMEOUT, LLM_NUM_RETRIES, LLM_RETRY_MIN_WAIT,
+LLM_RETRY_MAX_WAIT, LLM_CONTEXT_WINDOW.
+"""
+
 app = typer.Typer(
     add_completion=False,
     rich_markup_mode=None,
@@ -51,6 +68,7 @@ app = typer.Typer(
         "runs it on your task, and asks you before risky actions. Exit codes: 0 finished, "
         "1 error, 2 bad usage or input, 3 limit reached or stuck, 130 interrupted."
     ),
+    epilog=HELP_EPILOG,
 )
 
 
@@ -175,6 +193,8 @@ def main_command(
     from openhands_tui.sdk.errors import OpenHandsTUIError
 
     try:
+        if theme is not None:
+            _check_theme(theme)
         if describe:
             _describe(strategy, json_output, sandbox.value if sandbox is not None else None)
             return
@@ -215,6 +235,16 @@ def main_command(
     except OpenHandsTUIError as exc:
         raise _fail(str(exc), exc.exit_code) from None
     raise typer.Exit(code)
+
+
+def _check_theme(theme: str) -> None:
+    """`--theme nosuch` is refused up front, with the names that would work."""
+    from openhands_tui.sdk.errors import SettingsError
+    from openhands_tui.tui.themes import theme_names
+
+    names = theme_names()
+    if theme not in names:
+        raise SettingsError(f"--theme {theme}: unknown theme (have: {', '.join(names)})")
 
 
 def _task_text(task: str | None, task_file: Path | None) -> str | None:
@@ -299,7 +329,10 @@ def _describe(strategy_spec: str | None, json_output: bool, sandbox_mode: str | 
         print("\n" + loaded.guide)
 
 
-@app.command("acp")
+@app.command(
+    "acp",
+    short_help="Serve editors over the Agent Client Protocol (Zed, JetBrains, Toad...): JSON-RPC on stdio.",
+)
 def acp_command(
     strategy: Annotated[
         str | None, typer.Option(metavar="FILE", help="Strategy file (default: the solo agent).")
@@ -348,12 +381,15 @@ def acp_command(
         raise typer.Exit(130) from None
 
 
-@app.command("sessions")
+@app.command("sessions", short_help="List stored sessions (newest first) with the ids --resume accepts.")
 def sessions_command(
-    limit: Annotated[int, typer.Option(help="How many to list, newest first.")] = 20,
+    limit: Annotated[int, typer.Option(metavar="N", help="How many to list, newest first (1 or more).")] = 20,
 ) -> None:
     """List stored sessions (newest first) with the ids --resume accepts."""
     from openhands_tui.sdk.store import SessionStore
+
+    if limit < 1:
+        raise _fail(f"--limit {limit}: give 1 or more")
 
     metas = SessionStore().list_sessions()[:limit]
     if not metas:
@@ -362,24 +398,36 @@ def sessions_command(
         print(f"{meta.id}  {meta.status:<9} {meta.model or '-':<28} {meta.title}")
 
 
-@app.command("view")
+class _ViewCommand(typer.core.TyperCommand):
+    """Usage reads `tui view SESSION [--theme NAME]`, as people type it."""
+
+    def collect_usage_pieces(self, ctx: typer.Context) -> list[str]:  # type: ignore[override]
+        return ["SESSION", "[--theme NAME]"]
+
+
+@app.command("view", cls=_ViewCommand, short_help="Browse a stored session read-only: its transcripts and agent tree.")
 def view_command(
-    session: Annotated[str, typer.Argument(help="Session id (or a unique prefix), or 'last'.")],
+    session: Annotated[str, typer.Argument(metavar="SESSION", help="Session id (or a unique prefix), or 'last'.")],
     theme: Annotated[str | None, typer.Option(metavar="NAME", help="App theme.")] = None,
 ) -> None:
     """Browse a stored session read-only: its transcripts and agent tree."""
     from openhands_tui.sdk.errors import OpenHandsTUIError
 
     try:
+        if theme is not None:
+            _check_theme(theme)
         from openhands_tui.interactive import view_session
 
         code = view_session(session, theme)
-    except OpenHandsTUIError as exc:
-        raise _fail(str(exc), exc.exit_code) from None
+    except OpenHandsTUIError as exc:  # the store names `--resume ID`; here it was `view ID`
+        raise _fail(str(exc).replace(f"--resume {session}:", f"view {session}:", 1), exc.exit_code) from None
     raise typer.Exit(code)
 
 
-@app.command("microagents")
+@app.command(
+    "microagents",
+    short_help="List the microagents a session here would load: type, triggers, source, and problems.",
+)
 def microagents_command(
     workspace: Annotated[Path | None, typer.Option(metavar="DIR", help="The workspace to look in.")] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
@@ -417,7 +465,7 @@ def microagents_command(
         print(f"warning: {problem}")
 
 
-@app.command("risk")
+@app.command("risk", short_help="Rate an action LOW / MEDIUM / HIGH with the rule-based analyzer, and say why.")
 def risk_command(
     command: Annotated[str | None, typer.Argument(help="The shell command to rate.")] = None,
     json_lines: Annotated[
@@ -464,5 +512,27 @@ def risk_command(
         raise typer.Exit(2)
 
 
-def main() -> None:
-    app()
+def main(argv: list[str] | None = None) -> int:
+    """Run `tui`; bad usage is one line naming the flag (and what it accepts), exit 2, not
+    Click's usage block."""
+    from typer._click.exceptions import UsageError  # Typer's own Click
+
+    try:
+        code = app(args=argv, prog_name="tui", standalone_mode=False)
+    except UsageError as exc:
+        print(f"tui: {usage_line(exc)}", file=sys.stderr)
+        return 2
+    except typer.Abort:  # ctrl+c at a prompt
+        return 130
+    return code if isinstance(code, int) else 0
+
+
+def usage_line(exc: UsageError) -> str:
+    """One line for a usage error: the command, what was wrong, and where to read more."""
+    from typer._click.exceptions import BadParameter
+
+    command = exc.ctx.command_path.removeprefix("tui").strip() if exc.ctx is not None else ""
+    message = " ".join(exc.format_message().replace("Value error, ", "").split())
+    if not isinstance(exc, BadParameter):  # an unknown option or command, a stray argument
+        message += f" (see tui {command + ' ' if command else ''}--help)"
+    return f"{command}: {message}" if command else message
