@@ -275,14 +275,23 @@ def _task_text(task: str | None, task_file: Path | None) -> str | None:
 
 
 def _run_demo(options: LaunchOptions, json_output: bool, headless: bool, theme: str | None) -> int:
-    from openhands_tui.demo import DEMO_MODEL, DEMO_STRATEGY, DEMO_TASK, demo_workspace, start_demo_server
+    from openhands_tui.demo import (
+        DEMO_MODEL,
+        DEMO_STRATEGY,
+        DEMO_TASK,
+        demo_workspace,
+        remove_demo_workspace,
+        start_demo_server,
+    )
 
     server = start_demo_server()
+    own_workspace = options.workspace is None
     try:
         options.model, options.base_url, options.api_key = DEMO_MODEL, server.base_url, "demo-key"
         options.strategy = options.strategy or DEMO_STRATEGY
         options.workspace = options.workspace or demo_workspace()
-        options.task = options.task or DEMO_TASK
+        if not options.resume:
+            options.task = options.task or DEMO_TASK
         if not headless:
             from openhands_tui.interactive import run_app
 
@@ -293,6 +302,8 @@ def _run_demo(options: LaunchOptions, json_output: bool, headless: bool, theme: 
         return run_headless(options, json_output=json_output)
     finally:
         server.stop()
+        if own_workspace and options.workspace is not None:
+            remove_demo_workspace(options.workspace)
 
 
 def _describe(strategy_spec: str | None, json_output: bool, sandbox_mode: str | None) -> None:

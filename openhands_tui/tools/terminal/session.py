@@ -91,10 +91,18 @@ class BashSession:
         self.jail = jail
         self.environment = dict(os.environ if environment is None else environment)
         self._process: asyncio.subprocess.Process | None = None
-        self._scratch = Path(tempfile.mkdtemp(prefix="oht-bash-"))
+        self._scratch_dir: Path | None = None
         self._lock = asyncio.Lock()
         self._counter = 0
         self._output: BoundedOutput | None = None
+
+    @property
+    def _scratch(self) -> Path:
+        """Where command scripts go; made on first use, so an agent that never runs a command
+        leaves no empty `oht-bash-*` directory behind."""
+        if self._scratch_dir is None:
+            self._scratch_dir = Path(tempfile.mkdtemp(prefix="oht-bash-"))
+        return self._scratch_dir
 
     def _env(self) -> dict[str, str]:
         env = {**self.environment, **NON_INTERACTIVE}
@@ -255,7 +263,9 @@ class BashSession:
 
     async def close(self) -> None:
         await self._kill()
-        shutil.rmtree(self._scratch, ignore_errors=True)
+        if self._scratch_dir is not None:
+            shutil.rmtree(self._scratch_dir, ignore_errors=True)
+            self._scratch_dir = None
 
 
 async def _collect(process: asyncio.subprocess.Process, output: BoundedOutput) -> int:
