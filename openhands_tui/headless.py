@@ -18,6 +18,7 @@ from openhands_tui.sdk.event import (
     ActionEvent,
     AgentErrorEvent,
     CondensationEvent,
+    ConfirmationResolvedEvent,
     DelegationClosedEvent,
     DelegationOpenedEvent,
     Event,
@@ -108,6 +109,9 @@ class TranscriptPrinter:
             if event.tool_call_id in self.finishing:
                 return None
             return _indent(_preview(event.content), f"{who}    ")
+        if isinstance(event, ConfirmationResolvedEvent) and event.decided_by not in _UNREMARKABLE:
+            verdict = "✓ approved" if event.approved else "⊘ rejected"  # which rule (and file) decided
+            return f"{who}    {verdict} ({event.decided_by})"
         if isinstance(event, AgentErrorEvent):
             return f"{who}  ! {event.error}"
         if isinstance(event, ResultsTruncatedEvent):
@@ -121,6 +125,10 @@ class TranscriptPrinter:
             detail = f": {event.detail}" if event.detail else ""
             return f"{who}● {event.status}{detail}"
         return None
+
+
+#: Decisions the transcript already shows (your own answer at the prompt, the --confirm mode).
+_UNREMARKABLE = {"user", "auto-approve", "policy"}
 
 
 def thinking_marker(who: str, event: MessageEvent) -> str:

@@ -237,7 +237,7 @@ class SessionView:
     def _resolved(self, event: ConfirmationResolvedEvent) -> set[str]:
         request = self.pending.pop(event.action_id, None)
         verdict = "approved" if event.approved else "rejected"
-        who = "" if event.decided_by == "user" else f" ({event.decided_by})"
+        who = " by you" if event.decided_by == "user" else f" ({event.decided_by})"  # y, or which rule
         if request is not None:
             self._mark_tool(request.agent_id, request.tool_call_id, f"{verdict}{who}")
         else:  # decided by a rule without asking
