@@ -11,17 +11,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
-import time
 from collections.abc import Iterable
 from functools import partial
-from typing import Any
 
 from textual import events
-from textual.app import App, ComposeResult, SystemCommand
-from textual.binding import Binding
+from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static, Tree
+from textual.widgets import Footer, OptionList, Static
 
 from openhands_tui.sdk.confirmation import ConfirmationMode
 from openhands_tui.sdk.event import Event
@@ -31,6 +27,7 @@ from openhands_tui.tui.bridge import ConfirmationNeeded, EventsReady, RunDone
 from openhands_tui.tui.commands import SlashCommands
 from openhands_tui.tui.config import AppConfig, ContextWindowKnown, welcome_text
 from openhands_tui.tui.idle_gc import IdleCollector
+from openhands_tui.tui.keys import KeyedApp
 from openhands_tui.tui.run_control import RunController
 from openhands_tui.tui.screens.trust import TrustScreen
 from openhands_tui.tui.session import LiveSession
@@ -44,20 +41,9 @@ from openhands_tui.tui.widgets.tree import AgentTree, elapsed_text
 REFRESH_INTERVAL = 1 / 30  # at most ~30 repaints a second, however fast tokens stream
 
 
-class OpenHandsApp(App[int]):
+class OpenHandsApp(KeyedApp):
     CSS_PATH = "app.tcss"
     TITLE = "openhands-tui"
-    BINDINGS = [
-        Binding("escape", "interrupt", "Interrupt", show=True),
-        Binding("ctrl+c", "ctrl_c", "Quit (twice)", show=False, priority=True),
-        Binding("ctrl+q", "quit", "Quit", show=False),
-        Binding("ctrl+b", "toggle_tree", "Tree"),
-        Binding("ctrl+r", "show_root", "Root"),
-        Binding("ctrl+f", "toggle_follow", "Follow"),
-        Binding("ctrl+o", "microagents", "Microagents"),
-        Binding("ctrl+e", "show_more", "Earlier", show=False),
-        Binding("f2", "cycle_confirm", "Confirm mode"),
-    ]
 
     def __init__(self, config: AppConfig) -> None:
         super().__init__()
@@ -216,11 +202,6 @@ class OpenHandsApp(App[int]):
             self._refresh_pending = True
             self.set_timer(REFRESH_INTERVAL, self.refresh_now)
 
-    @property
-    def main_screen_ready(self) -> bool:
-        """False while starting up or shutting down (engine messages can arrive then)."""
-        return bool(self.query("#status"))
-
     def refresh_now(self) -> None:
         self._refresh_pending = False
         if not self.main_screen_ready:
@@ -321,71 +302,6 @@ class OpenHandsApp(App[int]):
         if message.text.startswith("/") and self.commands.run(message.text):
             return
         self.start_run(message.text)
-
-    # -- keys ------------------------------------------------------------------------------
-
-    def action_interrupt(self) -> None:
-        completions = self.query_one("#completions", OptionList)
-        if completions.display:
-            completions.display = False
-            return
-        if self.runs.interrupt():
-            kept = f" {len(self.runs.queued)} queued message(s) will be sent next." if self.runs.queued else ""
-            self.notify(f"Interrupted. The session is saved; type to continue.{kept}", timeout=4)
-
-    def action_ctrl_c(self) -> None:
-        screen: Screen[Any] = self.screen
-        if screen.get_selected_text():
-            screen.action_copy_text()
-            return
-        now = time.monotonic()
-        if now - self._last_ctrl_c < 2.0:
-            self.exit(0)
-        else:
-            self._last_ctrl_c = now
-            self.notify("Press Ctrl+C again to quit.", timeout=2)
-
-    def action_toggle_tree(self) -> None:
-        tree = self.query_one(AgentTree)
-        tree.display = not tree.display
-        self._tree_chosen = True
-
-    def on_resize(self, event: events.Resize) -> None:
-        """On narrow terminals the tree folds away (ctrl+b brings it back)."""
-        if not self._tree_chosen and self.main_screen_ready:
-            self.query_one(AgentTree).display = event.size.width >= 100
-
-    def action_show_root(self) -> None:
-        self.show_agent(self.view.tree.root_id or "root")
-
-    def action_toggle_follow(self) -> None:
-        self.follow = not self.follow
-        self.notify("Following the active agent." if self.follow else "Stopped following.", timeout=2)
-        self._schedule_refresh()
-
-    def action_show_more(self) -> None:
-        self.query_one(TranscriptView).show_more(self.view.transcript(self.shown_agent))
-
-    def action_microagents(self) -> None:
-        self.commands.run("/microagents")
-
-    def action_cycle_confirm(self) -> None:
-        self.commands.run("/confirm")
-
-    def show_agent(self, agent_id: str) -> None:
-        self.shown_agent = agent_id
-        self.query_one(AgentTree).select_agent(agent_id)
-        self.refresh_now()
-
-    def on_tree_node_selected(self, message: Tree.NodeSelected[str]) -> None:
-        if message.node.data:
-            self.shown_agent = message.node.data
-            self.follow = False
-            self.refresh_now()  # the user is waiting: no coalescing delay
-
-    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
-        yield from self.commands.palette()
 
     def watch_theme(self, theme: str) -> None:
         if self.config.remember_theme and theme != self.config.theme:
