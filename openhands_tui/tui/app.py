@@ -55,7 +55,6 @@ class OpenHandsApp(KeyedApp):
         self.commands = SlashCommands(self)
         self.shown_agent = "root"
         self.follow = False
-        self.started = config.clock()
         self.context_window: int | None = None
         self._last_ctrl_c = 0.0
         self._refresh_pending = False
@@ -102,6 +101,8 @@ class OpenHandsApp(KeyedApp):
         if self.bridge is not None:
             self.bridge.connect(self.post_message)
         self.feed(self.config.history)
+        if self.config.settle_history:
+            self._dirty |= self.view.settle()
         if self.config.session is not None:
             self.attach(self.config.session)
         if self.config.preload_litellm:
@@ -123,6 +124,8 @@ class OpenHandsApp(KeyedApp):
         through the bridge, and the engine opens it on its own thread and loop."""
         assert self.bridge is not None, "a live session needs the engine bridge"
         self.session = session
+        self.config.session = session
+        self.query_one(TranscriptView).welcome = welcome_text(self.config)  # its strategy and workspace
         session.conversation.bus.subscribe(self.bridge.subscriber)
         self.bridge.conversation = session.conversation
         self.bridge.submit(session.conversation.open())
@@ -167,8 +170,11 @@ class OpenHandsApp(KeyedApp):
             self.bridge.submit(self.bridge.conversation.close())
         self.view = SessionView()
         self.shown_agent = "root"
+        self.runs.last_duration = None
         self.query_one(TranscriptView).agent_id = None
+        self.query_one(AgentTree).forget_agents()  # the previous session's agents go with it
         self.feed(session.history)
+        self._dirty |= self.view.settle()
         self.attach(session)
         self.notify(f"Session {session.session_id}", timeout=3)
 
@@ -237,7 +243,7 @@ class OpenHandsApp(KeyedApp):
             cache_hit=usage.cache_hit,
             context_tokens=usage.last_prompt_tokens,
             context_window=self.context_window,
-            elapsed=self.config.clock() - self.started,
+            elapsed=self.runs.elapsed(self.view),
             state=state,
             demo=self.config.demo,
         )
