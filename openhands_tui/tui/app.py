@@ -142,8 +142,8 @@ class OpenHandsApp(KeyedApp):
         from openhands_tui.tui.screens.settings import SettingsScreen
 
         def configured(llm: object) -> None:
-            if llm is None:
-                self.exit(2)
+            if llm is None:  # Quit or Esc: leaving is not an error (exit 0, as ctrl+c)
+                self.exit(0)
                 return
             self.needs_model = False
             self.switch_session(None)

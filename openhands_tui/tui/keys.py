@@ -77,6 +77,9 @@ class KeyedApp(App[int]):
         prompt = self.query_one(Prompt)
         if self.focused is prompt or prompt.disabled or not event.is_printable or not event.character:
             return
+        bound = self.screen.active_bindings.get(event.key)
+        if bound is not None and bound.node not in (self, self.screen):
+            return  # the focused widget's own key (Space folds a tree node or a command's output)
         event.stop()
         event.prevent_default()
         prompt.focus()
