@@ -115,3 +115,20 @@ async def test_a_connection_error_is_shown_whole_and_wrapped(serve, workspace: P
         text = str(result.render())
         assert len(text) > 200 and '"code": "context_length_exceeded"' in text  # past where it was cut
         assert result.size.height > 1  # wrapped, not cut at the edge
+
+
+def test_microagent_triggers_wrap_in_their_own_column() -> None:
+    from rich.console import Console
+
+    from openhands_tui.tui.screens.microagents import loaded_table
+
+    many = ["docker", "container", "compose", "dockerfile", "image", "kubernetes", "k8s", "helm", "podman"]
+    info = {"name": "docker", "type": "knowledge", "tokens": 120, "triggers": many, "source": "/m/docker.md"}
+    console = Console(width=70, record=True)
+    console.print(loaded_table([info]))
+    lines = console.export_text().splitlines()
+    assert len(lines) >= 3 and lines[0].startswith("docker ")
+    column = lines[0].index("[")
+    for line in lines[1:]:  # the wrapped triggers and the source stay in the triggers column
+        assert line[:column].strip() == "" and line[column:].strip()
+    assert "podman]" in " ".join(lines)
