@@ -88,6 +88,8 @@ def test_demo_needs_no_key(workspace: Path, isolated_home: Path) -> None:
         done = _approve_and_finish(session)
         assert "DEMO" in done
         assert (workspace / "todos.py").exists()
+        # the demo claims only what ran: the check's own line and exit code, no "tests pass"
+        assert "$ python3 test_todos.py [MEDIUM]  ✓ exit 0" in done and "tests pass" not in done
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
 
