@@ -92,6 +92,12 @@ async def test_f2_switches_between_risky_and_always_never_to_never(serve, worksp
         assert seen == ["always", "risky", "always"]
         status = app.query_one("#status").render()
         assert "ASK ALWAYS" in str(status)
+        await pilot.press(*"/confirm never", "enter")  # off only when asked for by name
+        await wait_until(pilot, lambda: app.view.policy is not None and app.view.policy.mode == "never")
+        await pilot.pause(0.1)
+        text = app.query_one("#status").content  # type: ignore[attr-defined]
+        badge = next(span for span in text.spans if text.plain[span.start : span.end] == " NEVER ASK ")
+        assert "red" in str(badge.style)  # and it stays in a warning colour
 
 
 async def test_escape_at_a_confirmation_interrupts_the_run(serve, workspace: Path) -> None:
