@@ -11,10 +11,9 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from openhands_tui import __version__
+from openhands_tui.cli_usage import HELP_EPILOG, ViewCommand, check_theme, usage_line
 
 if TYPE_CHECKING:
-    from typer._click.exceptions import UsageError
-
     from openhands_tui.launch import LaunchOptions
 
 
@@ -42,21 +41,6 @@ class ConfirmChoice(StrEnum):
     risky = "risky"
     never = "never"
 
-
-#: Shown under `tui --help`: how people actually start, and where settings come from.
-HELP_EPILOG = """\b
-Examples:
-  tui --demo                                  try it: scripted model, no key, temporary workspace
-  tui --model anthropic/claude-sonnet-4-5     the app, in the current directory
-  tui --headless -t "fix the failing test"    one task, transcript on stdout
-  tui --resume last                           continue the newest session
-  tui view last                               read a stored session
-\b
-Settings: $XDG_CONFIG_HOME/openhands-tui/config.toml (default ~/.config/openhands-tui/config.toml),
-written by the app's first-run dialog. The environment overrides it: LLM_MODEL, LLM_API_KEY,
-LLM_BASE_URL, LLM_REASONING_EFFORT, and LLM_TIMEOUT, LLM_NUM_RETRIES, LLM_RETRY_MIN_WAIT,
-LLM_RETRY_MAX_WAIT, LLM_CONTEXT_WINDOW.
-"""
 
 app = typer.Typer(
     add_completion=False,
@@ -194,7 +178,7 @@ def main_command(
 
     try:
         if theme is not None:
-            _check_theme(theme)
+            check_theme(theme)
         if describe:
             _describe(strategy, json_output, sandbox.value if sandbox is not None else None)
             return
@@ -235,16 +219,6 @@ def main_command(
     except OpenHandsTUIError as exc:
         raise _fail(str(exc), exc.exit_code) from None
     raise typer.Exit(code)
-
-
-def _check_theme(theme: str) -> None:
-    """`--theme nosuch` is refused up front, with the names that would work."""
-    from openhands_tui.sdk.errors import SettingsError
-    from openhands_tui.tui.themes import theme_names
-
-    names = theme_names()
-    if theme not in names:
-        raise SettingsError(f"--theme {theme}: unknown theme (have: {', '.join(names)})")
 
 
 def _task_text(task: str | None, task_file: Path | None) -> str | None:
@@ -409,14 +383,7 @@ def sessions_command(
         print(f"{meta.id}  {meta.status:<9} {meta.model or '-':<28} {meta.title}")
 
 
-class _ViewCommand(typer.core.TyperCommand):
-    """Usage reads `tui view SESSION [--theme NAME]`, as people type it."""
-
-    def collect_usage_pieces(self, ctx: typer.Context) -> list[str]:  # type: ignore[override]
-        return ["SESSION", "[--theme NAME]"]
-
-
-@app.command("view", cls=_ViewCommand, short_help="Browse a stored session read-only: its transcripts and agent tree.")
+@app.command("view", cls=ViewCommand, short_help="Browse a stored session read-only: its transcripts and agent tree.")
 def view_command(
     session: Annotated[str, typer.Argument(metavar="SESSION", help="Session id (or a unique prefix), or 'last'.")],
     theme: Annotated[str | None, typer.Option(metavar="NAME", help="App theme.")] = None,
@@ -426,7 +393,7 @@ def view_command(
 
     try:
         if theme is not None:
-            _check_theme(theme)
+            check_theme(theme)
         from openhands_tui.interactive import view_session
 
         code = view_session(session, theme)
@@ -536,14 +503,3 @@ def main(argv: list[str] | None = None) -> int:
     except typer.Abort:  # ctrl+c at a prompt
         return 130
     return code if isinstance(code, int) else 0
-
-
-def usage_line(exc: UsageError) -> str:
-    """One line for a usage error: the command, what was wrong, and where to read more."""
-    from typer._click.exceptions import BadParameter
-
-    command = exc.ctx.command_path.removeprefix("tui").strip() if exc.ctx is not None else ""
-    message = " ".join(exc.format_message().replace("Value error, ", "").split())
-    if not isinstance(exc, BadParameter):  # an unknown option or command, a stray argument
-        message += f" (see tui {command + ' ' if command else ''}--help)"
-    return f"{command}: {message}" if command else message
