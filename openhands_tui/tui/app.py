@@ -279,6 +279,10 @@ class OpenHandsApp(KeyedApp):
     def busy(self) -> bool:
         return self.runs.running
 
+    @property
+    def read_only(self) -> bool:
+        return self.config.read_only
+
     def start_run(self, text: str | None, inputs: dict[str, str] | None = None) -> None:
         self.runs.start(text, inputs)
 

@@ -31,6 +31,9 @@ class CommandHost(Protocol):
     @property
     def busy(self) -> bool: ...
 
+    @property
+    def read_only(self) -> bool: ...
+
     def notify(self, message: str, *, severity: Any = "information", timeout: float | None = None) -> None: ...
 
     def push_screen(self, screen: Screen[Any], callback: Callable[[Any], None] | None = None) -> Any: ...
@@ -205,16 +208,19 @@ class SlashCommands:
 
     def palette(self) -> list[SystemCommand]:
         app = self.app
-        return [
+        live = [  # a read-only view runs nothing: nothing to interrupt or confirm
             SystemCommand("Interrupt the run", "Stop the model call and the running command", app.action_interrupt),
-            SystemCommand("Toggle the agent tree", "Show or hide the delegation tree", app.action_toggle_tree),
-            SystemCommand("Show the root agent", "Back to the root agent's transcript", app.action_show_root),
-            SystemCommand("Follow the active agent", "Switch transcripts as agents work", app.action_toggle_follow),
-            SystemCommand("Microagents", "What is loaded, and what fired", lambda: self.run("/microagents")),
             *[
                 SystemCommand(f"Confirm: {m.value}", f"Confirmation mode {m.value}", _bind(self.do_confirm, m.value))
                 for m in MODES
             ],
+        ]
+        return [
+            *([] if app.read_only else live),
+            SystemCommand("Toggle the agent tree", "Show or hide the delegation tree", app.action_toggle_tree),
+            SystemCommand("Show the root agent", "Back to the root agent's transcript", app.action_show_root),
+            SystemCommand("Follow the active agent", "Switch transcripts as agents work", app.action_toggle_follow),
+            SystemCommand("Microagents", "What is loaded, and what fired", lambda: self.run("/microagents")),
             *[
                 SystemCommand(f"Theme: {name}", "Switch theme", _bind(self.do_theme, name))
                 for name in sorted(app.available_themes)

@@ -183,3 +183,6 @@ async def test_a_read_only_view_offers_no_interrupt_or_mode_switch() -> None:
         await pilot.press("f2")
         await pilot.pause(0.05)
         assert not app._notifications  # nothing happened, nothing claimed
+        offered = [command.title for command in app.get_system_commands(app.screen)]
+        assert "Toggle the agent tree" in offered
+        assert not any(title.startswith(("Interrupt", "Confirm:")) for title in offered)
