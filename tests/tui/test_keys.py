@@ -14,7 +14,7 @@ from openhands_tui.tui.config import AppConfig
 from openhands_tui.tui.screens.confirm import ConfirmScreen
 from openhands_tui.tui.screens.help import HelpScreen
 from openhands_tui.tui.widgets.prompt import Prompt
-from openhands_tui.tui.widgets.transcript import TranscriptView
+from openhands_tui.tui.widgets.transcript import TranscriptTitle, TranscriptView
 from openhands_tui.tui.widgets.tree import AgentTree
 from tests.conftest import REPO
 from tests.tui import canned
@@ -76,6 +76,8 @@ async def test_tree_labels_end_in_an_ellipsis_and_hover_shows_the_whole_task() -
         await pilot.hover(AgentTree, offset=(6, line))
         await pilot.pause(0.05)
         assert tree.tooltip == task
+        app.show_agent("coder-2")  # selected: the title above the transcript carries the task too
+        assert app.query_one(TranscriptTitle).tooltip == task
 
 
 async def test_f2_switches_between_risky_and_always_never_to_never(serve, workspace: Path) -> None:
