@@ -109,7 +109,7 @@ class TranscriptPrinter:
             if event.tool_call_id in self.finishing:
                 return None
             return _indent(_preview(event.content), f"{who}    ")
-        if isinstance(event, ConfirmationResolvedEvent) and event.decided_by not in _UNREMARKABLE:
+        if isinstance(event, ConfirmationResolvedEvent) and event.decided_by.startswith("rule:"):
             verdict = "✓ approved" if event.approved else "⊘ rejected"  # which rule (and file) decided
             return f"{who}    {verdict} ({event.decided_by})"
         if isinstance(event, AgentErrorEvent):
@@ -125,10 +125,6 @@ class TranscriptPrinter:
             detail = f": {event.detail}" if event.detail else ""
             return f"{who}● {event.status}{detail}"
         return None
-
-
-#: Decisions the transcript already shows (your own answer at the prompt, the --confirm mode).
-_UNREMARKABLE = {"user", "auto-approve", "policy"}
 
 
 def thinking_marker(who: str, event: MessageEvent) -> str:
