@@ -1,4 +1,4 @@
 from openhands_tui.cli import main
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

@@ -12,6 +12,7 @@ import typer
 
 from openhands_tui import __version__
 from openhands_tui.cli_mcp import mcp_app
+from openhands_tui.cli_usage import HELP_EPILOG, ViewCommand, check_theme, usage_line
 
 if TYPE_CHECKING:
     from openhands_tui.launch import LaunchOptions
@@ -52,6 +53,7 @@ app = typer.Typer(
         "runs it on your task, and asks you before risky actions. Exit codes: 0 finished, "
         "1 error, 2 bad usage or input, 3 limit reached or stuck, 130 interrupted."
     ),
+    epilog=HELP_EPILOG,
 )
 app.add_typer(mcp_app, name="mcp")  # `tui mcp list|add|remove|get` (cli_mcp.py)
 
@@ -177,6 +179,8 @@ def main_command(
     from openhands_tui.sdk.errors import OpenHandsTUIError
 
     try:
+        if theme is not None:
+            check_theme(theme)
         if describe:
             _describe(strategy, json_output, sandbox.value if sandbox is not None else None)
             return
@@ -257,14 +261,23 @@ def _task_text(task: str | None, task_file: Path | None) -> str | None:
 
 
 def _run_demo(options: LaunchOptions, json_output: bool, headless: bool, theme: str | None) -> int:
-    from openhands_tui.demo import DEMO_MODEL, DEMO_STRATEGY, DEMO_TASK, demo_workspace, start_demo_server
+    from openhands_tui.demo import (
+        DEMO_MODEL,
+        DEMO_STRATEGY,
+        DEMO_TASK,
+        demo_workspace,
+        remove_demo_workspace,
+        start_demo_server,
+    )
 
     server = start_demo_server()
+    own_workspace = options.workspace is None
     try:
         options.model, options.base_url, options.api_key = DEMO_MODEL, server.base_url, "demo-key"
         options.strategy = options.strategy or DEMO_STRATEGY
         options.workspace = options.workspace or demo_workspace()
-        options.task = options.task or DEMO_TASK
+        if not options.resume:
+            options.task = options.task or DEMO_TASK
         if not headless:
             from openhands_tui.interactive import run_app
 
@@ -275,6 +288,8 @@ def _run_demo(options: LaunchOptions, json_output: bool, headless: bool, theme: 
         return run_headless(options, json_output=json_output)
     finally:
         server.stop()
+        if own_workspace and options.workspace is not None:
+            remove_demo_workspace(options.workspace)
 
 
 def _describe(strategy_spec: str | None, json_output: bool, sandbox_mode: str | None) -> None:
@@ -311,7 +326,10 @@ def _describe(strategy_spec: str | None, json_output: bool, sandbox_mode: str | 
         print("\n" + loaded.guide)
 
 
-@app.command("acp")
+@app.command(
+    "acp",
+    short_help="Serve editors over the Agent Client Protocol (Zed, JetBrains, Toad...): JSON-RPC on stdio.",
+)
 def acp_command(
     strategy: Annotated[
         str | None, typer.Option(metavar="FILE", help="Strategy file (default: the solo agent).")
@@ -360,12 +378,15 @@ def acp_command(
         raise typer.Exit(130) from None
 
 
-@app.command("sessions")
+@app.command("sessions", short_help="List stored sessions (newest first) with the ids --resume accepts.")
 def sessions_command(
-    limit: Annotated[int, typer.Option(help="How many to list, newest first.")] = 20,
+    limit: Annotated[int, typer.Option(metavar="N", help="How many to list, newest first (1 or more).")] = 20,
 ) -> None:
     """List stored sessions (newest first) with the ids --resume accepts."""
     from openhands_tui.sdk.store import SessionStore
+
+    if limit < 1:
+        raise _fail(f"--limit {limit}: give 1 or more")
 
     metas = SessionStore().list_sessions()[:limit]
     if not metas:
@@ -374,24 +395,29 @@ def sessions_command(
         print(f"{meta.id}  {meta.status:<9} {meta.model or '-':<28} {meta.title}")
 
 
-@app.command("view")
+@app.command("view", cls=ViewCommand, short_help="Browse a stored session read-only: its transcripts and agent tree.")
 def view_command(
-    session: Annotated[str, typer.Argument(help="Session id (or a unique prefix), or 'last'.")],
+    session: Annotated[str, typer.Argument(metavar="SESSION", help="Session id (or a unique prefix), or 'last'.")],
     theme: Annotated[str | None, typer.Option(metavar="NAME", help="App theme.")] = None,
 ) -> None:
     """Browse a stored session read-only: its transcripts and agent tree."""
     from openhands_tui.sdk.errors import OpenHandsTUIError
 
     try:
+        if theme is not None:
+            check_theme(theme)
         from openhands_tui.interactive import view_session
 
         code = view_session(session, theme)
-    except OpenHandsTUIError as exc:
-        raise _fail(str(exc), exc.exit_code) from None
+    except OpenHandsTUIError as exc:  # the store names `--resume ID`; here it was `view ID`
+        raise _fail(str(exc).replace(f"--resume {session}:", f"view {session}:", 1), exc.exit_code) from None
     raise typer.Exit(code)
 
 
-@app.command("microagents")
+@app.command(
+    "microagents",
+    short_help="List the microagents a session here would load: type, triggers, source, and problems.",
+)
 def microagents_command(
     workspace: Annotated[Path | None, typer.Option(metavar="DIR", help="The workspace to look in.")] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
@@ -429,7 +455,7 @@ def microagents_command(
         print(f"warning: {problem}")
 
 
-@app.command("risk")
+@app.command("risk", short_help="Rate an action LOW / MEDIUM / HIGH with the rule-based analyzer, and say why.")
 def risk_command(
     command: Annotated[str | None, typer.Argument(help="The shell command to rate.")] = None,
     json_lines: Annotated[
@@ -476,16 +502,16 @@ def risk_command(
         raise typer.Exit(2)
 
 
-def main() -> None:
-    """Run `tui`. A usage error (an unknown option, a bad value) is one line naming the flag,
-    exit 2, like every other bad input — not click's four-line usage block."""
+def main(argv: list[str] | None = None) -> int:
+    """Run `tui`; bad usage is one line naming the flag (and what it accepts), exit 2, not
+    Click's usage block."""
+    from typer._click.exceptions import UsageError  # Typer's own Click
+
     try:
-        result = app(standalone_mode=False)
-    except typer.TyperException as exc:  # usage errors and the like (typer's own click)
-        shown = exc.format_message() if hasattr(exc, "format_message") else str(exc)
-        hint = " (see tui --help)" if getattr(exc, "exit_code", 1) == 2 else ""
-        print(f"tui: {' '.join(shown.split())}{hint}", file=sys.stderr)
-        sys.exit(getattr(exc, "exit_code", 1))
-    except typer.Abort:
-        sys.exit(130)
-    sys.exit(result if isinstance(result, int) else 0)
+        code = app(args=argv, prog_name="tui", standalone_mode=False)
+    except UsageError as exc:
+        print(f"tui: {usage_line(exc)}", file=sys.stderr)
+        return 2
+    except typer.Abort:  # ctrl+c at a prompt
+        return 130
+    return code if isinstance(code, int) else 0

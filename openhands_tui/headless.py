@@ -11,12 +11,14 @@ import signal
 import sys
 from typing import TextIO
 
+from openhands_tui.demo import resume_hint
 from openhands_tui.launch import Launched, LaunchOptions, launch, log_to_session
 from openhands_tui.sdk.confirmation import ConfirmationMode, ConfirmationRequest, Decision
 from openhands_tui.sdk.event import (
     ActionEvent,
     AgentErrorEvent,
     CondensationEvent,
+    ConfirmationResolvedEvent,
     DelegationClosedEvent,
     DelegationOpenedEvent,
     Event,
@@ -107,6 +109,9 @@ class TranscriptPrinter:
             if event.tool_call_id in self.finishing:
                 return None
             return _indent(_preview(event.content), f"{who}    ")
+        if isinstance(event, ConfirmationResolvedEvent) and event.decided_by.startswith("rule:"):
+            verdict = "✓ approved" if event.approved else "⊘ rejected"  # which rule (and file) decided
+            return f"{who}    {verdict} ({event.decided_by})"
         if isinstance(event, AgentErrorEvent):
             return f"{who}  ! {event.error}"
         if isinstance(event, ResultsTruncatedEvent):
@@ -248,8 +253,6 @@ def run_headless(options: LaunchOptions, *, json_output: bool) -> int:
     if usage:
         print(usage, file=sys.stderr)
     why = f": {outcome.detail}" if outcome.detail and outcome.exit_code else ""
-    print(
-        f"{outcome.status.value}{why} · session {launched.log.id} (resume with: tui --resume {launched.log.id})",
-        file=sys.stderr,
-    )
+    again = resume_hint(launched.log.id, launched.agent.llm.model)
+    print(f"{outcome.status.value}{why} · session {launched.log.id} (resume with: {again})", file=sys.stderr)
     return outcome.exit_code

@@ -7,8 +7,10 @@ The engine bridge is created first, so every session — the first one, and thos
 
 from __future__ import annotations
 
+import sys
 from dataclasses import replace
 
+from openhands_tui.demo import resume_hint
 from openhands_tui.launch import Launched, LaunchOptions, launch
 from openhands_tui.sdk.errors import ModelNotConfigured
 from openhands_tui.sdk.settings import load_config
@@ -75,8 +77,13 @@ def build_app(
 
 
 def run_app(options: LaunchOptions, *, theme: str | None = None, demo: bool = False) -> int:
-    """Run the interactive app; returns the process exit code."""
-    result = build_app(options, theme=theme, demo=demo).run()
+    """Run the interactive app; returns the process exit code. On the way out, one line says
+    how to come back to the session (for a demo session: with `--demo`)."""
+    app = build_app(options, theme=theme, demo=demo)
+    result = app.run()
+    if app.session is not None:
+        hint = resume_hint(app.session.session_id, app.session.llm.model)
+        print(f"session {app.session.session_id} (resume with: {hint})", file=sys.stderr)
     return result if isinstance(result, int) else 0
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from openhands_tui.demo import DEMO_MODEL, resume_hint
 from openhands_tui.sdk.agent import Agent
 from openhands_tui.sdk.confirmation import ConfirmationMode, ConfirmationPolicy, Confirmer
 from openhands_tui.sdk.context.loader import load_microagents
@@ -152,6 +153,10 @@ def _launch(
         loaded = log.load()
         history, warnings = loaded.events, loaded.warnings
     meta = log.meta if log else None
+    if meta is not None and options.base_url is None and meta.model == DEMO_MODEL:
+        raise SettingsError(
+            f"--resume {meta.id}: a --demo session; continue it with {resume_hint(meta.id, meta.model)}"
+        )
 
     strategy_spec = options.strategy or (meta.strategy if meta else None)
     strategy = load_strategy_spec(strategy_spec)

@@ -50,7 +50,8 @@ def _child(request: dict, streams: list[int] | None = None) -> None:
     sys.argv = ["tui", *request["args"]]
     code = 0
     try:
-        main()
+        returned = main()  # the exit code, as the console script passes it to sys.exit
+        code = returned if isinstance(returned, int) else 0
     except SystemExit as exit_:
         if exit_.code is None or isinstance(exit_.code, int):
             code = exit_.code or 0

@@ -156,6 +156,7 @@ class Conversation:
         A task starting with `/name` runs that task microagent with `inputs`."""
         await self.open()
         if task is not None and task.strip():
+            self._title_from(task)
             command = find_task_command(task, self.runtime.microagents)
             if command is None:
                 self.root.add_user_message(task)
@@ -167,6 +168,14 @@ class Conversation:
         if self.log is not None:
             self.log.save_meta(status=outcome.status.value)
         return outcome
+
+    def _title_from(self, task: str) -> None:
+        """A session started without --task (typed in the app) is titled by its first task, so
+        `tui sessions` and /resume can tell sessions apart."""
+        if self.log is None or self.log.meta.title:
+            return
+        first_line = task.strip().splitlines()[0][:100]
+        self.log.save_meta(title=self.bus.redactor.redact(first_line))
 
     async def close(self) -> None:
         await self.root.close()

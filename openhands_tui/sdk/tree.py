@@ -17,6 +17,7 @@ from openhands_tui.sdk.event import (
     DelegationOpenedEvent,
     Event,
     LLMUsageEvent,
+    MessageEvent,
     Status,
     StatusEvent,
     SystemPromptEvent,
@@ -73,6 +74,11 @@ class TreeNode(Model):
         return max(0.0, (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds())
 
 
+def _starts_a_task(event: Event) -> bool:
+    """What starts the root's clock: the user's message (a session can sit open long before)."""
+    return isinstance(event, MessageEvent) and event.role == "user"
+
+
 class DelegationTree:
     """Feed it events with `apply`; read `nodes`, `root_id`, and subtree totals."""
 
@@ -99,7 +105,8 @@ class DelegationTree:
                 self.root_id = self.root_id or event.agent_id
         else:
             node = self.nodes.get(event.agent_id) or self._node(event.agent_id, event.agent_id, event.parent_agent_id)
-        node.started = node.started or event.timestamp
+        if node.started is None and (node.parent_id is not None or _starts_a_task(event)):
+            node.started = event.timestamp  # the root's clock starts with the task, not the session
         node.last_seen = event.timestamp
         if isinstance(event, LLMUsageEvent):
             node.tokens += event.prompt_tokens + event.completion_tokens

@@ -11,17 +11,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
-import time
 from collections.abc import Iterable
 from functools import partial
-from typing import Any
 
 from textual import events
-from textual.app import App, ComposeResult, SystemCommand
-from textual.binding import Binding
+from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static, Tree
+from textual.widgets import Footer, OptionList, Static
 
 from openhands_tui.sdk.confirmation import ConfirmationMode
 from openhands_tui.sdk.event import Event
@@ -32,6 +28,7 @@ from openhands_tui.tui.bridge import ConfirmationNeeded, EventsReady, RunDone
 from openhands_tui.tui.commands import SlashCommands
 from openhands_tui.tui.config import AppConfig, ContextWindowKnown, welcome_text
 from openhands_tui.tui.idle_gc import IdleCollector
+from openhands_tui.tui.keys import KeyedApp
 from openhands_tui.tui.run_control import RunController
 from openhands_tui.tui.screens.trust import TrustScreen
 from openhands_tui.tui.session import LiveSession
@@ -45,20 +42,9 @@ from openhands_tui.tui.widgets.tree import AgentTree, elapsed_text
 REFRESH_INTERVAL = 1 / 30  # at most ~30 repaints a second, however fast tokens stream
 
 
-class OpenHandsApp(App[int]):
+class OpenHandsApp(KeyedApp):
     CSS_PATH = "app.tcss"
     TITLE = "openhands-tui"
-    BINDINGS = [
-        Binding("escape", "interrupt", "Interrupt", show=True),
-        Binding("ctrl+c", "ctrl_c", "Quit (twice)", show=False, priority=True),
-        Binding("ctrl+q", "quit", "Quit", show=False),
-        Binding("ctrl+b", "toggle_tree", "Tree"),
-        Binding("ctrl+r", "show_root", "Root"),
-        Binding("ctrl+f", "toggle_follow", "Follow"),
-        Binding("ctrl+o", "microagents", "Microagents"),
-        Binding("ctrl+e", "show_more", "Earlier", show=False),
-        Binding("f2", "cycle_confirm", "Confirm mode"),
-    ]
 
     def __init__(self, config: AppConfig) -> None:
         super().__init__()
@@ -70,7 +56,6 @@ class OpenHandsApp(App[int]):
         self.commands = SlashCommands(self)
         self.shown_agent = "root"
         self.follow = False
-        self.started = config.clock()
         self.context_window: int | None = None
         self._last_ctrl_c = 0.0
         self._refresh_pending = False
@@ -117,6 +102,8 @@ class OpenHandsApp(App[int]):
         if self.bridge is not None:
             self.bridge.connect(self.post_message)
         self.feed(self.config.history)
+        if self.config.settle_history:
+            self._dirty |= self.view.settle()
         if self.config.session is not None:
             self.attach(self.config.session)
         if self.config.preload_litellm:
@@ -138,6 +125,8 @@ class OpenHandsApp(App[int]):
         through the bridge, and the engine opens it on its own thread and loop."""
         assert self.bridge is not None, "a live session needs the engine bridge"
         self.session = session
+        self.config.session = session
+        self.query_one(TranscriptView).welcome = welcome_text(self.config)  # its strategy and workspace
         session.conversation.bus.subscribe(self.bridge.subscriber)
         self.bridge.conversation = session.conversation
         bridge = self.bridge  # opened after the first frame: opening starts MCP servers (processes, an import)
@@ -155,8 +144,8 @@ class OpenHandsApp(App[int]):
         from openhands_tui.tui.screens.settings import SettingsScreen
 
         def configured(llm: object) -> None:
-            if llm is None:
-                self.exit(2)
+            if llm is None:  # Quit or Esc: leaving is not an error (exit 0, as ctrl+c)
+                self.exit(0)
                 return
             self.needs_model = False
             self.switch_session(None)
@@ -183,8 +172,11 @@ class OpenHandsApp(App[int]):
             self.bridge.submit(self.bridge.conversation.close())
         self.view = SessionView()
         self.shown_agent = "root"
+        self.runs.last_duration = None
         self.query_one(TranscriptView).agent_id = None
+        self.query_one(AgentTree).forget_agents()  # the previous session's agents go with it
         self.feed(session.history)
+        self._dirty |= self.view.settle()
         self.attach(session)
         self.notify(f"Session {session.session_id}", timeout=3)
 
@@ -217,11 +209,6 @@ class OpenHandsApp(App[int]):
         if not self._refresh_pending:
             self._refresh_pending = True
             self.set_timer(REFRESH_INTERVAL, self.refresh_now)
-
-    @property
-    def main_screen_ready(self) -> bool:
-        """False while starting up or shutting down (engine messages can arrive then)."""
-        return bool(self.query("#status"))
 
     def refresh_now(self) -> None:
         self._refresh_pending = False
@@ -258,7 +245,7 @@ class OpenHandsApp(App[int]):
             cache_hit=usage.cache_hit,
             context_tokens=usage.last_prompt_tokens,
             context_window=self.context_window,
-            elapsed=self.config.clock() - self.started,
+            elapsed=self.runs.elapsed(self.view),
             state=state,
             demo=self.config.demo,
         )
@@ -293,6 +280,10 @@ class OpenHandsApp(App[int]):
     @property
     def busy(self) -> bool:
         return self.runs.running
+
+    @property
+    def read_only(self) -> bool:
+        return self.config.read_only
 
     def start_run(self, text: str | None, inputs: dict[str, str] | None = None) -> None:
         self.runs.start(text, inputs)
@@ -329,71 +320,6 @@ class OpenHandsApp(App[int]):
         conversation = self.bridge.conversation if self.bridge is not None else None
         source = conversation.runtime.mcp if conversation is not None else None
         return source.status() if source is not None else []
-
-    # -- keys ------------------------------------------------------------------------------
-
-    def action_interrupt(self) -> None:
-        completions = self.query_one("#completions", OptionList)
-        if completions.display:
-            completions.display = False
-            return
-        if self.runs.interrupt():
-            kept = f" {len(self.runs.queued)} queued message(s) will be sent next." if self.runs.queued else ""
-            self.notify(f"Interrupted. The session is saved; type to continue.{kept}", timeout=4)
-
-    def action_ctrl_c(self) -> None:
-        screen: Screen[Any] = self.screen
-        if screen.get_selected_text():
-            screen.action_copy_text()
-            return
-        now = time.monotonic()
-        if now - self._last_ctrl_c < 2.0:
-            self.exit(0)
-        else:
-            self._last_ctrl_c = now
-            self.notify("Press Ctrl+C again to quit.", timeout=2)
-
-    def action_toggle_tree(self) -> None:
-        tree = self.query_one(AgentTree)
-        tree.display = not tree.display
-        self._tree_chosen = True
-
-    def on_resize(self, event: events.Resize) -> None:
-        """On narrow terminals the tree folds away (ctrl+b brings it back)."""
-        if not self._tree_chosen and self.main_screen_ready:
-            self.query_one(AgentTree).display = event.size.width >= 100
-
-    def action_show_root(self) -> None:
-        self.show_agent(self.view.tree.root_id or "root")
-
-    def action_toggle_follow(self) -> None:
-        self.follow = not self.follow
-        self.notify("Following the active agent." if self.follow else "Stopped following.", timeout=2)
-        self._schedule_refresh()
-
-    def action_show_more(self) -> None:
-        self.query_one(TranscriptView).show_more(self.view.transcript(self.shown_agent))
-
-    def action_microagents(self) -> None:
-        self.commands.run("/microagents")
-
-    def action_cycle_confirm(self) -> None:
-        self.commands.run("/confirm")
-
-    def show_agent(self, agent_id: str) -> None:
-        self.shown_agent = agent_id
-        self.query_one(AgentTree).select_agent(agent_id)
-        self.refresh_now()
-
-    def on_tree_node_selected(self, message: Tree.NodeSelected[str]) -> None:
-        if message.node.data:
-            self.shown_agent = message.node.data
-            self.follow = False
-            self.refresh_now()  # the user is waiting: no coalescing delay
-
-    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
-        yield from self.commands.palette()
 
     def watch_theme(self, theme: str) -> None:
         if self.config.remember_theme and theme != self.config.theme:

@@ -32,6 +32,9 @@ class CommandHost(Protocol):
     @property
     def busy(self) -> bool: ...
 
+    @property
+    def read_only(self) -> bool: ...
+
     def notify(self, message: str, *, severity: Any = "information", timeout: float | None = None) -> None: ...
 
     def push_screen(self, screen: Screen[Any], callback: Callable[[Any], None] | None = None) -> Any: ...
@@ -72,16 +75,24 @@ TOGGLED = {ConfirmationMode.RISKY: ConfirmationMode.ALWAYS, ConfirmationMode.ALW
 
 HELP = """\
 **Typing** — Enter sends, Alt+Enter (or Ctrl+J) adds a line, Up/Down recall earlier messages.
-Messages typed while agents work are queued and sent when the run ends.
+Typing anywhere outside a dialog goes to the prompt. Messages typed while agents work are
+queued and sent when the run ends; Esc puts them back in the prompt.
+
+**The agent tree** (right; Ctrl+B shows/hides it) — Tab moves to it; Up/Down move, Enter shows
+that agent's transcript, Space folds its children, hovering shows its whole task. Ctrl+R goes
+back to the root agent, Ctrl+F follows whichever agent is active.
+
+**The transcript** — Tab moves through its entries; Enter or Space (or a click) on a command
+folds or unfolds its output; PageUp/PageDown scroll. Only recent entries are drawn: Ctrl+E
+shows earlier ones.
 
 **Keys** — Esc interrupts the run (the model call and the running command stop; the session is
-saved). Ctrl+B shows/hides the agent tree, Ctrl+R shows the root agent, Ctrl+F follows whichever
-agent is active, Ctrl+O lists microagents, F2 switches between asking if risky and asking always
-(`/confirm never` turns questions off), Ctrl+P opens the
-command palette, Ctrl+C twice quits. Select text with the mouse; Ctrl+C copies it.
+saved). Ctrl+O lists microagents. F2 switches between asking if risky and asking always
+(`/confirm never` turns questions off). Ctrl+P opens the command palette. Ctrl+C twice, or
+Ctrl+Q, quits. Select text with the mouse; Ctrl+C copies it.
 
 **Confirmations** — y approve, n reject (then type a reason or press Enter), a always allow the
-suggested rule, d show every argument.
+suggested rule, d show every argument, Esc interrupt the run.
 
 **Commands** — /help /new /confirm [always|risky|never] /microagents /mcp /tree /theme [name]
 /resume [id] /exit, and /name for each task microagent.
@@ -206,17 +217,20 @@ class SlashCommands:
 
     def palette(self) -> list[SystemCommand]:
         app = self.app
-        return [
+        live = [  # a read-only view runs nothing: nothing to interrupt or confirm
             SystemCommand("Interrupt the run", "Stop the model call and the running command", app.action_interrupt),
+            *[
+                SystemCommand(f"Confirm: {m.value}", f"Confirmation mode {m.value}", _bind(self.do_confirm, m.value))
+                for m in MODES
+            ],
+        ]
+        return [
+            *([] if app.read_only else live),
             SystemCommand("Toggle the agent tree", "Show or hide the delegation tree", app.action_toggle_tree),
             SystemCommand("Show the root agent", "Back to the root agent's transcript", app.action_show_root),
             SystemCommand("Follow the active agent", "Switch transcripts as agents work", app.action_toggle_follow),
             SystemCommand("Microagents", "What is loaded, and what fired", lambda: self.run("/microagents")),
             SystemCommand("MCP servers", "Their status and tools", lambda: self.run("/mcp")),
-            *[
-                SystemCommand(f"Confirm: {m.value}", f"Confirmation mode {m.value}", _bind(self.do_confirm, m.value))
-                for m in MODES
-            ],
             *[
                 SystemCommand(f"Theme: {name}", "Switch theme", _bind(self.do_theme, name))
                 for name in sorted(app.available_themes)

@@ -27,6 +27,9 @@ class AppConfig:
     session: LiveSession | None = None
     bridge: EngineBridge | None = None
     history: list[Event] = field(default_factory=list)
+    #: `history` was recorded by an earlier process, so nobody in it still runs or waits (see
+    #: `SessionView.settle`); snapshots that draw live states from canned events turn it off.
+    settle_history: bool = True
     task: str | None = None
     inputs: dict[str, str] = field(default_factory=dict)
     theme: str = DEFAULT_THEME

@@ -16,7 +16,7 @@ from textual.screen import Screen
 
 from openhands_tui.sdk.confirmation import ConfirmationRequest, Decision
 from openhands_tui.tui.bridge import ConfirmationNeeded, EngineBridge, RunDone
-from openhands_tui.tui.screens.confirm import ConfirmScreen
+from openhands_tui.tui.screens.confirm import ConfirmScreen, is_interrupt
 from openhands_tui.tui.state import SessionView
 
 
@@ -33,6 +33,8 @@ class RunHost(Protocol):
 
     def run_state_changed(self) -> None: ...
 
+    def action_interrupt(self) -> None: ...
+
 
 class RunController:
     def __init__(self, host: RunHost, bridge: EngineBridge | None, clock: Callable[[], float]) -> None:
@@ -41,6 +43,8 @@ class RunController:
         self.clock = clock
         self.queued: list[str] = []
         self.started: float | None = None
+        #: How long the last run took, once it ended (the status bar's clock stops there).
+        self.last_duration: float | None = None
         #: Where each waiting request's answer goes, by the id of the action it is about.
         self.answers: dict[str, concurrent.futures.Future[Decision]] = {}
         self._requests: dict[str, ConfirmationRequest] = {}
@@ -49,6 +53,16 @@ class RunController:
     @property
     def running(self) -> bool:
         return self.bridge is not None and self.bridge.running
+
+    def elapsed(self, view: SessionView) -> float:
+        """The status bar's clock: this run's time while it runs, then the last run's time
+        (stopped); before any run here (a resumed or viewed session), the session's own."""
+        if self.running and self.started is not None:
+            return self.clock() - self.started
+        if self.last_duration is not None:
+            return self.last_duration
+        root = view.tree.nodes.get(view.tree.root_id or "")
+        return root.elapsed_s if root is not None else 0.0
 
     @property
     def waiting(self) -> int:
@@ -75,6 +89,8 @@ class RunController:
     def done(self, message: RunDone) -> None:
         if message.error:
             self.host.notify(message.error, severity="error", timeout=8)
+        if self.started is not None:
+            self.last_duration = self.clock() - self.started
         self.started = None
         self.host.run_state_changed()
         if self.queued:
@@ -83,9 +99,17 @@ class RunController:
             self.start(next_message)
 
     def interrupt(self) -> bool:
-        """Stop the running task; what was queued stays queued. False if nothing ran."""
+        """Stop the running task; every question still waiting is answered no, so no dialog
+        pops up for a run that is over. False if nothing ran."""
         if self.bridge is None or not self.bridge.running:
             return False
+        for answer in self.answers.values():
+            if not answer.done():
+                answer.set_result(Decision(approved=False, reason="interrupted"))
+        self.answers.clear()
+        self._requests.clear()
+        if isinstance(self.host.screen, ConfirmScreen):  # type: ignore[attr-defined]
+            self.host.screen.dismiss(None)  # type: ignore[attr-defined]
         self.bridge.interrupt()
         return True
 
@@ -115,6 +139,10 @@ class RunController:
             if answer is not None and not answer.done():
                 answer.set_result(decision or Decision(approved=False, reason="dismissed"))
             self.host.run_state_changed()
+            if is_interrupt(decision):
+                self._asking = None
+                self.host.action_interrupt()
+                return
             self._ask_next()
 
         self.host.push_screen(ConfirmScreen(request, queued=self.waiting - 1), answered)

@@ -95,6 +95,22 @@ class SessionView:
         self._finishing: set[tuple[str, str]] = set()
         self._parallel: dict[str, tuple[str, str | None]] = {}
 
+    def settle(self) -> set[str]:
+        """Stored history runs nothing until you type: an agent left running or waiting when the
+        session stopped shows as interrupted, a question never answered as not answered."""
+        changed: set[str] = set()
+        for node in self.tree.nodes.values():
+            if node.status in ("running", "waiting_for_confirmation"):
+                node.status = "interrupted"
+                changed.add(node.agent_id)
+        for request in self.pending.values():
+            self._mark_tool(request.agent_id, request.tool_call_id, "not answered")
+            changed.add(request.agent_id)
+        self.pending.clear()
+        if self.root_status in ("running", "waiting_for_confirmation"):
+            self.root_status = "paused"
+        return changed
+
     def transcript(self, agent_id: str) -> list[Entry]:
         return self.transcripts.setdefault(agent_id, [])
 
@@ -237,7 +253,7 @@ class SessionView:
     def _resolved(self, event: ConfirmationResolvedEvent) -> set[str]:
         request = self.pending.pop(event.action_id, None)
         verdict = "approved" if event.approved else "rejected"
-        who = "" if event.decided_by == "user" else f" ({event.decided_by})"
+        who = " by you" if event.decided_by == "user" else f" ({event.decided_by})"  # y, or which rule
         if request is not None:
             self._mark_tool(request.agent_id, request.tool_call_id, f"{verdict}{who}")
         else:  # decided by a rule without asking

@@ -21,6 +21,14 @@ def load_themes() -> list[Theme]:
     return themes
 
 
+def theme_names() -> list[str]:
+    """Every theme `--theme` and `/theme` accept: ours first, then Textual's built-in ones."""
+    from textual.theme import BUILTIN_THEMES
+
+    ours = [theme.name for theme in load_themes()]
+    return ours + sorted(name for name in BUILTIN_THEMES if name not in ours)
+
+
 def apply_initial_theme(app: App[Any], name: str) -> None:
     """Register our themes and choose one before the stylesheet is first built: setting
     `app.theme` after mount re-parses all CSS (~40 ms of the first frame)."""

@@ -88,6 +88,11 @@ def test_demo_needs_no_key(workspace: Path, isolated_home: Path) -> None:
         done = _approve_and_finish(session)
         assert "DEMO" in done
         assert (workspace / "todos.py").exists()
+        # the demo claims only what ran: the check's own line and exit code, no "tests pass"
+        assert "$ python3 test_todos.py [MEDIUM]  ✓ exit 0" in done and "tests pass" not in done
+        subprocess.run(["tmux", "set-option", "-t", session, "remain-on-exit", "on"], check=True)
+        subprocess.run(["tmux", "send-keys", "-t", session, "C-q"], check=True)
+        _wait_for(session, "(resume with: tui --demo --resume ")  # a hint that works for a demo
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
 

@@ -33,6 +33,9 @@ async def test_approve_a_high_risk_action(serve, workspace: Path) -> None:
         await wait_until(pilot, lambda: app.view.root_status == "finished")
         assert not (workspace / "build").exists()
         assert any(e.kind == "assistant" and e.text == "cleaned" for e in app.view.transcript("root"))
+        await pilot.pause(0.1)
+        entry = next(w for w in app.query_one(TranscriptView).children if isinstance(w, ToolEntry))
+        assert "✓ exit 0 · approved by you" in entry.title().plain
 
 
 async def test_reject_with_a_reason(serve, workspace: Path) -> None:
@@ -48,7 +51,7 @@ async def test_reject_with_a_reason(serve, workspace: Path) -> None:
         assert (workspace / "build").exists()
         assert server.requests[1].messages[-1]["content"].startswith("Rejected by the user: keep it.")
         tool = next(e for e in app.view.transcript("root") if e.kind == "tool")
-        assert tool.data["decision"] == "rejected"
+        assert tool.data["decision"] == "rejected by you"
 
 
 async def test_a_grandchilds_request_and_the_tree(serve, workspace: Path) -> None:

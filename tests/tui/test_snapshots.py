@@ -22,7 +22,14 @@ def random_ids_afterwards():
 
 
 def _app(events, theme: str = "openhands-dark") -> OpenHandsApp:
-    config = AppConfig(history=events, preload_litellm=False, remember_theme=False, theme=theme, clock=lambda: 1000.0)
+    config = AppConfig(
+        history=events,
+        settle_history=False,  # canned live states: running, streaming, waiting
+        preload_litellm=False,
+        remember_theme=False,
+        theme=theme,
+        clock=lambda: 1000.0,
+    )
     return OpenHandsApp(config)
 
 

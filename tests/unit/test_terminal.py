@@ -116,3 +116,19 @@ def _alive(pid: int) -> bool:
             return f.read().split()[2] != "Z"
     except FileNotFoundError:
         return False
+
+
+async def test_a_shell_leaves_no_scratch_directory_behind(workspace: Path, tmp_path: Path, monkeypatch) -> None:
+    import tempfile
+
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    idle = BashSession(workspace)  # an agent that never runs a command: no directory at all
+    assert list(scratch.iterdir()) == []
+    await idle.close()
+    used = BashSession(workspace)
+    assert (await used.run("echo hi", 10)).output.strip() == "hi"
+    assert [p.name[:9] for p in scratch.iterdir()] == ["oht-bash-"]
+    await used.close()
+    assert list(scratch.iterdir()) == []

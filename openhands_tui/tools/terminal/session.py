@@ -91,7 +91,7 @@ class BashSession:
         self.jail = jail
         self.environment = dict(os.environ if environment is None else environment)
         self._process: asyncio.subprocess.Process | None = None
-        self._scratch = Path(tempfile.mkdtemp(prefix="oht-bash-"))
+        self._scratch_dir: Path | None = None
         self._lock = asyncio.Lock()
         self._counter = 0
         self._output: BoundedOutput | None = None
@@ -99,6 +99,14 @@ class BashSession:
         #: started was still running then (it could change them before the next check).
         self._settled: dict[Path, tuple[int, int] | None] | None = None
         self._lingering = False
+
+    @property
+    def _scratch(self) -> Path:
+        """Where command scripts go; made on first use, so an agent that never runs a command
+        leaves no empty `oht-bash-*` directory behind."""
+        if self._scratch_dir is None:
+            self._scratch_dir = Path(tempfile.mkdtemp(prefix="oht-bash-"))
+        return self._scratch_dir
 
     def _env(self) -> dict[str, str]:
         env = {**self.environment, **NON_INTERACTIVE}
@@ -278,7 +286,9 @@ class BashSession:
     async def close(self) -> None:
         await self._kill()
         self._undo_background_changes()  # nothing runs any more: what it left must not outlive us
-        shutil.rmtree(self._scratch, ignore_errors=True)
+        if self._scratch_dir is not None:
+            shutil.rmtree(self._scratch_dir, ignore_errors=True)
+            self._scratch_dir = None
 
 
 async def _collect(process: asyncio.subprocess.Process, output: BoundedOutput) -> int:

@@ -2,8 +2,9 @@
 
 It shows who is asking (the agent chain), what (the command, or the diff of an edit), how
 risky and why. y approves, n rejects (then an optional reason), a approves and remembers
-the suggested rule, d shows every argument. Several pending requests are answered one by
-one; the count of those still waiting is on screen.
+the suggested rule, d shows every argument, Esc interrupts the run; its own footer lists
+these keys. Several pending requests are answered one by one; the count of those still
+waiting is on screen.
 """
 
 from __future__ import annotations
@@ -15,12 +16,19 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Static
+from textual.widgets import Button, Footer, Input, Static
 
 from openhands_tui.sdk.confirmation import ConfirmationRequest, Decision
 from openhands_tui.sdk.security.permissions import PermissionRule
 from openhands_tui.sdk.subject import MCPCall, ShellCommand
 from openhands_tui.tui.widgets.entries import highlighted, proposed_diff
+
+#: The answer Esc gives: a rejection that also asks the app to interrupt the run.
+INTERRUPT = Decision(approved=False, reason="the user interrupted the run")
+
+
+def is_interrupt(decision: Decision | None) -> bool:
+    return decision is not None and not decision.approved and decision.reason == INTERRUPT.reason
 
 
 class ConfirmScreen(ModalScreen[Decision]):
@@ -29,6 +37,7 @@ class ConfirmScreen(ModalScreen[Decision]):
         Binding("n", "reject", "Reject"),
         Binding("a", "always", "Always allow"),
         Binding("d", "details", "Details"),
+        Binding("escape", "interrupt", "Interrupt the run"),
     ]
 
     def __init__(self, request: ConfirmationRequest, queued: int = 0) -> None:
@@ -66,6 +75,7 @@ class ConfirmScreen(ModalScreen[Decision]):
                     target = rule.command if rule.command is not None else rule.path
                     yield Button(f"Always allow '{target}' (a)", id="always", variant="primary")
                 yield Button("Details (d)", id="details")
+        yield Footer()  # the dialog's own keys, where the app's footer was
 
     def _header(self) -> Text:
         header = Text()
@@ -100,8 +110,14 @@ class ConfirmScreen(ModalScreen[Decision]):
         self.dismiss(Decision(approved=True))
 
     def action_always(self) -> None:
-        if self.request.suggested_rule:
-            self.dismiss(Decision(approved=True, remember=PermissionRule.model_validate(self.request.suggested_rule)))
+        if not self.request.suggested_rule:
+            self.notify("No rule to offer for this action (too broad to remember): y approves it once.", timeout=5)
+            return
+        self.dismiss(Decision(approved=True, remember=PermissionRule.model_validate(self.request.suggested_rule)))
+
+    def action_interrupt(self) -> None:
+        """Esc: stop the run (this action is rejected on the way); while typing a reason, just reject."""
+        self.dismiss(Decision(approved=False) if self._asking_reason else INTERRUPT)
 
     def action_reject(self) -> None:
         if self._asking_reason:
@@ -116,8 +132,3 @@ class ConfirmScreen(ModalScreen[Decision]):
 
     def action_details(self) -> None:
         self.query_one("#confirm-details").toggle_class("hidden")
-
-    def on_key(self, event: object) -> None:
-        key = getattr(event, "key", "")
-        if self._asking_reason and key == "escape":
-            self.dismiss(Decision(approved=False))

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -41,13 +44,7 @@ class MicroagentsScreen(ModalScreen[None]):
                         title = f"◆ {event.name} → {who} · {why} · +{event.tokens} tokens"
                         yield Collapsible(Markdown(event.content), title=title, collapsed=True)
                 yield Static(Text("Loaded", style="bold underline"))
-                for info in self.loaded.microagents if self.loaded else []:
-                    triggers = ", ".join(info["triggers"]) if info["type"] != "repo" else "always on"
-                    line = Text()
-                    line.append(f"{info['name']:<18}", style="bold")
-                    line.append(f" {info['type']:<9} {info['tokens']:>5} tok  [{triggers}]")
-                    line.append(f"\n{'':<18} {info['source']}", style="dim")
-                    yield Static(line)
+                yield Static(loaded_table(self.loaded.microagents if self.loaded else []), id="microagents-loaded")
                 problems = (self.loaded.warnings + self.loaded.shadowed) if self.loaded else []
                 if problems:
                     yield Static(Text("Warnings", style="bold underline"))
@@ -57,6 +54,22 @@ class MicroagentsScreen(ModalScreen[None]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(None)
+
+
+def loaded_table(microagents: list[dict[str, Any]]) -> Table:
+    """Name, type, size, then triggers and source in a column of their own: a long trigger list
+    wraps inside that column instead of running back under the names."""
+    table = Table.grid(padding=(0, 1))
+    table.add_column(width=18, no_wrap=True, overflow="ellipsis", style="bold")
+    table.add_column(width=9, no_wrap=True)
+    table.add_column(justify="right", no_wrap=True)
+    table.add_column(ratio=1, overflow="fold")
+    for info in microagents:
+        triggers = ", ".join(info["triggers"]) if info["type"] != "repo" else "always on"
+        what = Text(f"[{triggers}]\n")
+        what.append(str(info["source"]), style="dim")
+        table.add_row(str(info["name"]), str(info["type"]), f"{info['tokens']} tok", what)
+    return table
 
 
 class TaskInputsScreen(ModalScreen[dict[str, str] | None]):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
@@ -12,9 +13,15 @@ from textual.widgets import Button, Input, Label, Static
 from openhands_tui.sdk.llm import LLM
 from openhands_tui.sdk.settings import config_path, save_llm_config
 
+#: Enter in one field moves to the next; in the last it saves and starts.
+NEXT_FIELD = {"model": "api-key", "api-key": "base-url"}
+
 
 class SettingsScreen(ModalScreen[LLM | None]):
-    """Returns the LLM to use (saved to the config file), or None if the user gave up."""
+    """Returns the LLM to use (saved to the config file), or None if the user gave up (Quit or
+    Esc). Enter moves down the fields and, in the last one, saves; errors are shown whole."""
+
+    BINDINGS = [Binding("escape", "quit", "Quit")]
 
     def __init__(self, model: str = "", base_url: str = "") -> None:
         super().__init__()
@@ -48,17 +55,30 @@ class SettingsScreen(ModalScreen[LLM | None]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "quit":
-            self.dismiss(None)
+            self.action_quit()
         elif event.button.id == "test":
             llm = self._llm()
             if llm is not None:
                 self.query_one("#settings-result", Static).update("Testing…")
                 self.test_connection(llm)
         elif event.button.id == "save":
-            llm = self._llm()
-            if llm is not None:
-                save_llm_config(llm.model, llm.api_key.get_secret_value() if llm.api_key else None, llm.base_url)
-                self.dismiss(llm.model_copy(update={"num_retries": 5, "timeout": 120}))
+            self._save()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        following = NEXT_FIELD.get(event.input.id or "")
+        if following is not None:
+            self.query_one(f"#{following}", Input).focus()
+        else:
+            self._save()
+
+    def action_quit(self) -> None:
+        self.dismiss(None)
+
+    def _save(self) -> None:
+        llm = self._llm()
+        if llm is not None:
+            save_llm_config(llm.model, llm.api_key.get_secret_value() if llm.api_key else None, llm.base_url)
+            self.dismiss(llm.model_copy(update={"num_retries": 5, "timeout": 120}))
 
     @work(thread=True, exclusive=True)
     def test_connection(self, llm: LLM) -> None:
@@ -68,5 +88,5 @@ class SettingsScreen(ModalScreen[LLM | None]):
             response = asyncio.run(llm.complete([{"role": "user", "content": "Say OK."}]))
             message = f"✓ Connected: the model answered {response.text.strip()[:40]!r}"
         except Exception as exc:  # every provider error is shown, none crashes the screen
-            message = f"✗ {type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
-        self.app.call_from_thread(self.query_one("#settings-result", Static).update, message)
+            message = f"✗ {type(exc).__name__}: {' '.join(str(exc).split())}"  # whole, wrapped
+        self.app.call_from_thread(self.query_one("#settings-result", Static).update, Text(message))

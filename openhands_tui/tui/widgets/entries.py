@@ -167,7 +167,9 @@ def _tool_title(
     if error is not None:
         state = "✗ invalid call"
     elif observation is None:
-        state = "? waiting for you" if decision == "waiting for you" else "⟳ running"
+        state = {"waiting for you": "? waiting for you", "not answered": "■ not answered"}.get(
+            decision or "", "⟳ running"
+        )
     elif observation.outcome == "rejected":
         state = f"⊘ {decision or 'rejected'}"
     elif observation.outcome == "interrupted":

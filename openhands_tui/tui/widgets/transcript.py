@@ -18,16 +18,18 @@ MAX_MOUNTED = 50
 
 
 class TranscriptTitle(Static):
-    """Whose transcript this is: the agent chain from the root, and the agent's task."""
+    """Whose transcript this is: the agent chain from the root, and the agent's task (cut with
+    an ellipsis at the edge; hovering shows the whole task)."""
 
     def show(self, view: SessionView, agent_id: str, following: bool) -> None:
         node = view.tree.nodes.get(agent_id)
         chain = " → ".join(view.tree.chain(agent_id)) if node else view.names.get(agent_id, agent_id)
-        title = Text(chain, style="bold")
-        if node is not None and node.task:
-            title.append(f" — {node.task.splitlines()[0][:100]}", style="italic")
+        title = Text(chain, style="bold", no_wrap=True, overflow="ellipsis")
         if following:
             title.append("  (following the active agent)", style="dim")
+        if node is not None and node.task:
+            title.append(f" — {node.task.splitlines()[0]}", style="italic")
+        self.tooltip = node.task if node is not None and node.task else None
         self.update(title)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual.binding import Binding
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
@@ -41,24 +42,44 @@ def elapsed_text(seconds: float) -> str:
 
 
 class AgentTree(Tree[str]):
-    """Select a node to read that agent's transcript."""
+    """Enter (or a click) on a node shows that agent's transcript; Space folds it. Labels are cut
+    to the panel's width with an ellipsis; hovering a node shows its whole task."""
+
+    BINDINGS = [
+        Binding("enter", "select_cursor", "Show agent"),
+        Binding("space", "toggle_node", "Fold"),
+    ]
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__("agents", **kwargs)  # type: ignore[arg-type]
         self.show_root = False
         self.guide_depth = 3
+        self.auto_expand = False  # selecting is not folding
         self._agent_nodes: dict[str, TreeNode[str]] = {}
+        self._tasks: dict[str, str] = {}
+
+    def forget_agents(self) -> None:
+        """Forget every agent (a new session starts with an empty tree)."""
+        self.clear()
+        self._agent_nodes.clear()
+        self._tasks.clear()
 
     def sync(self, tree: DelegationTree) -> None:
         for agent_id, node in tree.nodes.items():
             parent = self._agent_nodes.get(node.parent_id or "", self.root)
             widget_node = self._agent_nodes.get(agent_id)
             label = self.label_for(tree, agent_id)
+            self._tasks[agent_id] = node.task
             if widget_node is None:
                 widget_node = parent.add(label, data=agent_id, expand=True)
                 self._agent_nodes[agent_id] = widget_node
             elif widget_node.label != label:
                 widget_node.set_label(label)
+
+    def watch_hover_line(self, previous_hover_line: int, hover_line: int) -> None:
+        super().watch_hover_line(previous_hover_line, hover_line)
+        node = self.get_node_at_line(hover_line) if hover_line >= 0 else None
+        self.tooltip = self._tasks.get(node.data or "") or None if node is not None else None
 
     def label_for(self, tree: DelegationTree, agent_id: str) -> Text:
         node = tree.nodes[agent_id]
@@ -75,7 +96,10 @@ class AgentTree(Tree[str]):
         label.append(f"  {compact(tokens)} tok{cache_text(*tree.subtree_cache(agent_id))}{money}", style="dim")
         label.append(f" {elapsed_text(node.elapsed_s)}", style="dim")
         if node.task:
-            label.append(f"  {node.task.splitlines()[0][:48]}", style="italic dim")
+            label.append(f"  {node.task.splitlines()[0]}", style="italic dim")
+        room = self.scrollable_content_region.width - node.depth * self.guide_depth - 2  # guides, ▼
+        if room > 8:
+            label.truncate(room, overflow="ellipsis")
         return label
 
     def select_agent(self, agent_id: str) -> None:

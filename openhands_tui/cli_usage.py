@@ -1,0 +1,55 @@
+"""How `tui` speaks about its own usage: the examples and settings under `--help`, bad usage as
+one line naming the flag (Typer's own is a four-line usage block), the `view` usage line, and
+the check of `--theme`. Cheap to import: `tui --help` is a start-up path."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import typer
+
+if TYPE_CHECKING:
+    from typer._click.exceptions import UsageError
+
+#: Shown under `tui --help`: how people actually start, and where settings come from.
+HELP_EPILOG = """\b
+Examples:
+  tui --demo                                  try it: scripted model, no key, temporary workspace
+  tui --model anthropic/claude-sonnet-4-5     the app, in the current directory
+  tui --headless -t "fix the failing test"    one task, transcript on stdout
+  tui --resume last                           continue the newest session
+  tui view last                               read a stored session
+\b
+Settings: $XDG_CONFIG_HOME/openhands-tui/config.toml (default ~/.config/openhands-tui/config.toml),
+written by the app's first-run dialog. The environment overrides it: LLM_MODEL, LLM_API_KEY,
+LLM_BASE_URL, LLM_REASONING_EFFORT, and LLM_TIMEOUT, LLM_NUM_RETRIES, LLM_RETRY_MIN_WAIT,
+LLM_RETRY_MAX_WAIT, LLM_CONTEXT_WINDOW.
+"""
+
+
+class ViewCommand(typer.core.TyperCommand):
+    """Usage reads `tui view SESSION [--theme NAME]`, as people type it."""
+
+    def collect_usage_pieces(self, ctx: typer.Context) -> list[str]:  # type: ignore[override]
+        return ["SESSION", "[--theme NAME]"]
+
+
+def check_theme(theme: str) -> None:
+    """`--theme nosuch` is refused up front, with the names that would work."""
+    from openhands_tui.sdk.errors import SettingsError
+    from openhands_tui.tui.themes import theme_names
+
+    names = theme_names()
+    if theme not in names:
+        raise SettingsError(f"--theme {theme}: unknown theme (have: {', '.join(names)})")
+
+
+def usage_line(exc: UsageError) -> str:
+    """One line for a usage error: the command, what was wrong, and where to read more."""
+    from typer._click.exceptions import BadParameter
+
+    command = exc.ctx.command_path.removeprefix("tui").strip() if exc.ctx is not None else ""
+    message = " ".join(exc.format_message().replace("Value error, ", "").split())
+    if not isinstance(exc, BadParameter):  # an unknown option or command, a stray argument
+        message += f" (see tui {command + ' ' if command else ''}--help)"
+    return f"{command}: {message}" if command else message

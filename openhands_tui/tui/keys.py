@@ -1,0 +1,163 @@
+"""What the app's keys do, kept apart from how the app follows the engine.
+
+Focus is never a trap: a printable key pressed anywhere on the main screen but the prompt
+(the tree, the transcript) goes to the prompt, so nobody tabs their way back to type. Esc
+stops the run and hands back what was queued behind it, so nothing typed is lost silently.
+A read-only view has nothing to interrupt and nothing to confirm, so those keys are hidden.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from textual import events
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import OptionList, Tree
+
+from openhands_tui.tui.commands import SlashCommands
+from openhands_tui.tui.config import AppConfig
+from openhands_tui.tui.run_control import RunController
+from openhands_tui.tui.state import SessionView
+from openhands_tui.tui.widgets.prompt import Prompt
+from openhands_tui.tui.widgets.transcript import TranscriptView
+from openhands_tui.tui.widgets.tree import AgentTree
+
+#: Keys that act on a live run; a read-only view hides them.
+LIVE_ONLY = {"interrupt", "cycle_confirm"}
+
+
+class KeyedApp(App[int]):
+    """The app's bindings and actions; `OpenHandsApp` supplies the state they act on."""
+
+    BINDINGS = [
+        Binding("escape", "interrupt", "Interrupt", show=True),
+        Binding("ctrl+c", "ctrl_c", "Quit (twice)", show=False, priority=True),
+        Binding("ctrl+q", "quit", "Quit", show=False),
+        Binding("ctrl+b", "toggle_tree", "Tree"),
+        Binding("ctrl+r", "show_root", "Root"),
+        Binding("ctrl+f", "toggle_follow", "Follow"),
+        Binding("ctrl+o", "microagents", "Microagents"),
+        Binding("ctrl+e", "show_more", "Earlier", show=False),
+        Binding("f2", "cycle_confirm", "Confirm mode"),
+    ]
+
+    config: AppConfig
+    view: SessionView
+    runs: RunController
+    commands: SlashCommands
+    shown_agent: str
+    follow: bool
+    _last_ctrl_c: float = 0.0
+    _tree_chosen: bool = False
+
+    @property
+    def main_screen_ready(self) -> bool:
+        """False while starting up or shutting down (engine messages can arrive then)."""
+        return bool(self.query("#status"))
+
+    if TYPE_CHECKING:  # supplied by OpenHandsApp
+
+        def refresh_now(self) -> None: ...
+
+        def _schedule_refresh(self) -> None: ...
+
+        def show_queue(self, queued: list[str]) -> None: ...
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return not (self.config.read_only and action in LIVE_ONLY)  # False: hidden, and does nothing
+
+    def on_key(self, event: events.Key) -> None:
+        """Printable text typed outside the prompt (and outside any dialog) goes to the prompt."""
+        if len(self.screen_stack) != 1 or not self.main_screen_ready:
+            return
+        prompt = self.query_one(Prompt)
+        if self.focused is prompt or prompt.disabled or not event.is_printable or not event.character:
+            return
+        bound = self.screen.active_bindings.get(event.key)
+        if bound is not None and bound.node not in (self, self.screen):
+            return  # the focused widget's own key (Space folds a tree node or a command's output)
+        event.stop()
+        event.prevent_default()
+        prompt.focus()
+        prompt.insert(event.character)
+
+    def action_interrupt(self) -> None:
+        completions = self.query_one("#completions", OptionList)
+        if completions.display:
+            completions.display = False
+            return
+        queued = list(self.runs.queued)
+        if not self.runs.interrupt():
+            return
+        if queued:  # back into the prompt, to send (Enter) or change: never sent behind your back
+            self.runs.queued.clear()
+            self.show_queue([])
+            prompt = self.query_one(Prompt)
+            prompt.load_text("\n".join(queued) + (f"\n{prompt.text}" if prompt.text.strip() else ""))
+            prompt.focus()
+            self.notify(
+                f"Interrupted. The session is saved; your {len(queued)} queued message(s) are back in the prompt.",
+                timeout=5,
+            )
+        else:
+            self.notify("Interrupted. The session is saved; type to continue.", timeout=4)
+
+    def action_ctrl_c(self) -> None:
+        screen: Screen[Any] = self.screen
+        if screen.get_selected_text():
+            screen.action_copy_text()
+            return
+        now = time.monotonic()
+        if now - self._last_ctrl_c < 2.0:
+            self.exit(0)
+        else:
+            self._last_ctrl_c = now
+            self.notify("Press Ctrl+C again to quit.", timeout=2)
+
+    def action_toggle_tree(self) -> None:
+        tree = self.query_one(AgentTree)
+        tree.display = not tree.display
+        self._tree_chosen = True
+
+    def on_resize(self, event: events.Resize) -> None:
+        """On narrow terminals the tree folds away (ctrl+b brings it back)."""
+        if not self._tree_chosen and self.main_screen_ready:
+            self.query_one(AgentTree).display = event.size.width >= 100
+        if self.main_screen_ready:
+            self._schedule_refresh()  # tree labels are cut to the new width
+
+    def action_show_root(self) -> None:
+        self.show_agent(self.view.tree.root_id or "root")
+
+    def action_toggle_follow(self) -> None:
+        self.follow = not self.follow
+        self.notify("Following the active agent." if self.follow else "Stopped following.", timeout=2)
+        self._schedule_refresh()
+
+    def action_show_more(self) -> None:
+        self.query_one(TranscriptView).show_more(self.view.transcript(self.shown_agent))
+
+    def action_microagents(self) -> None:
+        self.commands.run("/microagents")
+
+    def action_cycle_confirm(self) -> None:
+        self.commands.run("/confirm")
+
+    def show_agent(self, agent_id: str) -> None:
+        self.shown_agent = agent_id
+        self.query_one(AgentTree).select_agent(agent_id)
+        self.refresh_now()
+
+    def on_tree_node_selected(self, message: Tree.NodeSelected[str]) -> None:
+        if message.node.data:
+            self.shown_agent = message.node.data
+            self.follow = False
+            self.refresh_now()  # the user is waiting: no coalescing delay
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield from self.commands.palette()

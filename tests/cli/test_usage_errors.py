@@ -1,0 +1,62 @@
+"""Bad usage is one line on stderr naming the flag (and what it accepts), exit 2; `--help`
+says what each command does, how people start, and where settings come from. In-process:
+`cli.main` is the entry point itself."""
+
+from __future__ import annotations
+
+import pytest
+
+from openhands_tui.cli import main
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (
+            ["--confirm", "sometimes"],
+            "tui: Invalid value for '--confirm': 'sometimes' is not one of 'always', 'risky', 'never'.",
+        ),
+        (
+            ["--max-iterations", "0"],
+            "tui: Invalid value for '--max-iterations': Input should be greater than or equal to 1",
+        ),
+        (["--bogus"], "tui: No such option: --bogus (see tui --help)"),
+        (["risk", "--nope"], "tui: risk: No such option: --nope (see tui risk --help)"),
+        (["view"], "tui: view: Missing argument 'SESSION'."),
+        (["sessions", "--limit", "0"], "tui: --limit 0: give 1 or more"),
+        (["sessions", "--limit", "-3"], "tui: --limit -3: give 1 or more"),
+    ],
+)
+def test_bad_usage_is_one_line_and_exit_2(argv: list[str], expected: str, capsys, isolated_home) -> None:
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.err.splitlines() == [expected] and captured.out == ""
+
+
+def test_unknown_theme_lists_the_themes(capsys, isolated_home) -> None:
+    assert main(["--theme", "nosuch", "--headless", "-t", "x"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1
+    assert err.startswith("tui: --theme nosuch: unknown theme (have: openhands-dark, openhands-light, ")
+
+
+def test_view_of_an_unknown_session_names_view(capsys, isolated_home) -> None:
+    assert main(["view", "bogus"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tui: view bogus: no such session") and "--resume" not in err
+
+
+def test_help_shows_whole_descriptions_examples_config_and_environment(capsys) -> None:
+    assert main(["--help"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "Serve editors over the Agent Client Protocol (Zed, JetBrains, Toad...): JSON-RPC on stdio." in out
+    assert "Rate an action LOW / MEDIUM / HIGH with the rule-based analyzer, and say why." in out
+    assert "tui --demo" in out and "tui --resume last" in out
+    assert "openhands-tui/config.toml" in out
+    for name in ("LLM_MODEL", "LLM_API_KEY", "LLM_BASE_URL", "LLM_REASONING_EFFORT"):
+        assert name in out
+
+
+def test_view_usage_reads_like_the_command(capsys) -> None:
+    assert main(["view", "--help"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "Usage: tui view SESSION [--theme NAME]"
