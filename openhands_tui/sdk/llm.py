@@ -50,7 +50,16 @@ from openhands_tui.sdk.provider import (
     without_thinking,
 )
 
-__all__ = ["LLM", "LLMResponse", "ReasoningEffort", "ToolCall", "Usage", "load_litellm", "warm_up"]
+__all__ = [
+    "LLM",
+    "LLMResponse",
+    "ReasoningEffort",
+    "ToolCall",
+    "Usage",
+    "load_litellm",
+    "set_litellm_environment",
+    "warm_up",
+]
 
 _LITELLM_ENV = {
     # Use the price list shipped inside litellm instead of downloading one at import.
@@ -68,6 +77,13 @@ _lock = threading.Lock()
 _litellm: ModuleType | None = None
 
 
+def set_litellm_environment() -> None:
+    """Put our litellm settings in the environment unless the user set them (before the import,
+    and again in a process that was given a new environment after it: a warm start's child)."""
+    for key, value in _LITELLM_ENV.items():
+        os.environ.setdefault(key, value)
+
+
 def load_litellm() -> ModuleType:
     """Import and configure litellm once (thread-safe; the TUI calls this in the background)."""
     global _litellm
@@ -75,8 +91,7 @@ def load_litellm() -> ModuleType:
         return _litellm
     with _lock:
         if _litellm is None:
-            for key, value in _LITELLM_ENV.items():
-                os.environ.setdefault(key, value)
+            set_litellm_environment()
             import litellm
 
             # litellm prints provider hints to stdout in places; stdout belongs to our output.
