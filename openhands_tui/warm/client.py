@@ -6,6 +6,7 @@ Imported by every `tui` run before anything heavy, so only the standard library 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -36,10 +37,8 @@ def hand_over(args: list[str]) -> int | None:
 
 def _wait(connection: socket.socket) -> int:
     def forward(number: int, _frame: object) -> None:
-        try:
+        with contextlib.suppress(OSError):
             connection.send(bytes([number]))
-        except OSError:
-            pass
 
     for name in protocol.FORWARDED_SIGNALS:
         signal.signal(getattr(signal, name), forward)

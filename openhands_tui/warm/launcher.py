@@ -33,25 +33,24 @@ def start(idle_minutes: float) -> str:
     if running():
         return f"warm start: already running ({socket_path(os.environ)})"
     command = [sys.executable, "-m", "openhands_tui", "warm", "--serve", "--idle", str(idle_minutes)]
-    errors = tempfile.TemporaryFile()  # the server's complaints, if it fails to start
-    server = subprocess.Popen(
-        command,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=errors,
-        start_new_session=True,  # outlives this command and its terminal
-    )
-    deadline = time.monotonic() + START_TIMEOUT
-    while not running():
-        if server.poll() is not None:
-            errors.seek(0)
-            detail = errors.read().decode(errors="replace").strip().splitlines()
-            raise RuntimeError(f"warm start: the server exited ({detail[-1] if detail else server.returncode})")
-        if time.monotonic() > deadline:
-            server.kill()
-            raise RuntimeError(f"warm start: the server did not answer within {START_TIMEOUT:g}s")
-        time.sleep(0.05)
-    errors.close()
+    with tempfile.TemporaryFile() as errors:  # the server's complaints, if it fails to start
+        server = subprocess.Popen(
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=errors,
+            start_new_session=True,  # outlives this command and its terminal
+        )
+        deadline = time.monotonic() + START_TIMEOUT
+        while not running():
+            if server.poll() is not None:
+                errors.seek(0)
+                detail = errors.read().decode(errors="replace").strip().splitlines()
+                raise RuntimeError(f"warm start: the server exited ({detail[-1] if detail else server.returncode})")
+            if time.monotonic() > deadline:
+                server.kill()
+                raise RuntimeError(f"warm start: the server did not answer within {START_TIMEOUT:g}s")
+            time.sleep(0.05)
     return f"warm start: ready (pid {server.pid}; exits after {idle_minutes:g} idle minutes, or `tui warm --stop`)"
 
 

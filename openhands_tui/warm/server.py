@@ -11,7 +11,6 @@ from __future__ import annotations
 import atexit
 import contextlib
 import importlib
-import io
 import logging
 import os
 import select
@@ -136,16 +135,15 @@ def _take_over(request: dict[str, Any], fds: list[int]) -> None:
     for target, fd in enumerate(fds[:3]):
         os.dup2(fd, target)
         os.close(fd)
-    sys.stdin = sys.__stdin__ = io.TextIOWrapper(io.open(0, "rb", closefd=False), encoding="utf-8")
-    for target, name in ((1, "stdout"), (2, "stderr")):
-        stream = io.TextIOWrapper(
-            io.open(target, "wb", closefd=False),
-            encoding="utf-8",
-            errors="backslashreplace" if target == 2 else "strict",
-            line_buffering=os.isatty(target) or target == 2,
-        )
-        setattr(sys, name, stream)
-        setattr(sys, f"__{name}__", stream)
+    # new streams on the run's descriptors (the server's were /dev/null); they live as long
+    # as the process, as the interpreter's own do
+    sys.stdin = sys.__stdin__ = open(0, encoding="utf-8", closefd=False)  # type: ignore[misc]  # noqa: SIM115
+    sys.stdout = sys.__stdout__ = open(  # type: ignore[misc]  # noqa: SIM115
+        1, "w", encoding="utf-8", buffering=1 if os.isatty(1) else -1, closefd=False
+    )
+    sys.stderr = sys.__stderr__ = open(  # type: ignore[misc]  # noqa: SIM115
+        2, "w", encoding="utf-8", errors="backslashreplace", buffering=1, closefd=False
+    )
     os.chdir(request["cwd"])
     os.environ.clear()
     os.environ.update(request["env"])
