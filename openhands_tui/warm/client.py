@@ -40,13 +40,18 @@ def _wait(connection: socket.socket) -> int:
         with contextlib.suppress(OSError):
             connection.send(bytes([number]))
 
-    for name in protocol.FORWARDED_SIGNALS:
-        signal.signal(getattr(signal, name), forward)
-    received = b""
-    while len(received) < protocol.EXIT_MESSAGE.size:
-        chunk = connection.recv(protocol.EXIT_MESSAGE.size - len(received))
-        if not chunk:  # the child died without saying how (killed): as a shell reports it
-            return 1
-        received += chunk
+    numbers = [getattr(signal, name) for name in protocol.FORWARDED_SIGNALS]
+    previous = {number: signal.signal(number, forward) for number in numbers}
+    try:
+        received = b""
+        while len(received) < protocol.EXIT_MESSAGE.size:
+            chunk = connection.recv(protocol.EXIT_MESSAGE.size - len(received))
+            if not chunk:  # the child died without saying how (killed)
+                return 1
+            received += chunk
+    finally:
+        connection.close()
+        for number, handler in previous.items():
+            signal.signal(number, handler)
     _tag, code = protocol.EXIT_MESSAGE.unpack(received)
     return int(code)
