@@ -258,6 +258,7 @@ class LLM(MeteredModel):
         kwargs["messages"] = messages
         if tools:
             kwargs["tools"] = tools
+            kwargs[SKIP_MCP_GATEWAY] = True
         if self.stream:
             kwargs["stream_options"] = {"include_usage": True}
         if self.api_key is not None:
@@ -324,6 +325,11 @@ class LLM(MeteredModel):
         return float(prompt_cost + completion_cost)
 
 
+#: litellm's own switch (it pops it; the provider never sees it) past its check for tools that
+#: its proxy's MCP gateway would run. Ours are plain functions, and the check imports the `mcp`
+#: SDK: ~0.5 s on the first call with tools. tests/sdk/test_llm_startup.py fails if the name
+#: stops working (the module is imported again, or the flag reaches the request).
+SKIP_MCP_GATEWAY = "_skip_mcp_handler"
 _UNPRICED: set[str] = set()
 _PASSED_THROUGH = ("top_p", "top_k", "seed", "api_version", "extra_headers")
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import gc
 import importlib
 import logging
 import os
@@ -79,6 +80,9 @@ def _preload(modules: Iterable[str]) -> None:
     warm_up()  # litellm, its first-call imports and tokenizer
     for name in modules:
         importlib.import_module(name)
+    # what is loaded now lives as long as every child: out of the collector's sight, a child's
+    # collections neither take the time to walk it nor copy its pages by touching it
+    gc.freeze()
     if threading.active_count() != 1:  # forking with threads running would copy their locks
         raise SystemExit("warm start: a preloaded module started a thread; not forking")
 
