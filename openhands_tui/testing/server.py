@@ -39,7 +39,7 @@ class ScriptedLLMServer(ScriptedServer):
             handler.send_json(404, _error("not found", "not_found"))
 
     def respond(self, handler: Handler, body: dict[str, Any], request_bytes: int) -> None:
-        if not handler.path.rstrip("/").endswith("/chat/completions"):
+        if not handler.path.split("?", 1)[0].rstrip("/").endswith("/chat/completions"):
             handler.send_json(404, _error(f"no route {handler.path}", "not_found"))
             return
         prompt_tokens = _prompt_tokens(request_bytes)
