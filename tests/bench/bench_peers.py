@@ -178,9 +178,7 @@ def run_once(peer: Peer, home: Path) -> tuple[float, float, float]:
         task = [r for r in server.requests if r.script == "task" and r.status == 200]
         shutil.rmtree(workspace, ignore_errors=True)
     if result.returncode != 0 or len(task) != STEPS + 1:
-        raise RuntimeError(
-            f"{peer.name}: exit {result.returncode}, {len(task)} task requests\n{result.stderr[-1500:]}"
-        )
+        raise RuntimeError(f"{peer.name}: exit {result.returncode}, {len(task)} task requests\n{result.stderr[-1500:]}")
     return task[0].received - started, total, (task[-1].received - task[0].received) / STEPS
 
 
@@ -241,8 +239,8 @@ def main() -> None:
             if peer.teardown:
                 peer.teardown(homes[peer.name])
             shutil.rmtree(homes[peer.name], ignore_errors=True)
-    load = os.getloadavg()
-    print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    load = " ".join(f"{value:.2f}" for value in os.getloadavg())
+    print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average {load}")
     _row("headless launch -> first model request of the task", peers, "first", 1, " s")
     _row(f"{STEPS}-step headless run, launch -> exit", peers, "total", 1, " s")
     _row(f"per step (server side: first to last task request / {STEPS})", peers, "step", 1000, " ms")
