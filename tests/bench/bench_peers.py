@@ -14,7 +14,7 @@ Peers, installed outside the repository (never committed), e.g.
     npm install --prefix /tmp/peers @anthropic-ai/claude-code opencode-ai @openai/codex
     python3.12 -m venv /tmp/oh && /tmp/oh/bin/pip install openhands
 are looked for in --peers DIR/node_modules/.bin and --openhands PATH. Codex speaks only the
-Responses API, which the scripted server does not serve: it is listed as not measured.
+Responses API: the scripted OpenAI server answers it too (`openhands_tui/testing/responses.py`).
 
 Usage: python tests/bench/bench_peers.py [runs] [--peers DIR] [--openhands PATH] [--only NAME,...]
 """
@@ -49,6 +49,10 @@ class Peer:
     shell_call: Callable[[int], ScriptedToolCall]
     command: Callable[[str, Path, Path], Command]  # (server url, workspace, home)
     final: Turn = field(default_factory=lambda: Turn(text="done"))
+    #: How the task's requests are told from side requests (titles...): the first user message
+    #: by default; Codex puts its environment there, so its system prompt instead.
+    match_user: str | None = TASK
+    match: str = ""
     setup: Callable[[Path], None] | None = None  # once, with the tool's home
     teardown: Callable[[Path], None] | None = None
     results: dict[str, list[float]] = field(default_factory=lambda: {"first": [], "total": [], "step": []})
@@ -56,7 +60,7 @@ class Peer:
 
 def _script(peer: Peer) -> list[Script]:
     turns = [Turn(tool_calls=[peer.shell_call(n)]) for n in range(STEPS)]
-    task = Script(name="task", match_user=TASK, turns=[*turns, peer.final])
+    task = Script(name="task", match=peer.match, match_user=peer.match_user, turns=[*turns, peer.final])
     side = Script(name="side", turns=[Turn(text="Echo commands", repeat=100)])  # titles, summaries...
     return [task, side]
 
@@ -159,6 +163,24 @@ def opencode(executable: str) -> Peer:
     )
 
 
+def codex(executable: str) -> Peer:
+    def command(url: str, workspace: Path, home: Path) -> Command:
+        provider = f'{{name="scripted",base_url="{url}",wire_api="responses",env_key="SCRIPTED_KEY"}}'
+        args = [executable, "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox"]
+        args += ["-c", "model_provider=scripted", "-c", f"model_providers.scripted={provider}", "-m", "scripted"]
+        return [*args, TASK], {"SCRIPTED_KEY": "k", "CODEX_HOME": str(home / ".codex")}
+
+    return Peer(
+        name="Codex",
+        api="openai",
+        shell_call=lambda n: ScriptedToolCall(name="exec_command", arguments={"cmd": f"echo {n}"}),
+        command=command,
+        match_user=None,
+        match="Codex CLI",
+        setup=lambda home: (home / ".codex").mkdir(exist_ok=True),
+    )
+
+
 def _environment(home: Path, extra: dict[str, str]) -> dict[str, str]:
     # litellm (ours, OpenHands) would otherwise try to download a price list at import
     return {**os.environ, "HOME": str(home), "LITELLM_LOCAL_MODEL_COST_MAP": "True", **extra}
@@ -189,14 +211,12 @@ def _installed(peers_dir: Path, openhands_path: str | None) -> tuple[list[Peer],
         found.append(openhands(openhands_path))
     else:
         missing.append("OpenHands CLI (pass --openhands PATH)")
-    for name, make in (("claude", claude_code), ("opencode", opencode)):
+    for name, make in (("codex", codex), ("claude", claude_code), ("opencode", opencode)):
         executable = peers_dir / "node_modules" / ".bin" / name
         if executable.exists():
             found.append(make(str(executable)))
         else:
             missing.append(f"{name} (not in {peers_dir}/node_modules/.bin)")
-    if (peers_dir / "node_modules" / ".bin" / "codex").exists():
-        missing.append("Codex: installed, but it speaks only the Responses API, which the scripted server lacks")
     return found, missing
 
 
