@@ -30,9 +30,12 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from _common import describe, first_frame_times
 
 from openhands_tui.testing import Script, ScriptedAnthropicServer, ScriptedLLMServer, ScriptedToolCall, Turn
 from openhands_tui.testing.http import ScriptedServer
@@ -220,6 +223,59 @@ def _installed(peers_dir: Path, openhands_path: str | None) -> tuple[list[Peer],
     return found, missing
 
 
+def _enter_to_request(env: str, runs: int) -> list[float]:
+    """Type a task the moment the prompt shows and press Enter: time until the model request
+    arrives (the app's litellm import, or its warm-up, may still be under way)."""
+    times = []
+    for _ in range(runs):
+        with ScriptedLLMServer([Script(turns=[Turn(text="hello")])]) as server:
+            app = f"{_tui()} --model openai/scripted --base-url {server.base_url} --api-key k --confirm never"
+            session = f"bench-enter-{uuid.uuid4().hex[:6]}"
+            subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "140", "-y", "40", f"{env} {app}"])
+            try:
+                deadline = time.monotonic() + 60
+                while "Type a task" not in _pane(session):
+                    if time.monotonic() > deadline:
+                        raise RuntimeError("the prompt never appeared")
+                    time.sleep(0.005)
+                subprocess.run(["tmux", "send-keys", "-t", session, "say hello", "Enter"])
+                pressed = time.monotonic()
+                while not server.requests and time.monotonic() < deadline:
+                    time.sleep(0.002)
+                times.append(server.requests[0].received - pressed)
+            finally:
+                subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+    return times
+
+
+def _pane(session: str) -> str:
+    return subprocess.run(["tmux", "capture-pane", "-t", session, "-p"], capture_output=True, text=True).stdout
+
+
+def prompt_times(runs: int) -> dict[str, list[float]]:
+    """Ours, launch -> interactive prompt on screen in tmux, cold and forked from a warm
+    server; the server is started in tmux too, so that its environment is the runs' own."""
+    home = Path(tempfile.mkdtemp(prefix="bench-home-"))
+    env = f"env -u COLUMNS -u LINES HOME={home} XDG_STATE_HOME={home}/state XDG_CONFIG_HOME={home}/config"
+    env += " TERM=xterm-256color LITELLM_LOCAL_MODEL_COST_MAP=True"
+    app = f"{_tui()} --model openai/scripted --base-url http://127.0.0.1:9/v1 --api-key k --workspace {home}"
+    try:
+        cold = first_frame_times(f"{env} OPENHANDS_TUI_COLD=1 {app}", "Type a task", runs)
+        cold_enter = _enter_to_request(f"{env} OPENHANDS_TUI_COLD=1", max(3, runs // 2))
+        first_frame_times(f"{env} {_tui()} warm --idle 10; sleep 30", "warm start: ready", 0)
+        warm = first_frame_times(f"{env} {app}", "Type a task", runs)
+        warm_enter = _enter_to_request(env, max(3, runs // 2))
+        first_frame_times(f"{env} {_tui()} warm --stop; sleep 30", "warm start: stopped", 0)
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+    return {
+        "launch -> interactive prompt on screen (tmux), openhands-tui": cold,
+        "launch -> interactive prompt on screen (tmux), openhands-tui (warm)": warm,
+        "Enter pressed as the prompt shows -> the model request, openhands-tui": cold_enter,
+        "Enter pressed as the prompt shows -> the model request, openhands-tui (warm)": warm_enter,
+    }
+
+
 def _row(label: str, peers: list[Peer], key: str, scale: float, unit: str) -> None:
     print(label)
     cold, warm = (statistics.median(p.results[key]) for p in peers[:2])
@@ -243,6 +299,7 @@ def main() -> None:
     if args.only:
         wanted = [w.strip().lower() for w in args.only.split(",")]
         peers = peers[:2] + [p for p in peers[2:] if any(w in p.name.lower() for w in wanted)]
+    prompts = prompt_times(args.runs * 2) if shutil.which("tmux") else {}
     homes = {peer.name: Path(tempfile.mkdtemp(prefix="bench-home-")) for peer in peers}
     try:
         for peer in peers:
@@ -261,6 +318,8 @@ def main() -> None:
             shutil.rmtree(homes[peer.name], ignore_errors=True)
     load = " ".join(f"{value:.2f}" for value in os.getloadavg())
     print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average {load}")
+    for label, values in prompts.items():
+        print(f"{label}: {describe(values)}")
     _row("headless launch -> first model request of the task", peers, "first", 1, " s")
     _row(f"{STEPS}-step headless run, launch -> exit", peers, "total", 1, " s")
     _row(f"per step (server side: first to last task request / {STEPS})", peers, "step", 1000, " ms")
