@@ -492,9 +492,4 @@ WARM_PRELOAD = ("openhands_tui.launch", "openhands_tui.headless", "openhands_tui
 
 
 def main() -> None:
-    from openhands_tui.warm.client import hand_over
-
-    code = hand_over(sys.argv[1:])
-    if code is not None:
-        sys.exit(code)
     app()

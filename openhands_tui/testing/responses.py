@@ -91,7 +91,9 @@ def response(turn: Turn, prompt_tokens: int, status: str = "completed") -> dict[
 def events(turn: Turn, prompt_tokens: int) -> list[bytes]:
     """The stream: created, each item added (text as one delta) and done, then completed."""
     done = response(turn, prompt_tokens)
-    frames = [("response.created", {"response": {**response(turn, prompt_tokens, "in_progress")}})]
+    frames: list[tuple[str, dict[str, Any]]] = [
+        ("response.created", {"response": response(turn, prompt_tokens, "in_progress")})
+    ]
     for index, item in enumerate(done["output"]):
         frames.append(("response.output_item.added", {"output_index": index, "item": item}))
         if item["type"] == "message":

@@ -22,11 +22,11 @@ def hand_over(args: list[str]) -> int | None:
     if os.environ.get(COLD_VARIABLE) or (args and args[0] == "warm"):
         return None
     path = socket_path(os.environ)
-    if not path.exists():
+    if not os.path.exists(path):
         return None
     connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        connection.connect(str(path))
+        connection.connect(path)
     except OSError:  # a server that died without cleaning up: start cold
         connection.close()
         return None

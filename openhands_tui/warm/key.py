@@ -10,12 +10,11 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
-import sysconfig
-import tempfile
 from collections.abc import Mapping
-from pathlib import Path
 
 import openhands_tui
+
+# Only cheap standard modules here (no pathlib, tempfile, sysconfig): every run imports this.
 
 #: Variables that describe one terminal or shell rather than the user's settings. No module the
 #: server imports reads them at import time; a forked run sees the client's values, as any run.
@@ -50,14 +49,14 @@ def _installed_files() -> list[str]:
     """This package's source files with their sizes and modification times, and the names of
     the installed distributions (names carry versions): an edit or upgrade changes the key."""
     entries = []
-    package = Path(openhands_tui.__file__).parent
+    package = os.path.dirname(openhands_tui.__file__)
     for directory, subdirectories, files in os.walk(package):
         subdirectories[:] = [d for d in subdirectories if d != "__pycache__"]
         for name in files:
             if name.endswith(".py"):
                 stat = os.stat(os.path.join(directory, name))
                 entries.append(f"{directory}/{name}:{stat.st_size}:{stat.st_mtime_ns}")
-    for location in {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}:
+    for location in sorted({p for p in sys.path if p.endswith(("site-packages", "dist-packages"))}):
         try:
             entries.extend(sorted(n for n in os.listdir(location) if n.endswith((".dist-info", ".egg-info"))))
         except OSError:
@@ -77,12 +76,12 @@ def fingerprint(environ: Mapping[str, str]) -> str:
     return digest.hexdigest()[:24]
 
 
-def socket_directory() -> Path:
+def socket_directory() -> str:
     """Private to this user: whoever can connect can run code as the user."""
     runtime = os.environ.get("XDG_RUNTIME_DIR")
-    base = Path(runtime) if runtime and os.path.isdir(runtime) else Path(tempfile.gettempdir())
-    return base / f"openhands-tui-warm-{os.getuid()}"
+    base = runtime if runtime and os.path.isdir(runtime) else os.environ.get("TMPDIR") or "/tmp"
+    return os.path.join(base, f"openhands-tui-warm-{os.getuid()}")
 
 
-def socket_path(environ: Mapping[str, str]) -> Path:
-    return socket_directory() / f"{fingerprint(environ)}.sock"
+def socket_path(environ: Mapping[str, str]) -> str:
+    return os.path.join(socket_directory(), f"{fingerprint(environ)}.sock")

@@ -18,11 +18,11 @@ START_TIMEOUT = 120.0
 
 def running() -> bool:
     path = socket_path(os.environ)
-    if not path.exists():
+    if not os.path.exists(path):
         return False
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
         try:
-            probe.connect(str(path))
+            probe.connect(path)
         except OSError:
             return False
     return True
@@ -58,7 +58,7 @@ def stop() -> str:
     if not running():
         return "warm start: not running for this environment"
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
-        connection.connect(str(socket_path(os.environ)))
+        connection.connect(socket_path(os.environ))
         protocol.send_request(connection, {"stop": True}, [])
         connection.recv(1)  # the server closes the connection as it stops
     return "warm start: stopped"

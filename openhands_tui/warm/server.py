@@ -34,8 +34,8 @@ _CREDENTIALS = struct.Struct("3i")  # SO_PEERCRED: pid, uid, gid
 def serve(run: Callable[[], object], preload: Iterable[str], idle: float) -> None:
     """Preload, listen, fork per run. `run` is the command line's entry point (it reads
     `sys.argv` and raises SystemExit), `preload` the modules a run would import."""
-    path = socket_path(os.environ)  # before the preload: it may add litellm's settings
-    _private_directory(socket_directory())
+    path = Path(socket_path(os.environ))  # before the preload: it may add litellm's settings
+    _private_directory(Path(socket_directory()))
     _preload(preload)
     listener = _listen(path)
     inode = path.stat().st_ino

@@ -61,7 +61,7 @@ def test_runs_hand_over_to_the_server_and_exit_as_cold_runs_do(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     warm_server()
-    assert socket_path(os.environ).exists()
+    assert os.path.exists(socket_path(os.environ))
     # in this process: an exit code (not None) means the server's child ran it
     assert hand_over(["--version"]) == 0
     assert capfd.readouterr().out.strip().startswith("openhands-tui ")
@@ -85,7 +85,7 @@ def test_runs_hand_over_to_the_server_and_exit_as_cold_runs_do(
 
     stopped = run_tui("warm", "--stop")
     assert stopped.stdout.strip() == "warm start: stopped"
-    assert not socket_path(os.environ).exists()
+    assert not os.path.exists(socket_path(os.environ))
     assert hand_over(["--version"]) is None
 
 
