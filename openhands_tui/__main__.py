@@ -1,4 +1,4 @@
-from openhands_tui.cli import main
+from openhands_tui.entry import main
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    main()

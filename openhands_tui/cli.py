@@ -502,6 +502,33 @@ def risk_command(
         raise typer.Exit(2)
 
 
+@app.command("warm")
+def warm_command(
+    stop: Annotated[bool, typer.Option("--stop", help="Stop the warm server for this environment.")] = False,
+    idle: Annotated[float, typer.Option(metavar="MINUTES", help="Exit after this long without a run.")] = 30.0,
+    serve: Annotated[bool, typer.Option("--serve", hidden=True)] = False,
+) -> None:
+    """Keep a process with litellm and the app loaded, so later runs start in milliseconds.
+
+    Runs use it only with the same installation and environment; OPENHANDS_TUI_COLD=1 skips it.
+    """
+    from openhands_tui.warm import launcher
+
+    if serve:
+        from openhands_tui.warm.server import serve as serve_runs
+
+        serve_runs(main, WARM_PRELOAD, idle * 60)
+        return
+    try:
+        print(launcher.stop() if stop else launcher.start(idle))
+    except RuntimeError as exc:
+        raise _fail(str(exc), 1) from None
+
+
+#: What a run imports; the warm server imports it once for all of them.
+WARM_PRELOAD = ("openhands_tui.launch", "openhands_tui.headless", "openhands_tui.interactive", "openhands_tui.tui.app")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run `tui`; bad usage is one line naming the flag (and what it accepts), exit 2, not
     Click's usage block."""

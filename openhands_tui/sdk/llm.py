@@ -50,7 +50,16 @@ from openhands_tui.sdk.provider import (
     without_thinking,
 )
 
-__all__ = ["LLM", "LLMResponse", "ReasoningEffort", "ToolCall", "Usage", "load_litellm", "warm_up"]
+__all__ = [
+    "LLM",
+    "LLMResponse",
+    "ReasoningEffort",
+    "ToolCall",
+    "Usage",
+    "load_litellm",
+    "set_litellm_environment",
+    "warm_up",
+]
 
 _LITELLM_ENV = {
     # Use the price list shipped inside litellm instead of downloading one at import.
@@ -68,6 +77,13 @@ _lock = threading.Lock()
 _litellm: ModuleType | None = None
 
 
+def set_litellm_environment() -> None:
+    """Put our litellm settings in the environment unless the user set them (before the import,
+    and again in a process that was given a new environment after it: a warm start's child)."""
+    for key, value in _LITELLM_ENV.items():
+        os.environ.setdefault(key, value)
+
+
 def load_litellm() -> ModuleType:
     """Import and configure litellm once (thread-safe; the TUI calls this in the background)."""
     global _litellm
@@ -75,8 +91,7 @@ def load_litellm() -> ModuleType:
         return _litellm
     with _lock:
         if _litellm is None:
-            for key, value in _LITELLM_ENV.items():
-                os.environ.setdefault(key, value)
+            set_litellm_environment()
             import litellm
 
             # litellm prints provider hints to stdout in places; stdout belongs to our output.
@@ -243,6 +258,7 @@ class LLM(MeteredModel):
         kwargs["messages"] = messages
         if tools:
             kwargs["tools"] = tools
+            kwargs[SKIP_MCP_GATEWAY] = True
         if self.stream:
             kwargs["stream_options"] = {"include_usage": True}
         if self.api_key is not None:
@@ -309,6 +325,11 @@ class LLM(MeteredModel):
         return float(prompt_cost + completion_cost)
 
 
+#: litellm's own switch (it pops it; the provider never sees it) past its check for tools that
+#: its proxy's MCP gateway would run. Ours are plain functions, and the check imports the `mcp`
+#: SDK: ~0.5 s on the first call with tools. tests/sdk/test_llm_startup.py fails if the name
+#: stops working (the module is imported again, or the flag reaches the request).
+SKIP_MCP_GATEWAY = "_skip_mcp_handler"
 _UNPRICED: set[str] = set()
 _PASSED_THROUGH = ("top_p", "top_k", "seed", "api_version", "extra_headers")
 

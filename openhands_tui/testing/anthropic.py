@@ -54,7 +54,7 @@ class ScriptedAnthropicServer(ScriptedServer):
         return f"http://127.0.0.1:{self.port}"
 
     def respond(self, handler: Handler, body: dict[str, Any], request_bytes: int) -> None:
-        if not handler.path.rstrip("/").endswith("/v1/messages"):
+        if not handler.path.split("?", 1)[0].rstrip("/").endswith("/v1/messages"):  # clients add ?beta=true
             handler.send_json(404, _error("not_found_error", f"no route {handler.path}"))
             return
         if not handler.headers.get("x-api-key") and not handler.headers.get("authorization"):

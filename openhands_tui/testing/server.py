@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from openhands_tui.testing import responses
 from openhands_tui.testing.http import Handler, RecordedRequest, ScriptedServer
 from openhands_tui.testing.script import Turn, load_scripts
 
@@ -39,7 +40,10 @@ class ScriptedLLMServer(ScriptedServer):
             handler.send_json(404, _error("not found", "not_found"))
 
     def respond(self, handler: Handler, body: dict[str, Any], request_bytes: int) -> None:
-        if not handler.path.rstrip("/").endswith("/chat/completions"):
+        if responses.is_responses_path(handler.path):
+            self._respond_responses(handler, body, request_bytes)
+            return
+        if not handler.path.split("?", 1)[0].rstrip("/").endswith("/chat/completions"):
             handler.send_json(404, _error(f"no route {handler.path}", "not_found"))
             return
         prompt_tokens = _prompt_tokens(request_bytes)
@@ -67,6 +71,23 @@ class ScriptedLLMServer(ScriptedServer):
             handler.send_events(frames, turn.chunk_delay)
         else:
             handler.send_json(200, _completion(turn, body, request_bytes))
+
+    def _respond_responses(self, handler: Handler, body: dict[str, Any], request_bytes: int) -> None:
+        """The Responses API (Codex): the same scripts, answered as output items."""
+        script, turn = self.book.next_turn(responses.as_messages(body))
+        self._remember(script, body)
+        if turn is None:
+            turn = Turn(text=f"(scripted model: no turns left for script {script.name if script else 'none'!r})")
+        if turn.delay:
+            time.sleep(turn.delay)
+        prompt_tokens = _prompt_tokens(request_bytes)
+        if turn.fault is not None:
+            _fault(handler, turn)
+        elif body.get("stream"):
+            handler.start_events()
+            handler.send_events(responses.events(turn, prompt_tokens), turn.chunk_delay)
+        else:
+            handler.send_json(200, responses.response(turn, prompt_tokens))
 
 
 def _fault(handler: Handler, turn: Turn) -> None:

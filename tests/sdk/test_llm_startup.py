@@ -1,0 +1,39 @@
+"""What the model client's first call costs a fresh process: litellm's check for its proxy's
+MCP gateway tools is skipped (through litellm's own switch), so the `mcp` SDK is not imported,
+and the switch never reaches the provider. Fails if litellm renames or drops the switch."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from openhands_tui.testing import Script, ScriptedToolCall, Turn
+
+PROBE = """
+import asyncio, json, sys
+from openhands_tui.sdk.llm import LLM
+tool = {"type": "function", "function": {"name": "terminal", "description": "Run a command.",
+        "parameters": {"type": "object", "properties": {"command": {"type": "string"}}}}}
+llm = LLM(model="openai/scripted", api_key="k", base_url=sys.argv[1])
+response = asyncio.run(llm.complete([{"role": "user", "content": "list"}], [tool]))
+print(json.dumps({
+    "calls": [call.name for call in response.tool_calls],
+    "mcp": sorted(m for m in sys.modules if m.split(".")[0] == "mcp" or m.endswith(".chat_completions_handler")),
+}))
+"""
+
+
+@pytest.mark.subprocess
+def test_a_call_with_tools_neither_imports_mcp_nor_sends_the_switch(serve) -> None:
+    server = serve([Script(turns=[Turn(tool_calls=[ScriptedToolCall(name="terminal", arguments={"command": "ls"})])])])
+    probe = subprocess.run(
+        [sys.executable, "-c", PROBE, server.base_url], capture_output=True, text=True, timeout=120, check=True
+    )
+    seen = json.loads(probe.stdout.strip().splitlines()[-1])
+    assert seen == {"calls": ["terminal"], "mcp": []}
+    (request,) = server.requests
+    assert [tool["function"]["name"] for tool in request.body["tools"]] == ["terminal"]
+    assert not [key for key in request.body if "mcp" in key.lower() or key.startswith("_")]
