@@ -25,9 +25,8 @@ def _child(args: list[str], out: str, err: str | None, env: dict[str, str]) -> N
     sys.stdout = os.fdopen(1, "w", buffering=1)
     sys.stderr = os.fdopen(2, "w", buffering=1)
     sys.argv = ["tui", *args]
-    code = 0
     try:
-        main()
+        code = main()  # the entry point returns the exit code
     except SystemExit as exit_:
         code = exit_.code if isinstance(exit_.code, int) else 1
     except BaseException:  # shown the way Python would, so a test can see that it happened
