@@ -127,8 +127,6 @@ class KeyedApp(App[int]):
         """On narrow terminals the tree folds away (ctrl+b brings it back)."""
         if not self._tree_chosen and self.main_screen_ready:
             self.query_one(AgentTree).display = event.size.width >= 100
-        if self.main_screen_ready:
-            self._schedule_refresh()  # tree labels are cut to the new width
 
     def action_show_root(self) -> None:
         self.show_agent(self.view.tree.root_id or "root")
