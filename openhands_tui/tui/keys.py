@@ -90,6 +90,10 @@ class KeyedApp(App[int]):
         if completions.display:
             completions.display = False
             return
+        self.interrupt_run()
+
+    def interrupt_run(self) -> None:
+        """Stop the run (Esc, or Esc in a confirmation): what was queued goes back to the prompt."""
         queued = list(self.runs.queued)
         if not self.runs.interrupt():
             return
