@@ -44,12 +44,24 @@ def check_theme(theme: str) -> None:
         raise SettingsError(f"--theme {theme}: unknown theme (have: {', '.join(names)})")
 
 
+#: Typer checks values with pydantic; its phrases, said plainly.
+PLAIN_WORDS = {
+    "Value error, ": "",
+    "Input should be greater than or equal to ": "must be at least ",
+    "Input should be a valid integer, unable to parse string as an integer": "not a whole number",
+    "Input should be a valid number, unable to parse string as a number": "not a number",
+}
+
+
 def usage_line(exc: UsageError) -> str:
     """One line for a usage error: the command, what was wrong, and where to read more."""
     from typer._click.exceptions import BadParameter
 
     command = exc.ctx.command_path.removeprefix("tui").strip() if exc.ctx is not None else ""
-    message = " ".join(exc.format_message().replace("Value error, ", "").split())
+    message = exc.format_message()
+    for pydantic_words, plain in PLAIN_WORDS.items():
+        message = message.replace(pydantic_words, plain)
+    message = " ".join(message.split())
     if not isinstance(exc, BadParameter):  # an unknown option or command, a stray argument
         message += f" (see tui {command + ' ' if command else ''}--help)"
     return f"{command}: {message}" if command else message

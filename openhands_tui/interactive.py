@@ -84,6 +84,8 @@ def run_app(options: LaunchOptions, *, theme: str | None = None, demo: bool = Fa
     if app.session is not None:
         hint = resume_hint(app.session.session_id, app.session.llm.model)
         print(f"session {app.session.session_id} (resume with: {hint})", file=sys.stderr)
+    elif app.needs_model:  # left the first-run dialog
+        print("tui: no model configured yet: run tui again, or set LLM_MODEL (see tui --help)", file=sys.stderr)
     return result if isinstance(result, int) else 0
 
 

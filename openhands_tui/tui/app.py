@@ -3,7 +3,7 @@
 It only folds engine events into a SessionView and answers confirmation requests; it never
 reaches into the engine: what it shows comes from the event stream, what it asks for goes
 through the bridge. Built from an explicit `AppConfig`, so tests and snapshots construct it
-directly (with or without a live engine).
+directly (with or without a live engine). What the keys do is `KeyedApp`'s (tui/keys.py).
 """
 
 from __future__ import annotations

@@ -90,6 +90,10 @@ class KeyedApp(App[int]):
         if completions.display:
             completions.display = False
             return
+        self.interrupt_run()
+
+    def interrupt_run(self) -> None:
+        """Stop the run (Esc, or Esc in a confirmation): what was queued goes back to the prompt."""
         queued = list(self.runs.queued)
         if not self.runs.interrupt():
             return
@@ -127,8 +131,6 @@ class KeyedApp(App[int]):
         """On narrow terminals the tree folds away (ctrl+b brings it back)."""
         if not self._tree_chosen and self.main_screen_ready:
             self.query_one(AgentTree).display = event.size.width >= 100
-        if self.main_screen_ready:
-            self._schedule_refresh()  # tree labels are cut to the new width
 
     def action_show_root(self) -> None:
         self.show_agent(self.view.tree.root_id or "root")

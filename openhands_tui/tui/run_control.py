@@ -33,7 +33,7 @@ class RunHost(Protocol):
 
     def run_state_changed(self) -> None: ...
 
-    def action_interrupt(self) -> None: ...
+    def interrupt_run(self) -> None: ...
 
 
 class RunController:
@@ -103,14 +103,15 @@ class RunController:
         pops up for a run that is over. False if nothing ran."""
         if self.bridge is None or not self.bridge.running:
             return False
+        self.bridge.interrupt()  # first: the cancel reaches the engine before any answer does
         for answer in self.answers.values():
             if not answer.done():
                 answer.set_result(Decision(approved=False, reason="interrupted"))
         self.answers.clear()
         self._requests.clear()
+        self._asking = None
         if isinstance(self.host.screen, ConfirmScreen):  # type: ignore[attr-defined]
             self.host.screen.dismiss(None)  # type: ignore[attr-defined]
-        self.bridge.interrupt()
         return True
 
     # -- confirmations ---------------------------------------------------------------------
@@ -134,15 +135,15 @@ class RunController:
         self._asking = request.action_id
 
         def answered(decision: Decision | None) -> None:
+            if is_interrupt(decision):  # Esc: stop the run; this question is answered on the way
+                self.host.interrupt_run()
+                self.host.run_state_changed()
+                return
             answer = self.answers.pop(request.action_id, None)
             self._requests.pop(request.action_id, None)
             if answer is not None and not answer.done():
                 answer.set_result(decision or Decision(approved=False, reason="dismissed"))
             self.host.run_state_changed()
-            if is_interrupt(decision):
-                self._asking = None
-                self.host.action_interrupt()
-                return
             self._ask_next()
 
         self.host.push_screen(ConfirmScreen(request, queued=self.waiting - 1), answered)

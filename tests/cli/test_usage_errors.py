@@ -18,12 +18,14 @@ from openhands_tui.cli import main
         ),
         (
             ["--max-iterations", "0"],
-            "tui: Invalid value for '--max-iterations': Input should be greater than or equal to 1",
+            "tui: Invalid value for '--max-iterations': must be at least 1",
         ),
         (["--bogus"], "tui: No such option: --bogus (see tui --help)"),
         (["risk", "--nope"], "tui: risk: No such option: --nope (see tui risk --help)"),
         (["view"], "tui: view: Missing argument 'SESSION'."),
         (["sessions", "--limit", "0"], "tui: --limit 0: give 1 or more"),
+        (["sessions", "--limit", "x"], "tui: sessions: Invalid value for '--limit': not a whole number"),
+        (["--max-budget", "-1"], "tui: Invalid value for '--max-budget': must be at least 0"),
         (["sessions", "--limit", "-3"], "tui: --limit -3: give 1 or more"),
     ],
 )

@@ -109,8 +109,7 @@ async def test_escape_at_a_confirmation_interrupts_the_run(serve, workspace: Pat
     server = serve([Script(turns=[Turn.call("terminal", command=command), Turn.finish("cleaned")])])
     app = live_app(server, workspace, task="clean up")
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-        await pilot.pause(0.2)
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen) and bool(_footer_keys(app)))
         assert {"y", "n", "a", "d", "escape"} <= _footer_keys(app)  # the dialog's keys, on screen
         await pilot.press("a")
         await pilot.pause(0.1)
@@ -179,7 +178,7 @@ async def test_help_explains_the_tree_entries_and_quitting() -> None:
 async def test_a_read_only_view_offers_no_interrupt_or_mode_switch() -> None:
     app = _canned(canned.nested(), read_only=True)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause(0.1)
+        await wait_until(pilot, lambda: bool(_footer_keys(app)))
         keys = _footer_keys(app)
         assert "escape" not in keys and "f2" not in keys and "ctrl+b" in keys
         await pilot.press("f2")

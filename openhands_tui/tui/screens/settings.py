@@ -38,6 +38,7 @@ class SettingsScreen(ModalScreen[LLM | None]):
             yield Input(password=True, id="api-key")
             yield Label("Base URL (only for OpenAI-compatible servers)")
             yield Input(value=self.initial_base_url, id="base-url")
+            yield Static(Text("Enter: next field, and from the last one save and start · Esc: quit", style="dim"))
             yield Static("", id="settings-result")
             with Horizontal(id="settings-buttons"):
                 yield Button("Test connection", id="test")

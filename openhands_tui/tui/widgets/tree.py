@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
 from textual.binding import Binding
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
@@ -57,14 +58,22 @@ class AgentTree(Tree[str]):
         self.auto_expand = False  # selecting is not folding
         self._agent_nodes: dict[str, TreeNode[str]] = {}
         self._tasks: dict[str, str] = {}
+        self._synced: DelegationTree | None = None
 
     def forget_agents(self) -> None:
         """Forget every agent (a new session starts with an empty tree)."""
         self.clear()
         self._agent_nodes.clear()
         self._tasks.clear()
+        self._synced = None
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Labels are cut to the width: cut them again when it changes (and once it is known)."""
+        if self._synced is not None:
+            self.sync(self._synced)
 
     def sync(self, tree: DelegationTree) -> None:
+        self._synced = tree
         for agent_id, node in tree.nodes.items():
             parent = self._agent_nodes.get(node.parent_id or "", self.root)
             widget_node = self._agent_nodes.get(agent_id)
