@@ -62,6 +62,7 @@ def test_runs_hand_over_to_the_server_and_exit_as_cold_runs_do(
 ) -> None:
     warm_server()
     assert os.path.exists(socket_path(os.environ))
+    assert run_tui("warm").stdout.startswith("warm start: already running")
     # in this process: an exit code (not None) means the server's child ran it
     assert hand_over(["--version"]) == 0
     assert capfd.readouterr().out.strip().startswith("openhands-tui ")
@@ -87,6 +88,7 @@ def test_runs_hand_over_to_the_server_and_exit_as_cold_runs_do(
     assert stopped.stdout.strip() == "warm start: stopped"
     assert not os.path.exists(socket_path(os.environ))
     assert hand_over(["--version"]) is None
+    assert run_tui("warm", "--stop").stdout.strip() == "warm start: not running for this environment"
 
 
 def _ancestors(pid: int) -> list[int]:

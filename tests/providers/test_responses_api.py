@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
 from openhands_tui.sdk.llm import load_litellm
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 
@@ -37,6 +39,7 @@ def _ask(url: str, text: str, stream: bool) -> Any:
     return asyncio.run(ask())
 
 
+@pytest.mark.filterwarnings("ignore:Pydantic serializer warnings")  # litellm's own usage model
 def test_tool_calls_and_text_as_output_items_streamed_and_not(serve) -> None:
     call = Turn(tool_calls=[ScriptedToolCall(name="exec_command", arguments={"cmd": "echo 7"})])
     probe = Script(name="probe", match="responses probe", match_user="go", turns=[call, Turn(text="all done")])
