@@ -4,43 +4,29 @@ so the engine, litellm and textual are imported only inside the commands that ne
 from __future__ import annotations
 
 import sys
-from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from openhands_tui import __version__
+from openhands_tui.cli_acp import acp_command
+from openhands_tui.cli_inspect import microagents_command, risk_command, sessions_command, view_command
 from openhands_tui.cli_mcp import mcp_app
-from openhands_tui.cli_usage import HELP_EPILOG, ViewCommand, check_theme, usage_line
+from openhands_tui.cli_usage import (
+    HELP_EPILOG,
+    ConfirmChoice,
+    ReasoningChoice,
+    RiskChoice,
+    SandboxChoice,
+    ViewCommand,
+    check_theme,
+    fail,
+    usage_line,
+)
 
 if TYPE_CHECKING:
     from openhands_tui.launch import LaunchOptions
-
-
-class RiskChoice(StrEnum):
-    LOW = "LOW"
-    MEDIUM = "MEDIUM"
-    HIGH = "HIGH"
-
-
-class SandboxChoice(StrEnum):
-    read_only = "read-only"
-    workspace_write = "workspace-write"
-    off = "off"
-
-
-class ReasoningChoice(StrEnum):
-    low = "low"
-    medium = "medium"
-    high = "high"
-    off = "off"
-
-
-class ConfirmChoice(StrEnum):
-    always = "always"
-    risky = "risky"
-    never = "never"
 
 
 app = typer.Typer(
@@ -56,11 +42,6 @@ app = typer.Typer(
     epilog=HELP_EPILOG,
 )
 app.add_typer(mcp_app, name="mcp")  # `tui mcp list|add|remove|get` (cli_mcp.py)
-
-
-def _fail(message: str, code: int = 2) -> typer.Exit:
-    print(f"tui: {message}", file=sys.stderr)
-    return typer.Exit(code)
 
 
 def _version(value: bool) -> None:
@@ -213,13 +194,13 @@ def main_command(
 
             code = run_app(options, theme=theme)
         elif not options.task and not resume:
-            raise _fail("--headless needs --task or --task-file (or --resume to continue a session)")
+            raise fail("--headless needs --task or --task-file (or --resume to continue a session)")
         else:
             from openhands_tui.headless import run_headless
 
             code = run_headless(options, json_output=json_output)
     except OpenHandsTUIError as exc:
-        raise _fail(str(exc), exc.exit_code) from None
+        raise fail(str(exc), exc.exit_code) from None
     raise typer.Exit(code)
 
 
@@ -326,180 +307,23 @@ def _describe(strategy_spec: str | None, json_output: bool, sandbox_mode: str | 
         print("\n" + loaded.guide)
 
 
-@app.command(
+app.command(
     "acp",
     short_help="Serve editors over the Agent Client Protocol (Zed, JetBrains, Toad...): JSON-RPC on stdio.",
+)(acp_command)
+app.command("sessions", short_help="List stored sessions (newest first) with the ids --resume accepts.")(
+    sessions_command
 )
-def acp_command(
-    strategy: Annotated[
-        str | None, typer.Option(metavar="FILE", help="Strategy file (default: the solo agent).")
-    ] = None,
-    param: Annotated[
-        list[str] | None, typer.Option("--param", "-p", metavar="NAME=VALUE", help="Strategy parameter (repeatable).")
-    ] = None,
-    model: Annotated[str | None, typer.Option(metavar="MODEL", help="litellm model name (env LLM_MODEL).")] = None,
-    base_url: Annotated[str | None, typer.Option(metavar="URL", help="Base URL (env LLM_BASE_URL).")] = None,
-    api_key: Annotated[str | None, typer.Option(metavar="KEY", help="API key (env LLM_API_KEY).")] = None,
-    confirm: Annotated[
-        ConfirmChoice, typer.Option(help="When to ask: always, risky (HIGH risk), never; the editor can switch.")
-    ] = ConfirmChoice.risky,
-    sandbox: Annotated[
-        SandboxChoice | None, typer.Option(help="Confine commands: workspace-write (default), read-only, off.")
-    ] = None,
-    trust_project: Annotated[
-        bool, typer.Option("--trust-project", help="Use each project's own allow rules without asking.")
-    ] = False,
-) -> None:
-    """Serve editors over the Agent Client Protocol (Zed, JetBrains, Toad...): JSON-RPC on stdio."""
-    import asyncio
-
-    from openhands_tui.sdk.errors import OpenHandsTUIError
-
-    try:
-        from openhands_tui.acp.agent import serve
-        from openhands_tui.launch import LaunchOptions, load_strategy_spec
-        from openhands_tui.sdk.confirmation import ConfirmationMode
-
-        load_strategy_spec(strategy)  # a broken strategy is one line now, not a failed session later
-        options = LaunchOptions(
-            strategy=strategy,
-            params=param or [],
-            model=model,
-            base_url=base_url,
-            api_key=api_key,
-            confirm=ConfirmationMode(confirm.value),
-            sandbox=sandbox.value if sandbox is not None else None,
-            trust_project=trust_project,
-        )
-        asyncio.run(serve(options))
-    except OpenHandsTUIError as exc:
-        raise _fail(str(exc), exc.exit_code) from None
-    except KeyboardInterrupt:
-        raise typer.Exit(130) from None
-
-
-@app.command("sessions", short_help="List stored sessions (newest first) with the ids --resume accepts.")
-def sessions_command(
-    limit: Annotated[int, typer.Option(metavar="N", help="How many to list, newest first (1 or more).")] = 20,
-) -> None:
-    """List stored sessions (newest first) with the ids --resume accepts."""
-    from openhands_tui.sdk.store import SessionStore
-
-    if limit < 1:
-        raise _fail(f"--limit {limit}: give 1 or more")
-
-    metas = SessionStore().list_sessions()[:limit]
-    if not metas:
-        print("no sessions stored yet")
-    for meta in metas:
-        print(f"{meta.id}  {meta.status:<9} {meta.model or '-':<28} {meta.title}")
-
-
-@app.command("view", cls=ViewCommand, short_help="Browse a stored session read-only: its transcripts and agent tree.")
-def view_command(
-    session: Annotated[str, typer.Argument(metavar="SESSION", help="Session id (or a unique prefix), or 'last'.")],
-    theme: Annotated[str | None, typer.Option(metavar="NAME", help="App theme.")] = None,
-) -> None:
-    """Browse a stored session read-only: its transcripts and agent tree."""
-    from openhands_tui.sdk.errors import OpenHandsTUIError
-
-    try:
-        if theme is not None:
-            check_theme(theme)
-        from openhands_tui.interactive import view_session
-
-        code = view_session(session, theme)
-    except OpenHandsTUIError as exc:  # the store names `--resume ID`; here it was `view ID`
-        raise _fail(str(exc).replace(f"--resume {session}:", f"view {session}:", 1), exc.exit_code) from None
-    raise typer.Exit(code)
-
-
-@app.command(
+app.command("view", cls=ViewCommand, short_help="Browse a stored session read-only: its transcripts and agent tree.")(
+    view_command
+)
+app.command(
     "microagents",
     short_help="List the microagents a session here would load: type, triggers, source, and problems.",
+)(microagents_command)
+app.command("risk", short_help="Rate an action LOW / MEDIUM / HIGH with the rule-based analyzer, and say why.")(
+    risk_command
 )
-def microagents_command(
-    workspace: Annotated[Path | None, typer.Option(metavar="DIR", help="The workspace to look in.")] = None,
-    json_output: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
-) -> None:
-    """List the microagents a session here would load: type, triggers, source, and problems."""
-    from openhands_tui.sdk.context.loader import load_microagents
-
-    root = (workspace or Path.cwd()).resolve()
-    if not root.is_dir():
-        raise _fail(f"--workspace {workspace}: not a directory")
-    loaded = load_microagents(root)
-    if json_output:
-        import json
-
-        info = {
-            "microagents": [s.info() for s in loaded.skills],
-            "warnings": loaded.warnings,
-            "shadowed": loaded.shadowed,
-        }
-        print(json.dumps(info, indent=2))
-        return
-    for skill in loaded.skills:
-        if skill.mcp_only:
-            when = f"MCP tools only: {', '.join(skill.mcp_servers)}"
-        elif skill.type == "repo":
-            when = "always on"
-        else:
-            when = ", ".join(skill.triggers)
-        if skill.agent_skill:
-            when += "; listed, read on demand"
-        cut = " (truncated)" if skill.truncated else ""
-        print(f"{skill.name:<20} {skill.type:<9} {skill.origin:<9} {skill.tokens:>5} tok{cut}  [{when}]")
-        print(f"{'':<20} {skill.source}")
-    for problem in loaded.shadowed + loaded.warnings:
-        print(f"warning: {problem}")
-
-
-@app.command("risk", short_help="Rate an action LOW / MEDIUM / HIGH with the rule-based analyzer, and say why.")
-def risk_command(
-    command: Annotated[str | None, typer.Argument(help="The shell command to rate.")] = None,
-    json_lines: Annotated[
-        bool,
-        typer.Option(
-            "--json",
-            help='Read {"kind": "cmd"|"edit"|"read", "input": ...} lines on stdin; '
-            'print one {"risk", "reasons"} line each.',
-        ),
-    ] = False,
-    workspace: Annotated[
-        Path | None, typer.Option(metavar="DIR", help="The workspace root paths are judged against.")
-    ] = None,
-) -> None:
-    """Rate an action LOW / MEDIUM / HIGH with the rule-based analyzer, and say why."""
-    from openhands_tui.sdk.security.analyzer import assess_case
-
-    root = (workspace or Path.cwd()).resolve()
-    if not root.is_dir():
-        raise _fail(f"--workspace {workspace}: not a directory")
-    if not json_lines:
-        if command is None:
-            raise _fail('give a command to rate, e.g. tui risk "rm -rf build", or use --json')
-        assessment = assess_case("cmd", command, root)
-        print(assessment.risk.value)
-        for reason in assessment.reasons:
-            print(f"  - {reason}")
-        return
-    import json
-
-    failures = 0
-    for number, line in enumerate(sys.stdin, start=1):
-        if not line.strip():
-            continue
-        try:
-            case = json.loads(line)
-            result = assess_case(case["kind"], case["input"], root).model_dump(mode="json")
-        except (ValueError, KeyError, TypeError) as exc:
-            failures += 1
-            detail = f"missing {exc}" if isinstance(exc, KeyError) else str(exc).splitlines()[0]
-            result = {"risk": None, "reasons": [], "error": f"line {number}: {detail}"}
-        print(json.dumps(result), flush=True)
-    if failures:
-        raise typer.Exit(2)
 
 
 @app.command("warm")
@@ -522,7 +346,7 @@ def warm_command(
     try:
         print(launcher.stop() if stop else launcher.start(idle))
     except RuntimeError as exc:
-        raise _fail(str(exc), 1) from None
+        raise fail(str(exc), 1) from None
 
 
 #: What a run imports; the warm server imports it once for all of them.

@@ -4,6 +4,8 @@ the check of `--theme`. Cheap to import: `tui --help` is a start-up path."""
 
 from __future__ import annotations
 
+import sys
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 import typer
@@ -25,6 +27,40 @@ written by the app's first-run dialog. The environment overrides it: LLM_MODEL, 
 LLM_BASE_URL, LLM_REASONING_EFFORT, and LLM_TIMEOUT, LLM_NUM_RETRIES, LLM_RETRY_MIN_WAIT,
 LLM_RETRY_MAX_WAIT, LLM_CONTEXT_WINDOW.
 """
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    """Say what is wrong in one line on stderr; the caller raises the returned exit."""
+    print(f"tui: {message}", file=sys.stderr)
+    return typer.Exit(code)
+
+
+# -- the values flags accept ---------------------------------------------------------------
+
+
+class RiskChoice(StrEnum):
+    LOW = "LOW"
+    MEDIUM = "MEDIUM"
+    HIGH = "HIGH"
+
+
+class SandboxChoice(StrEnum):
+    read_only = "read-only"
+    workspace_write = "workspace-write"
+    off = "off"
+
+
+class ReasoningChoice(StrEnum):
+    low = "low"
+    medium = "medium"
+    high = "high"
+    off = "off"
+
+
+class ConfirmChoice(StrEnum):
+    always = "always"
+    risky = "risky"
+    never = "never"
 
 
 class ViewCommand(typer.core.TyperCommand):

@@ -1,0 +1,58 @@
+"""`tui acp`: serve editors over the Agent Client Protocol (registered on the `tui` app in
+cli.py). Cheap to import: the protocol package and the engine load only when it runs."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from openhands_tui.cli_usage import ConfirmChoice, SandboxChoice, fail
+
+
+def acp_command(
+    strategy: Annotated[
+        str | None, typer.Option(metavar="FILE", help="Strategy file (default: the solo agent).")
+    ] = None,
+    param: Annotated[
+        list[str] | None, typer.Option("--param", "-p", metavar="NAME=VALUE", help="Strategy parameter (repeatable).")
+    ] = None,
+    model: Annotated[str | None, typer.Option(metavar="MODEL", help="litellm model name (env LLM_MODEL).")] = None,
+    base_url: Annotated[str | None, typer.Option(metavar="URL", help="Base URL (env LLM_BASE_URL).")] = None,
+    api_key: Annotated[str | None, typer.Option(metavar="KEY", help="API key (env LLM_API_KEY).")] = None,
+    confirm: Annotated[
+        ConfirmChoice, typer.Option(help="When to ask: always, risky (HIGH risk), never; the editor can switch.")
+    ] = ConfirmChoice.risky,
+    sandbox: Annotated[
+        SandboxChoice | None, typer.Option(help="Confine commands: workspace-write (default), read-only, off.")
+    ] = None,
+    trust_project: Annotated[
+        bool, typer.Option("--trust-project", help="Use each project's own allow rules without asking.")
+    ] = False,
+) -> None:
+    """Serve editors over the Agent Client Protocol (Zed, JetBrains, Toad...): JSON-RPC on stdio."""
+    import asyncio
+
+    from openhands_tui.sdk.errors import OpenHandsTUIError
+
+    try:
+        from openhands_tui.acp.agent import serve
+        from openhands_tui.launch import LaunchOptions, load_strategy_spec
+        from openhands_tui.sdk.confirmation import ConfirmationMode
+
+        load_strategy_spec(strategy)  # a broken strategy is one line now, not a failed session later
+        options = LaunchOptions(
+            strategy=strategy,
+            params=param or [],
+            model=model,
+            base_url=base_url,
+            api_key=api_key,
+            confirm=ConfirmationMode(confirm.value),
+            sandbox=sandbox.value if sandbox is not None else None,
+            trust_project=trust_project,
+        )
+        asyncio.run(serve(options))
+    except OpenHandsTUIError as exc:
+        raise fail(str(exc), exc.exit_code) from None
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None

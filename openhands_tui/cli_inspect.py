@@ -1,0 +1,130 @@
+"""The `tui` commands that read and report without running an agent: `sessions`, `view`,
+`microagents` and `risk`. Registered on the `tui` app in cli.py; like it, cheap to import (the
+engine is imported inside each command)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from openhands_tui.cli_usage import check_theme, fail
+
+
+def sessions_command(
+    limit: Annotated[int, typer.Option(metavar="N", help="How many to list, newest first (1 or more).")] = 20,
+) -> None:
+    """List stored sessions (newest first) with the ids --resume accepts."""
+    from openhands_tui.sdk.store import SessionStore
+
+    if limit < 1:
+        raise fail(f"--limit {limit}: give 1 or more")
+
+    metas = SessionStore().list_sessions()[:limit]
+    if not metas:
+        print("no sessions stored yet")
+    for meta in metas:
+        print(f"{meta.id}  {meta.status:<9} {meta.model or '-':<28} {meta.title}")
+
+
+def view_command(
+    session: Annotated[str, typer.Argument(metavar="SESSION", help="Session id (or a unique prefix), or 'last'.")],
+    theme: Annotated[str | None, typer.Option(metavar="NAME", help="App theme.")] = None,
+) -> None:
+    """Browse a stored session read-only: its transcripts and agent tree."""
+    from openhands_tui.sdk.errors import OpenHandsTUIError
+
+    try:
+        if theme is not None:
+            check_theme(theme)
+        from openhands_tui.interactive import view_session
+
+        code = view_session(session, theme)
+    except OpenHandsTUIError as exc:  # the store names `--resume ID`; here it was `view ID`
+        raise fail(str(exc).replace(f"--resume {session}:", f"view {session}:", 1), exc.exit_code) from None
+    raise typer.Exit(code)
+
+
+def microagents_command(
+    workspace: Annotated[Path | None, typer.Option(metavar="DIR", help="The workspace to look in.")] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
+) -> None:
+    """List the microagents a session here would load: type, triggers, source, and problems."""
+    from openhands_tui.sdk.context.loader import load_microagents
+
+    root = (workspace or Path.cwd()).resolve()
+    if not root.is_dir():
+        raise fail(f"--workspace {workspace}: not a directory")
+    loaded = load_microagents(root)
+    if json_output:
+        import json
+
+        info = {
+            "microagents": [s.info() for s in loaded.skills],
+            "warnings": loaded.warnings,
+            "shadowed": loaded.shadowed,
+        }
+        print(json.dumps(info, indent=2))
+        return
+    for skill in loaded.skills:
+        if skill.mcp_only:
+            when = f"MCP tools only: {', '.join(skill.mcp_servers)}"
+        elif skill.type == "repo":
+            when = "always on"
+        else:
+            when = ", ".join(skill.triggers)
+        if skill.agent_skill:
+            when += "; listed, read on demand"
+        cut = " (truncated)" if skill.truncated else ""
+        print(f"{skill.name:<20} {skill.type:<9} {skill.origin:<9} {skill.tokens:>5} tok{cut}  [{when}]")
+        print(f"{'':<20} {skill.source}")
+    for problem in loaded.shadowed + loaded.warnings:
+        print(f"warning: {problem}")
+
+
+def risk_command(
+    command: Annotated[str | None, typer.Argument(help="The shell command to rate.")] = None,
+    json_lines: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help='Read {"kind": "cmd"|"edit"|"read", "input": ...} lines on stdin; '
+            'print one {"risk", "reasons"} line each.',
+        ),
+    ] = False,
+    workspace: Annotated[
+        Path | None, typer.Option(metavar="DIR", help="The workspace root paths are judged against.")
+    ] = None,
+) -> None:
+    """Rate an action LOW / MEDIUM / HIGH with the rule-based analyzer, and say why."""
+    from openhands_tui.sdk.security.analyzer import assess_case
+
+    root = (workspace or Path.cwd()).resolve()
+    if not root.is_dir():
+        raise fail(f"--workspace {workspace}: not a directory")
+    if not json_lines:
+        if command is None:
+            raise fail('give a command to rate, e.g. tui risk "rm -rf build", or use --json')
+        assessment = assess_case("cmd", command, root)
+        print(assessment.risk.value)
+        for reason in assessment.reasons:
+            print(f"  - {reason}")
+        return
+    import json
+
+    failures = 0
+    for number, line in enumerate(sys.stdin, start=1):
+        if not line.strip():
+            continue
+        try:
+            case = json.loads(line)
+            result = assess_case(case["kind"], case["input"], root).model_dump(mode="json")
+        except (ValueError, KeyError, TypeError) as exc:
+            failures += 1
+            detail = f"missing {exc}" if isinstance(exc, KeyError) else str(exc).splitlines()[0]
+            result = {"risk": None, "reasons": [], "error": f"line {number}: {detail}"}
+        print(json.dumps(result), flush=True)
+    if failures:
+        raise typer.Exit(2)
