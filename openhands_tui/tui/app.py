@@ -140,8 +140,8 @@ class OpenHandsApp(App[int]):
         self.session = session
         session.conversation.bus.subscribe(self.bridge.subscriber)
         self.bridge.conversation = session.conversation
-        bridge = self.bridge  # opened after the first frame: opening starts MCP servers (processes, an import)
-        self.call_after_refresh(lambda: bridge.submit(session.conversation.open()))
+        bridge = self.bridge  # opened after the first frame, as litellm is loaded: opening starts MCP servers
+        self.set_timer(0.3, lambda: bridge.submit(session.conversation.open()))  # (processes, an import)
         for request in session.trust_requests:
             self.push_screen(TrustScreen(request), partial(self._trust, session, request))
 
