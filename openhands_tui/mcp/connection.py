@@ -132,9 +132,10 @@ class ServerConnection:
                 await self._stop.wait()
                 self._session = None
         except asyncio.CancelledError:
-            self._fail("stopped while starting")
+            if self.state == "starting":
+                self._fail("stopped while starting")
             raise
-        except BaseException as exc:  # every failure of a server is a warning, never a crash
+        except Exception as exc:  # every failure of a server is a warning, never a crash
             self._fail(describe_error(exc))
         finally:
             self._session = None

@@ -129,8 +129,8 @@ class OpenHandsApp(KeyedApp):
         self.query_one(TranscriptView).welcome = welcome_text(self.config)  # its strategy and workspace
         session.conversation.bus.subscribe(self.bridge.subscriber)
         self.bridge.conversation = session.conversation
-        bridge = self.bridge  # opened after the first frame: opening starts MCP servers (processes, an import)
-        self.call_after_refresh(lambda: bridge.submit(session.conversation.open()))
+        bridge = self.bridge  # opened after the first frame, as litellm is loaded: opening starts MCP servers
+        self.set_timer(0.3, lambda: bridge.submit(session.conversation.open()))  # (processes, an import)
         for request in session.trust_requests:
             self.push_screen(TrustScreen(request), partial(self._trust, session, request))
 

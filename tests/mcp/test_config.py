@@ -107,3 +107,27 @@ def test_rules_name_mcp_tools(workspace: Path) -> None:
         and suggested.mcp == "git/git_commit"
         and suggested.describe() == "allow mcp:git/git_commit (exactly)"
     )
+
+
+def test_an_editors_servers_become_ours() -> None:
+    from acp.schema import AcpMcpServer, EnvVariable, HttpHeader, HttpMcpServer, McpServerStdio, SseMcpServer
+
+    from openhands_tui.acp.mcp_servers import client_servers
+
+    servers, problems = client_servers(
+        [
+            McpServerStdio(name="fs", command="npx", args=["-y", "fs"], env=[EnvVariable(name="ROOT", value="/w")]),
+            HttpMcpServer(
+                type="http", name="docs", url="https://d.test/mcp", headers=[HttpHeader(name="X", value="1")]
+            ),
+            SseMcpServer(type="sse", name="old", url="https://d.test/sse", headers=[]),
+            AcpMcpServer(type="acp", name="inproc", server_id="s1"),
+        ]
+    )
+    assert {name: (s.transport, s.describe()) for name, s in servers.items()} == {
+        "fs": ("stdio", "npx -y fs"),
+        "docs": ("http", "https://d.test/mcp (http)"),
+        "old": ("sse", "https://d.test/sse (sse)"),
+    }
+    assert servers["fs"].env == {"ROOT": "/w"} and servers["docs"].headers == {"X": "1"}
+    assert problems == ["MCP server 'inproc' from the editor: transport 'acp' is not supported here"]

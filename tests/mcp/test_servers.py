@@ -4,14 +4,17 @@ next request; servers that fail are warnings and the run goes on; nothing outliv
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 from openhands_tui.sdk import Agent
+from openhands_tui.sdk.confirmation import Decision
 from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.security.permissions import PermissionRule, PermissionSet
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 from tests.conftest import live_processes, llm_for
 from tests.mcp.servers import EXITS_AT_START, HANGS, MALFORMED, HTTPServer, git_repo, git_server, time_server
-from tests.sdk.helpers import run
+from tests.sdk.helpers import ScriptedConfirmer, run
 
 
 def _call(name: str, **arguments: object) -> ScriptedToolCall:
@@ -101,3 +104,34 @@ async def test_a_resumed_session_has_the_calls_and_the_tools_again(serve, worksp
     assert second.outcome.result == "second"
     assert server.requests[2].messages[: len(before)] == before  # the stored MCP call and its result
     assert "21:00" in _tool_results(server.requests[3])[-1]  # the tools are there again
+
+
+async def test_a_destructive_tool_is_asked_about_and_always_saves_that_tools_rule(
+    serve, workspace: Path, tmp_path: Path
+) -> None:
+    repo = git_repo(tmp_path / "repo")
+    subprocess.run(["git", "-C", str(repo), "add", "notes.txt"], check=True)
+    reset = _call("git__git_reset", repo_path=str(repo))
+    server = serve([Script(turns=[Turn(tool_calls=[reset]), Turn(tool_calls=[reset]), Turn.finish("done")])])
+    rule = PermissionRule(action="allow", mcp="git/git_reset", exact=True)
+    confirmer = ScriptedConfirmer(
+        answers=[Decision(approved=False, reason="keep it staged"), Decision(approved=True, remember=rule)]
+    )
+    rules_file = tmp_path / "permissions.toml"
+    agent = Agent(llm=llm_for(server), tools=[], mcp_config={"mcpServers": {"git": git_server(repo)}})
+    result = await run(
+        agent,
+        workspace,
+        "unstage",
+        confirmer=confirmer,
+        permissions=PermissionSet([], workspace),
+        rules_file=rules_file,
+    )
+
+    assert result.outcome.status.value == "finished"
+    asked = confirmer.requests[0]
+    assert asked.risk is Risk.HIGH and asked.subject.server == "git" and asked.subject.tool == "git_reset"
+    assert asked.suggested_rule == {"action": "allow", "mcp": "git/git_reset", "exact": True}
+    first, second = (o.outcome for o in result.kinds("observation") if o.tool_name == "git__git_reset")
+    assert (first, second) == ("rejected", "ok")
+    assert 'mcp = "git/git_reset"' in rules_file.read_text()
