@@ -141,7 +141,30 @@ def _judge_code(a: Analysis, language: str, code: str) -> None:
         a.flag(finding.risk, finding.reason)
 
 
+_DESTRUCTIVE_QUERY = re.compile(
+    r"\b(DROP\s+(DATABASE|SCHEMA|TABLE|USER|ROLE)|TRUNCATE|DELETE\s+FROM(?![^;]*\bWHERE\b)|FLUSHALL|FLUSHDB|"
+    r"dropDatabase|\.drop\(|deleteMany\(\s*\{\s*\}|ALTER\s+USER|GRANT\s+ALL|COPY\s+.+\s+(TO|FROM)\s+PROGRAM|"
+    r"CONFIG\s+SET|SHUTDOWN)\b",
+    re.IGNORECASE,
+)
+
+
+def database_client(a: Analysis, inv: Invocation) -> None:
+    """psql/mysql/sqlite3/redis-cli/mongosh: a query that drops, empties or reconfigures a
+    database (or runs a program through it) destroys data the workspace cannot restore."""
+    text = " ".join(inv.values)
+    if inv.command.heredoc:
+        text += "\n" + inv.command.heredoc
+    if _DESTRUCTIVE_QUERY.search(text):
+        a.flag(Risk.HIGH, f"{inv.name} runs a query that drops, empties or reconfigures a database")
+    elif inv.stdin_is_piped and inv.command.heredoc is None:
+        a.flag(Risk.MEDIUM, f"{inv.name} runs queries from its input")
+    else:
+        a.flag(Risk.MEDIUM, f"{inv.name} talks to a database")
+
+
 HANDLERS: dict[str, Handler] = {
+    **{name: database_client for name in words("psql mysql mariadb sqlite3 redis-cli mongo mongosh cqlsh")},
     **{name: awk for name in ("awk", "gawk", "mawk", "nawk")},
     **{name: startup_commands for name in words("vim vi nvim ex view gvim rvim vimdiff gdb lldb emacs nano")},
     "man": pager_options,

@@ -42,6 +42,20 @@ _PLACE_INDEPENDENT = frozenset(
 _PRINTS_ITS_ARGUMENTS = frozenset(words("echo printf test [ [[ type which command alias export declare local"))
 #: Programs whose first operand is a pattern (`grep -rn .env src` looks for the text ".env").
 _PATTERN_FIRST = frozenset(words("grep egrep fgrep rg ag ack git"))
+#: Programs whose first operand is code they run: a shell, an interpreter, `source`.
+_RUNS_ITS_OPERAND = frozenset(
+    words("""
+    sh bash zsh dash ksh fish source . python python3 python2 pypy3 node nodejs deno bun ruby perl php
+    lua tclsh Rscript julia pwsh
+""")
+)
+#: Programs that only look at files: running them in a freshly cloned directory runs nothing of it.
+_LOOKS_ONLY = frozenset(
+    words("""
+    ls cat head tail less more wc grep rg find tree du stat file diff jq git sed awk sort uniq cut
+    tr nl xxd od md5sum sha256sum cp mv mkdir touch rm
+""")
+)
 _MAX_DEPTH = 8
 #: Shell keywords are never programs. Seen in program position, the parser and bash disagree
 #: about the command (`env X=1 if ...; then rm ...`), so we fail closed.
@@ -219,6 +233,7 @@ class CommandAnalysis:
                 "what bash would run cannot be determined",
             )
             return
+        self._runs_download(name_word, Invocation(os.path.basename(name), words[1:], command, cwd))
         if "/" in name:
             if name.startswith(_SYSTEM_BIN_DIRS):
                 name = os.path.basename(name)
@@ -238,6 +253,29 @@ class CommandAnalysis:
         for word in inv.args:
             if word.static and word.value.startswith(("/", "~", "../")) and "://" not in word.value:
                 self.read_path(word, cwd)
+
+    def _runs_download(self, name_word: Word, inv: Invocation) -> None:
+        """`curl -o a.sh URL && bash a.sh`, `git clone URL r && ./r/install.sh`: code fetched
+        by this very command line runs unseen (the file does not exist yet to be read)."""
+        downloaded = self.facts.get("downloaded")
+        if not downloaded:
+            return
+        candidates = [name_word] if "/" in name_word.value else []
+        if inv.name in _RUNS_ITS_OPERAND:
+            candidates += [w for w in inv.args if w.static and not w.value.startswith("-")][:1]
+        if inv.name not in _PLACE_INDEPENDENT and inv.name not in _LOOKS_ONLY:
+            candidates.append(Word("."))  # `cd repo && npm test` runs the fetched project's own scripts
+        for word in candidates:
+            resolved = self.judge.judge(word.value, inv.cwd).resolved
+            for fetched in downloaded:
+                if fetched == "*":
+                    hit = word.value != "." and self.judge.judge(resolved, inv.cwd).inside
+                else:
+                    root = self.judge.judge(fetched, self.cwd).resolved
+                    hit = resolved == root or resolved.startswith(root + os.sep)
+                if hit:
+                    self.flag(Risk.HIGH, f"{inv.name} runs code this same command downloaded ({word.value})")
+                    return
 
     def _secret_operands(self, inv: Invocation) -> None:
         """Any program handed a secret file by name (`base64 .env`, `od -c .env`, `tar cf x .env`)

@@ -206,6 +206,9 @@ def _git_network(a: Analysis, inv: Invocation) -> None:
         operands = inv.operands(_CLONE_VALUE)
         for target in operands[1:2]:
             a.write_path(target, inv.cwd)
+        if operands:
+            default = operands[0].value.rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1].removesuffix(".git")
+            a.facts.setdefault("downloaded", set()).add(operands[1].value if len(operands) > 1 else default)
 
 
 #: Options that make git run a program or copy hooks and config in from a directory.

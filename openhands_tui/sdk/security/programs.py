@@ -55,8 +55,10 @@ def read_only(a: Analysis, inv: Invocation) -> None:
     operands = inv.operands(_VALUE_FLAGS)
     if inv.name in ("grep", "egrep", "fgrep", "rg", "ag") and operands and not inv.has("-e", "-f"):
         operands = operands[1:]  # the first operand is the pattern
+    if inv.name in ("echo", "printf"):
+        operands = []  # they print their arguments; `echo "$HOME"` reads nothing
     if inv.name in words("""
-        echo printf test [ seq expr bc sleep type which help man date id groups alias read declare
+        test [ seq expr bc sleep type which help man date id groups alias read declare
         local typeset readonly
     """):
         operands = [w for w in operands if w.value.startswith(("/", "~", "./", "../"))]
@@ -182,6 +184,7 @@ def network(a: Analysis, inv: Invocation) -> None:
     if inv.command.pipe_index > 0:
         a.flag(Risk.HIGH, f"{inv.name} receives the output of another command (exfiltration)")
     a.flag(Risk.MEDIUM, f"{inv.name} accesses the network")
+    _note_downloads(a, inv)
     for index, value in enumerate(values):
         if value in ("-o", "--output", "-O", "--output-document") and index + 1 < len(values):
             a.write_path(inv.args[index + 1], inv.cwd)
@@ -196,6 +199,29 @@ def probe(a: Analysis, inv: Invocation) -> None:
     a.flag(Risk.MEDIUM, f"{inv.name} sends network requests")
     if any(word.substituted or word.variables for word in inv.args) or inv.command.pipe_index > 0:
         a.flag(Risk.HIGH, f"{inv.name} looks up a name built from command output or variables (DNS exfiltration)")
+
+
+def _note_downloads(a: Analysis, inv: Invocation) -> None:
+    """Remember which files this command line fetched, so running one of them later in the
+    same line (`curl -o a.sh URL && bash a.sh`) is judged as running downloaded code."""
+    values, found = inv.values, a.facts.setdefault("downloaded", set())
+    urls = [v for v in values if "://" in v]
+    named = False
+    for index, value in enumerate(values):
+        if value in ("-o", "--output", "-O", "--output-document") and index + 1 < len(values):
+            if not (inv.name == "curl" and value == "-O"):
+                found.add(values[index + 1])
+                named = True
+        elif value.startswith(("--output=", "--output-document=")):
+            found.add(value.split("=", 1)[1])
+            named = True
+    remote_name = inv.name == "curl" and any(
+        v == "--remote-name" or (v.startswith("-") and not v.startswith("--") and "O" in v) for v in values
+    )
+    if remote_name or (inv.name != "curl" and not named):
+        found.update(url.rstrip("/").rsplit("/", 1)[-1].split("?", 1)[0] for url in urls)
+    if inv.command.pipe_length > inv.command.pipe_index + 1:
+        found.add("*")  # its output feeds another program (`| tar x`): any file may have come from it
 
 
 def remote(a: Analysis, inv: Invocation) -> None:
