@@ -167,3 +167,35 @@ def test_round_two_forms_are_high(project: Path, command: str) -> None:
 def test_ordinary_work_stays_below_high(project: Path, command: str) -> None:
     assessment = assess_case("cmd", command, project)
     assert assessment.risk is not Risk.HIGH, (command, assessment.reasons)
+
+
+#: Instruction, rule and settings files of other coding agents and editors: a planted line
+#: there steers the next session of whichever tool the user opens (or adds a code owner).
+HIGH_EDITS = [
+    ".windsurf/rules/x.md",
+    ".github/instructions/x.instructions.md",
+    ".github/prompts/x.prompt.md",
+    ".continue/config.json",
+    ".roo/rules/x.md",
+    ".kiro/steering/x.md",
+    ".junie/guidelines.md",
+    ".goosehints",
+    ".rules",
+    "opencode.json",
+    ".crush.json",
+    ".codex/config.toml",
+    ".gemini/settings.json",
+    ".zed/settings.json",
+    ".github/CODEOWNERS",
+]
+NOT_HIGH_EDITS = ["src/app.py", "README.md", "Makefile", "pyproject.toml", "Dockerfile", "CONTRIBUTING.md"]
+
+
+@pytest.mark.parametrize("path", HIGH_EDITS)
+def test_other_agents_instruction_files_are_high_to_edit(project: Path, path: str) -> None:
+    assert assess_case("edit", {"path": path, "op": "edit"}, project).risk is Risk.HIGH
+
+
+@pytest.mark.parametrize("path", NOT_HIGH_EDITS)
+def test_ordinary_files_are_not_high_to_edit(project: Path, path: str) -> None:
+    assert assess_case("edit", {"path": path, "op": "edit"}, project).risk is not Risk.HIGH

@@ -46,7 +46,11 @@ _SENSITIVE = {
     "agent instructions or permissions": words("""
         .openhands/* .openhands .agents/* .agents AGENTS.md agent.md CLAUDE.md GEMINI.md .cursorrules
         .cursor/* .claude/* .claude .openhands-tui/* .openhands-tui .github/copilot-instructions.md
-        .windsurfrules .clinerules .aider* .mcp.json .cursor/mcp.json
+        .windsurfrules .clinerules .clinerules/* .aider* .mcp.json .cursor/mcp.json .windsurf/* .windsurf
+        .github/instructions/* .github/prompts/* .github/chatmodes/* .continue/* .continue .roo/* .roo
+        .roomodes .kiro/* .kiro .junie/* .junie .goosehints .rules opencode.json opencode.jsonc .opencode/*
+        .crush.json crush.json .codex/* .codex .gemini/* .gemini .qwen/* QWEN.md .augment/* .augment-guidelines
+        .amazonq/* .trae/* .zed/* .zed .github/CODEOWNERS CODEOWNERS
     """),
     "package manager configuration (where packages come from, scripts that run on install)": words("""
         pip.conf pip.ini .npmrc .yarnrc .yarnrc.yml .pnpmfile.cjs bunfig.toml uv.toml .condarc .pypirc
