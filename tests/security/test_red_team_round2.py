@@ -104,6 +104,15 @@ HIGH_CASES = [
     "sqlite3 app.db 'delete from sessions'",
     "mongosh --eval 'db.dropDatabase()'",
     "psql <<'SQL'\nTRUNCATE users;\nSQL",
+    # files moved or copied into a directory keep their name: that name is what lands there
+    "cp evil.yml .github/workflows/",
+    "mv pre-commit .git/hooks/",
+    "cp -t .husky pre-commit",
+    "mv -t ~ payload",
+    "cp --target-directory=.openhands/microagents x.md",
+    # names xargs has not seen, handed to a program that destroys them for good
+    "git ls-files | xargs shred -u",
+    "find . -type f | xargs truncate -s 0",
 ]
 
 NOT_HIGH = [
@@ -145,6 +154,10 @@ NOT_HIGH = [
     "psql -c 'select count(*) from users'",
     "sqlite3 app.db 'delete from sessions where id = 1'",
     "redis-cli get key",
+    "cp src/a.py src/b/",
+    "cp -r src backup",
+    "find . -name '*.pyc' | xargs rm -f",
+    "find . -name '*.py' | xargs wc -l",
 ]
 
 

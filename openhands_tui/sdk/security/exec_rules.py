@@ -68,6 +68,11 @@ WRAPPER_VALUE_FLAGS = {
 }
 
 
+#: Programs that destroy their operands for good (no git checkout brings them back): through
+#: xargs, which names they get is unseen.
+_DESTROYS_ITS_OPERANDS = frozenset(words("shred truncate dd wipe srm"))
+
+
 def wrapper(a: Analysis, inv: Invocation) -> None:
     """`env`, `timeout`, `nice`, `nohup`, `command`, `exec`, `xargs`... run their operand."""
     if inv.name == "command" and inv.has("-v", "-V"):
@@ -102,6 +107,8 @@ def wrapper(a: Analysis, inv: Invocation) -> None:
         program = inner[0].value.rsplit("/", 1)[-1]
         if program in SHELLS | PYTHONS | set(SCRIPT_LANGUAGES) | {"eval", "source", ".", "env", "sudo", "xargs"}:
             a.flag(Risk.HIGH, f"xargs hands input it has not seen to {program}, which runs it as code")
+        if program in _DESTROYS_ITS_OPERANDS:
+            a.flag(Risk.HIGH, f"xargs hands names it has not seen to {program}, which deletes or overwrites them")
     if inner:
         a.nested_invocation(inner, inv)
 

@@ -7,10 +7,13 @@ over all the parts of a command line decides.
 
 from __future__ import annotations
 
+import os
+
 from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, words
 from openhands_tui.sdk.security.scripted_tools import find, sed, tar
 from openhands_tui.sdk.security.shell_state import SECRET_VARIABLE, check_declaration
+from openhands_tui.sdk.shell_syntax import Word
 
 #: Read-only programs: LOW unless a path they read is outside the workspace or a secret.
 READ_ONLY = frozenset(
@@ -92,8 +95,34 @@ def writer(a: Analysis, inv: Invocation) -> None:
         for word in inv.operands():
             a.read_path(word, inv.cwd)  # a link to a secret is a way to read it
     takes = frozenset({"-t", "--target-directory", "-m", "--mode", "-o", "-g", "-C", "-f", "-d", "-S"})
-    for word in inv.operands(takes):
+    values = inv.values
+    directories = [inv.args[i + 1] for i, v in enumerate(values[:-1]) if v in ("-t", "--target-directory")]
+    directories += [_word(v.split("=", 1)[1]) for v in values if v.startswith("--target-directory=")]
+    operands = inv.operands(takes)
+    for word in operands + directories:
         a.write_path(word, inv.cwd)
+    if inv.name in ("cp", "mv", "ln", "install"):
+        _into_directory(a, operands, directories, inv.cwd)
+
+
+def _into_directory(a: Analysis, operands: list[Word], directories: list[Word], cwd: str) -> None:
+    """`cp evil.yml .github/workflows/`, `mv -t .git/hooks pre-commit`: each source lands in the
+    directory under its own name, and that name is what must be judged."""
+    if directories:
+        sources, target = operands, directories[0]
+    elif len(operands) >= 2:
+        sources, target = operands[:-1], operands[-1]
+    else:
+        return
+    if not target.static:
+        return
+    base = target.value if os.path.isabs(target.value) else os.path.join(cwd, target.value)
+    if not (directories or target.value.endswith("/") or os.path.isdir(base)):
+        return
+    for source in sources:
+        name = os.path.basename(source.value.rstrip("/"))
+        if source.static and name not in ("", ".", ".."):
+            a.write_path(_word(os.path.join(target.value, name)), cwd)
 
 
 def rm(a: Analysis, inv: Invocation) -> None:
