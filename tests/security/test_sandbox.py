@@ -267,3 +267,20 @@ async def test_a_user_rule_may_grant_a_command_network_up_front(serve, workspace
         assert confirmer.requests == [] and "reached" in result.kinds("observation")[0].content
     finally:
         listener.close()
+
+
+async def test_our_own_config_is_hidden_wherever_xdg_puts_it(
+    workspace: Path, outside: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The API key and permission rules live in `$XDG_CONFIG_HOME/openhands-tui`, which need
+    not be under the home directory: a command must not read (or write) them there either."""
+    config = outside / "openhands-tui"
+    config.mkdir()
+    (config / "config.toml").write_text('[llm]\napi_key = "sk-live-hidden-0123456789"\n')
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(outside))
+    tool = TerminalTool(ToolContext(workspace, "root"))
+    try:
+        observation = await _run(tool, f"cat {config}/config.toml; ls -A {config} | wc -l")
+    finally:
+        await tool.close()
+    assert "sk-live-hidden" not in observation.text and observation.text.splitlines()[-2].strip() == "0"

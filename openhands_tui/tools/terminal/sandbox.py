@@ -170,8 +170,7 @@ class Jail:
         (our scratch directory under the host's /tmp)."""
         grant = grant or SandboxGrant()
         args = [self.bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
-        for hidden in HIDDEN_IN_HOME:
-            target = self.home / hidden
+        for target in self._hidden():
             if target.is_dir() and not target.is_symlink():
                 args += ["--tmpfs", str(target)]
             elif target.exists():
@@ -196,6 +195,16 @@ class Jail:
             args.append("--unshare-net")
         args += ["--die-with-parent", "--new-session", "--chdir", cwd if Path(cwd).is_dir() else workspace, "--"]
         return args
+
+    def _hidden(self) -> list[Path]:
+        """Credential stores in the home directory, and our own config and sessions (API key,
+        permission rules, trust records) wherever XDG variables moved them."""
+        paths = [self.home / hidden for hidden in HIDDEN_IN_HOME]
+        for variable in ("XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME"):
+            base = os.environ.get(variable)
+            if base and os.path.isabs(base):
+                paths.append(Path(base) / "openhands-tui")
+        return paths
 
     def denial(
         self, output: str, exit_code: int | None, cwd: str, grant: SandboxGrant | None = None
