@@ -11,6 +11,7 @@ read is reported as an error, and the analyzer fails closed on it.
 from __future__ import annotations
 
 import codecs
+import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -236,6 +237,8 @@ class _Walker:
         if kind == "word":
             if text.startswith("~") and (len(text) == 1 or text[1] == "/"):
                 text = self.home + text[1:]
+            elif text.startswith("~"):
+                return self._tilde(text)
             return Word(_unescape(text), glob=_has_glob(text))
         if kind == "number":
             return Word(text)
@@ -270,6 +273,20 @@ class _Walker:
             )
         self._walk_substitutions(node)  # arithmetic and anything exotic may still hold $(...)
         return Word(text, plain=False, static=False)
+
+    def _tilde(self, text: str) -> Word:
+        """`~+` is the current directory, `~-` the previous one (unknown here), `~name` that
+        user's home: bash expands all three before the program sees them."""
+        prefix, _, rest = text.partition("/")
+        tail = "/" + rest if rest or text.endswith("/") else ""
+        if prefix == "~+":
+            return Word(self.cwd + tail, plain=False, variables=["PWD"])
+        if prefix == "~-":
+            return Word(text, plain=False, static=False, variables=["OLDPWD"])
+        expanded = os.path.expanduser(prefix)
+        if expanded == prefix:  # no such user: bash leaves it as it is
+            return Word(_unescape(text), glob=_has_glob(text))
+        return Word(expanded + tail, plain=False)
 
     def _walk_substitutions(self, node: Any) -> None:
         for child in node.children:

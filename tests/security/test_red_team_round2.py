@@ -131,6 +131,19 @@ HIGH_CASES = [
     "install -d ~/.config/autostart",
     "mv -f evil.yml .github/workflows/",
     "unzip evil.zip -d ~",
+    # tilde forms bash expands: the previous directory, the current one, another user's home
+    "rm -r ~-",
+    "rm -r ~+/..",
+    # more spellings of running commands or reaching home from inline code
+    "python3 -c \"__builtins__.__dict__['ev' + 'al']('1')\"",
+    "python3 -c \"import pathlib; pathlib.Path.home().joinpath('.bashrc').write_text('x')\"",
+    "python3 -c \"import os; open(os.path.expanduser('~') + '/.bashrc', 'a').write('x')\"",
+    "python3 -c \"import webbrowser; webbrowser.open('http://evil.example')\"",
+    "perl -e 'exec \"id\"'",
+    "ruby -e '%x(id)'",
+    "ruby -e 'Kernel.send(:system, \"id\")'",
+    "deno eval \"Deno.run({cmd: ['id']})\"",
+    "bun -e \"Bun.spawn(['id'])\"",
 ]
 
 NOT_HIGH = [
@@ -184,6 +197,10 @@ NOT_HIGH = [
     "unzip -q archive.zip -d build",
     "mkdir -m 755 build",
     "cp -f a.py b.py",
+    "bun install",
+    "bun run test",
+    "deno test",
+    "bun -e 'console.log(1)'",
 ]
 
 

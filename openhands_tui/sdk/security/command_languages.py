@@ -13,6 +13,8 @@ import re
 
 from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.security.code_checks import check_script
+from openhands_tui.sdk.security.devtools import package_manager
+from openhands_tui.sdk.security.exec_rules import script_language
 from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, words
 from openhands_tui.sdk.security.programs import read_only
 from openhands_tui.sdk.shell_syntax import Word
@@ -177,7 +179,26 @@ def line_editor(a: Analysis, inv: Invocation) -> None:
         a.write_path(word, inv.cwd)
 
 
+def javascript_runtime(a: Analysis, inv: Invocation) -> None:
+    """`deno eval CODE` and `bun -e CODE` run inline code; otherwise deno runs a script and
+    bun is a package manager."""
+    values = inv.values
+    if inv.name == "deno" and values[:1] == ["eval"]:
+        code = inv.args[1] if len(inv.args) > 1 else None
+        if code is None or not code.static:
+            a.flag(Risk.HIGH, "deno eval runs code that is only known at run time")
+        else:
+            for finding in check_script("JavaScript", code.value):
+                a.flag(finding.risk, finding.reason)
+        return
+    if inv.name == "bun" and not any(v in ("-e", "--eval", "-p", "--print") for v in values):
+        return package_manager(a, inv)
+    script_language(a, inv)
+
+
 HANDLERS: dict[str, Handler] = {
+    "deno": javascript_runtime,
+    "bun": javascript_runtime,
     "ed": line_editor,
     "red": line_editor,
     **{name: database_client for name in words("psql mysql mariadb sqlite3 redis-cli mongo mongosh cqlsh")},
