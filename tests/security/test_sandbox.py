@@ -284,3 +284,23 @@ async def test_our_own_config_is_hidden_wherever_xdg_puts_it(
     finally:
         await tool.close()
     assert "sk-live-hidden" not in observation.text and observation.text.splitlines()[-2].strip() == "0"
+
+
+async def test_host_sockets_under_run_cannot_be_reached(terminal: TerminalTool) -> None:
+    """A read-only mount does not stop connect(): the session bus (`systemd-run --user`), docker
+    or a database socket under /run would run things outside the jail."""
+    directory = Path(f"/run/user/oht-probe-{os.getpid()}")
+    try:
+        directory.mkdir(parents=True)
+    except OSError as exc:
+        pytest.skip(f"cannot make a socket under /run here: {exc}")
+    server = socket.socket(socket.AF_UNIX)
+    try:
+        server.bind(str(directory / "bus"))
+        server.listen()
+        probe = f"import socket; s = socket.socket(socket.AF_UNIX); s.connect('{directory}/bus'); print('CONNECTED')"
+        observation = await _run(terminal, f'python3 -c "{probe}"')
+        assert "CONNECTED" not in observation.text
+    finally:
+        server.close()
+        shutil.rmtree(directory, ignore_errors=True)

@@ -25,6 +25,9 @@ from pathlib import Path
 
 from openhands_tui.sdk.sandbox import HIDDEN_IN_HOME, PROTECTED, SandboxDenial, SandboxGrant, SandboxPolicy
 
+#: Under /run, what commands still see: the resolver's files (`/etc/resolv.conf` may point here).
+_RUN_KEPT = ("/run/systemd/resolve", "/run/resolvconf", "/run/NetworkManager/resolv.conf")
+
 
 @dataclass(frozen=True)
 class Bubblewrap:
@@ -170,6 +173,13 @@ class Jail:
         (our scratch directory under the host's /tmp)."""
         grant = grant or SandboxGrant()
         args = [self.bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
+        # /run holds the host's sockets (the session bus, whose `systemd-run --user` runs anything
+        # outside the jail; docker, podman, databases, gpg and ssh agents): a read-only mount does
+        # not stop a connect(). Only what name resolution reads is kept.
+        args += ["--tmpfs", "/run"]
+        for kept in _RUN_KEPT:
+            if os.path.exists(kept):
+                args += ["--ro-bind", kept, kept]
         for target in self._hidden():
             if target.is_dir() and not target.is_symlink():
                 args += ["--tmpfs", str(target)]
