@@ -304,3 +304,16 @@ async def test_host_sockets_under_run_cannot_be_reached(terminal: TerminalTool) 
     finally:
         server.close()
         shutil.rmtree(directory, ignore_errors=True)
+
+
+async def test_a_command_run_as_root_cannot_remount_its_way_out(terminal: TerminalTool, outside: Path) -> None:
+    """As root (a container, CI), the jail kept every capability: `mount -o remount,rw /`
+    made the whole filesystem writable again. No capability survives into the jail."""
+    precious = outside / "precious.txt"
+    precious.write_text("keep me")
+    observation = await _run(
+        terminal,
+        f"mount -o remount,rw,bind / ; mount -o remount,rw {outside} ; rm -f {precious}; grep CapEff /proc/self/status",
+    )
+    assert precious.read_text() == "keep me"
+    assert "CapEff:\t0000000000000000" in observation.text

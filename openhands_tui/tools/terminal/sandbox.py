@@ -55,6 +55,7 @@ def find_bubblewrap() -> Bubblewrap:
     problem = ""
     for path, origin in candidates:
         probe = [path, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--unshare-net"]
+        probe += ["--cap-drop", "ALL"]
         try:
             result = subprocess.run([*probe, "--", "true"], capture_output=True, text=True, timeout=10)
         except (OSError, subprocess.TimeoutExpired) as exc:
@@ -200,7 +201,8 @@ class Jail:
             args += ["--ro-bind", str(protected), str(protected)]
         for path in readable:
             args += ["--ro-bind", str(path), str(path)]
-        args += ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
+        # run as root, the jail would keep CAP_SYS_ADMIN: `mount -o remount,rw /` undoes it all
+        args += ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--cap-drop", "ALL"]
         if not (self.policy.network or grant.network):
             args.append("--unshare-net")
         args += ["--die-with-parent", "--new-session", "--chdir", cwd if Path(cwd).is_dir() else workspace, "--"]
