@@ -311,6 +311,8 @@ async def test_a_command_run_as_root_cannot_remount_its_way_out(terminal: Termin
     made the whole filesystem writable again. No capability survives into the jail."""
     precious = outside / "precious.txt"
     precious.write_text("keep me")
+    kernel = await _run(terminal, "test -w /proc/sys/kernel/core_pattern && echo CORE-WRITABLE || echo read-only")
+    assert "CORE-WRITABLE" not in kernel.text  # `|/workspace/x` there runs x as root on the host
     observation = await _run(
         terminal,
         f"mount -o remount,rw,bind / ; mount -o remount,rw {outside} ; rm -f {precious}; grep CapEff /proc/self/status",

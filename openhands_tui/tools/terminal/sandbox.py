@@ -178,6 +178,11 @@ class Jail:
         # outside the jail; docker, podman, databases, gpg and ssh agents): a read-only mount does
         # not stop a connect(). Only what name resolution reads is kept.
         args += ["--tmpfs", "/run"]
+        # a fresh /proc is writable where the host's was not: as root, /proc/sys/kernel/core_pattern
+        # (`|/workspace/x` runs x as root on the host at the next crash) must stay read-only
+        for kernel in ("/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus"):
+            if os.path.exists(kernel):
+                args += ["--ro-bind", kernel, kernel]
         for kept in _RUN_KEPT:
             if os.path.exists(kept):
                 args += ["--ro-bind", kept, kept]
