@@ -144,6 +144,13 @@ HIGH_CASES = [
     "ruby -e 'Kernel.send(:system, \"id\")'",
     "deno eval \"Deno.run({cmd: ['id']})\"",
     "bun -e \"Bun.spawn(['id'])\"",
+    # installs that land outside the workspace, for the whole user or machine
+    "pip install --user requests",
+    "pipx install black",
+    "uv tool install ruff",
+    "brew install jq",
+    "cargo install ripgrep",
+    "go install ./cmd/tool",
 ]
 
 NOT_HIGH = [
@@ -201,6 +208,11 @@ NOT_HIGH = [
     "bun run test",
     "deno test",
     "bun -e 'console.log(1)'",
+    "pip install requests",
+    "uv pip install -e .",
+    "brew list",
+    "cargo build",
+    "go build ./...",
 ]
 
 

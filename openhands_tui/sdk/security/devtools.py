@@ -91,6 +91,13 @@ def package_manager(a: Analysis, inv: Invocation) -> None:
         or (inv.name == "yarn" and subcommands[:1] == ["global"])
     ):
         a.flag(Risk.HIGH, f"{inv.name} installs globally, outside the workspace")
+    user_wide = (
+        (family == "pip" and sub == "install" and ("--user" in flags or inv.name == "pipx"))
+        or (inv.name == "uv" and subcommands[:1] == ["tool"] and sub == "install")
+        or (inv.name == "brew" and sub in ("install", "reinstall", "upgrade", "tap", "uninstall", "remove"))
+    )
+    if user_wide:
+        a.flag(Risk.HIGH, f"{inv.name} {sub} installs for the whole user or machine, outside the workspace")
     if "--break-system-packages" in flags:
         a.flag(Risk.HIGH, f"{inv.name} --break-system-packages overrides the system's protection")
     for index, value in enumerate(values):
@@ -178,6 +185,8 @@ def cargo_or_go(a: Analysis, inv: Invocation) -> None:
     sub = next((v for v in inv.values if not v.startswith("-")), "")
     if sub in ("publish", "login", "owner", "yank", "logout"):
         a.flag(Risk.HIGH, f"{inv.name} {sub} publishes code or manages registry credentials")
+    elif sub == "install" and inv.name in ("cargo", "go"):
+        a.flag(Risk.HIGH, f"{inv.name} install builds a program into your home directory's bin, outside the workspace")
     elif inv.name == "go" and sub == "env" and inv.has("-w", "-u"):
         a.flag(Risk.HIGH, "go env -w changes go's settings for every later build (proxy, flags, checksums)")
     elif sub in ("version", "env", "help", "--version", "doc", "tree", "metadata", "list"):
