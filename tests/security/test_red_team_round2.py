@@ -151,6 +151,11 @@ HIGH_CASES = [
     "brew install jq",
     "cargo install ripgrep",
     "go install ./cmd/tool",
+    # searching for secret-looking text where the secret files are (or only in them)
+    "grep -r password .",
+    "grep -ri api_key --include=*.env .",
+    "rg -uu KEY",
+    "rg --hidden TOKEN",
 ]
 
 NOT_HIGH = [
@@ -213,6 +218,10 @@ NOT_HIGH = [
     "brew list",
     "cargo build",
     "go build ./...",
+    "grep -rn TODO .",
+    "rg --hidden TODO",
+    "rg -g '*.py' token",
+    "rg -n api_key src",
 ]
 
 

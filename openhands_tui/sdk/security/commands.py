@@ -42,6 +42,9 @@ _PLACE_INDEPENDENT = frozenset(
 _PRINTS_ITS_ARGUMENTS = frozenset(words("echo printf test [ [[ type which command alias export declare local"))
 #: Programs whose first operand is a pattern (`grep -rn .env src` looks for the text ".env").
 _PATTERN_FIRST = frozenset(words("grep egrep fgrep rg ag ack git"))
+_SEARCH_VALUE_FLAGS = frozenset(
+    words("-g --glob --iglob -t --type -T --type-not -m --max-count -A -B -C --context --include --exclude -d -D")
+)
 #: Programs whose first operand is code they run: a shell, an interpreter, `source`.
 _RUNS_ITS_OPERAND = frozenset(
     words("""
@@ -289,7 +292,9 @@ class CommandAnalysis:
             if value.startswith("-") or not word.static or "://" in value or any(c.isspace() for c in value):
                 previous = value
                 continue
-            if skip_next and previous not in ("-f", "--file"):
+            if skip_next and previous in _SEARCH_VALUE_FLAGS:
+                pass  # a search option's value (`-g '*.py'`), not the pattern nor a file
+            elif skip_next and previous not in ("-f", "--file"):
                 skip_next = False  # grep's pattern, not a file
             elif previous not in ("-e", "--regexp", "--env-file", "-m", "--message"):
                 verdict = self.judge.judge(value, inv.cwd)

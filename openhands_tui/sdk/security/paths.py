@@ -130,6 +130,32 @@ class PathJudge:
         return None
 
 
+def is_secret_name(name: str) -> bool:
+    """Whether a file name (or a glob for names, `*.env`) is one secrets are kept under."""
+    return _matches(name, _SECRET_NAMES) and not _matches(name, _NOT_SECRET)
+
+
+def holds_secret_files(directory: str, depth: int = 2, budget: int = 2000) -> bool:
+    """Whether `directory` has a secret-named file near its top (a bounded look, not a crawl)."""
+    frontier, seen = [(directory, 0)], 0
+    while frontier:
+        path, level = frontier.pop()
+        try:
+            entries = list(os.scandir(path))
+        except OSError:
+            continue
+        for entry in entries:
+            seen += 1
+            if seen > budget:
+                return False
+            if is_secret_name(entry.name) and not entry.is_dir(follow_symlinks=False):
+                return True
+            skip = entry.name in (".git", "node_modules", ".venv", "venv", "__pycache__")
+            if level + 1 < depth and not skip and entry.is_dir(follow_symlinks=False):
+                frontier.append((entry.path, level + 1))
+    return False
+
+
 def _matches(text: str, patterns: tuple[str, ...]) -> bool:
     """Case-insensitively: `Agents.md` is read as an instruction file too, and on a
     case-insensitive filesystem `.GIT/hooks` is git's own directory."""
