@@ -93,7 +93,8 @@ def _hunts_secrets(a: Analysis, inv: Invocation, operands: list[Word]) -> None:
         a.flag(Risk.HIGH, f"{inv.name} searches only files that hold secrets ({', '.join(globs)})")
         return
     patterns = [values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-e", "--regexp")]
-    patterns += operands[:1] and [operands[0].value] if not patterns else []
+    if not patterns and operands:
+        patterns.append(operands[0].value)
     recursive = inv.name in ("rg", "ag") or inv.has("-r", "-R", "--recursive")
     hidden_too = inv.name == "grep" or inv.has("--hidden", "-u") or "-uu" in values or "-uuu" in values
     if not (recursive and hidden_too and any(_SECRET_WORDS.search(p) for p in patterns)):
