@@ -78,6 +78,8 @@ class ParsedShell:
     #: Text bash would evaluate as code later, though it looks like data now (`${x@P}`,
     #: `'a[$(cmd)]'` read in arithmetic): each entry says where.
     deferred_code: list[str] = field(default_factory=list)
+    #: The words `for x in ...` loops over (`.env*`): what the loop body's `$x` will be.
+    loop_values: list[Word] = field(default_factory=list)
 
 
 @lru_cache(maxsize=1)
@@ -95,7 +97,7 @@ def parse_shell(text: str, *, home: str, cwd: str) -> ParsedShell:
     error = None
     if tree.root_node.has_error or walker.odd_syntax:
         error = "the command is not valid shell syntax, so what it would run cannot be known"
-    return ParsedShell(walker.commands, error, walker.functions, _deferred_code(tree.root_node))
+    return ParsedShell(walker.commands, error, walker.functions, _deferred_code(tree.root_node), walker.loop_values)
 
 
 class _Walker:
@@ -104,6 +106,7 @@ class _Walker:
         self.commands: list[SimpleCommand] = []
         self.odd_syntax: list[str] = []
         self.functions: list[str] = []
+        self.loop_values: list[Word] = []
 
     def walk(self, node: Any, nested: bool) -> None:
         kind = node.type
@@ -123,6 +126,12 @@ class _Walker:
             value = node.child_by_field_name("value")
             assigned = (name, self.word(value, nested))
             self.commands.append(SimpleCommand(assignments=[assigned], nested=nested))
+        elif kind == "for_statement":
+            for child in node.children:
+                if child.type in _COMPOUND_WORDS and child.type != "variable_name":
+                    self.loop_values.append(self.word(child, nested))
+                else:
+                    self.walk(child, nested)
         elif kind == "function_definition":
             name = node.child_by_field_name("name")
             self.functions.append(name.text.decode() if name is not None else "?")

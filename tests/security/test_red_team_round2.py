@@ -156,6 +156,10 @@ HIGH_CASES = [
     "grep -ri api_key --include=*.env .",
     "rg -uu KEY",
     "rg --hidden TOKEN",
+    # a secret reached through a loop variable, or a variable kept for a later command
+    "for f in .env*; do cat $f; done",
+    "export F=~/.ssh/id_rsa",
+    "F=.env; cat $F",
 ]
 
 NOT_HIGH = [
@@ -222,6 +226,9 @@ NOT_HIGH = [
     "rg --hidden TODO",
     "rg -g '*.py' token",
     "rg -n api_key src",
+    "for f in *.txt; do wc -l $f; done",
+    "ENV_FILE=.env npm start",
+    "export CONFIG=config.toml",
 ]
 
 

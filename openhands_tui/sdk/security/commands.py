@@ -181,13 +181,18 @@ class CommandAnalysis:
             self.flag(Risk.HIGH, f"defines the shell function {function}(), which would run whenever its name is typed")
         for place in parsed.deferred_code:
             self.flag(Risk.HIGH, place)
+        for value in parsed.loop_values:
+            for match in self._expand(value, self.cwd) if value.glob else [value]:
+                verdict = self.judge.judge(match.value, self.cwd) if match.static else None
+                if verdict is not None and verdict.secret:
+                    self.flag(Risk.HIGH, f"loops over {verdict.resolved}: {verdict.secret}")
         if not text.strip():
             self.flag(Risk.LOW, "empty command")
         cwd = self.cwd
         for command in parsed.commands:
             self._check_variables(command)
             for name, value in command.assignments:
-                check_assignment(self, name, value, cwd)
+                check_assignment(self, name, value, cwd, kept=not command.words)
             for redirect in command.redirects:
                 if redirect.target is None:
                     continue

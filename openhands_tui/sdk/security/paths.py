@@ -135,6 +135,16 @@ def is_secret_name(name: str) -> bool:
     return _matches(name, _SECRET_NAMES) and not _matches(name, _NOT_SECRET)
 
 
+def is_secret_path(text: str) -> bool:
+    """Whether a path, by its name or a credential directory on it, points at secrets."""
+    if any(c.isspace() for c in text) or "://" in text:
+        return False
+    parts = PurePosixPath(text).parts
+    if parts and is_secret_name(parts[-1]):
+        return True
+    return any(f"/{d}/" in f"/{'/'.join(parts)}/" for d in _SECRET_DIRS)
+
+
 def holds_secret_files(directory: str, depth: int = 2, budget: int = 2000) -> bool:
     """Whether `directory` has a secret-named file near its top (a bounded look, not a crawl)."""
     frontier, seen = [(directory, 0)], 0

@@ -15,6 +15,7 @@ import re
 
 from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, words
+from openhands_tui.sdk.security.paths import is_secret_path
 from openhands_tui.sdk.shell_syntax import Word
 
 #: Names of variables that hold secrets (their values must not reach the model or the network).
@@ -59,8 +60,9 @@ _HARMLESS_VIEWERS = frozenset({"", "cat", "true", ":", "less", "more", "less -R"
 _VIEWERS = frozenset({"PAGER", "GIT_PAGER", "MANPAGER", "EDITOR", "VISUAL", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR"})
 
 
-def check_assignment(a: Analysis, name: str, value: Word, cwd: str) -> None:
-    """One `NAME=value`, as a prefix (`NAME=v cmd`), alone, or via export/declare/readonly."""
+def check_assignment(a: Analysis, name: str, value: Word, cwd: str, kept: bool = True) -> None:
+    """One `NAME=value`, as a prefix (`NAME=v cmd`), alone, or via export/declare/readonly;
+    `kept` unless it is a prefix (which lasts for that one program only)."""
     upper = name.upper()
     if value.static and _STORED_CODE.search(value.value):
         a.flag(
@@ -70,6 +72,8 @@ def check_assignment(a: Analysis, name: str, value: Word, cwd: str) -> None:
         )
     if upper in _VIEWERS and value.static and value.value.strip() in _HARMLESS_VIEWERS:
         return
+    if kept and value.static and value.value and not _STORED_CODE.search(value.value) and is_secret_path(value.value):
+        a.flag(Risk.HIGH, f"{name} is set to the path of a secret ({value.value}); a later `cat ${name}` reads it")
     if upper in RUNS_CODE_LATER or upper.startswith(_RUNS_CODE_LATER_PREFIX):
         a.flag(Risk.HIGH, f"setting {name} makes later commands run other code ({name} is read by the shell or tools)")
     elif PACKAGE_SOURCES.match(name):
