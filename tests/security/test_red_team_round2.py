@@ -283,3 +283,15 @@ def test_other_agents_instruction_files_are_high_to_edit(project: Path, path: st
 @pytest.mark.parametrize("path", NOT_HIGH_EDITS)
 def test_ordinary_files_are_not_high_to_edit(project: Path, path: str) -> None:
     assert assess_case("edit", {"path": path, "op": "edit"}, project).risk is not Risk.HIGH
+
+
+def test_a_script_given_to_bash_is_judged_by_what_it_says(project: Path) -> None:
+    """`bash x.sh` ran unread (MEDIUM) while `./x.sh` was read; its functions and exports die
+    with its process, so a build script that defines one is not HIGH for that."""
+    (project / "evil.sh").write_text("echo building\nrm -rf ~\n")
+    (project / "build.sh").write_text("set -e\nexport PATH=./node_modules/.bin:$PATH\nf() { echo hi; }\nf\nnpm test\n")
+    assert assess_case("cmd", "bash evil.sh", project).risk is Risk.HIGH
+    assert assess_case("cmd", "sh -e evil.sh", project).risk is Risk.HIGH
+    assert assess_case("cmd", "bash build.sh", project).risk is Risk.MEDIUM
+    (project / "build.sh").chmod(0o755)
+    assert assess_case("cmd", "./build.sh", project).risk is Risk.MEDIUM

@@ -78,6 +78,7 @@ class CommandAnalysis:
         self.depth = depth
         self.findings: list[Finding] = []
         self.facts: dict[str, set[str]] = {}
+        self.own_process = False
 
     # -- the Analysis interface used by rules ----------------------------------------------
 
@@ -149,11 +150,14 @@ class CommandAnalysis:
     def path_is_inside(self, value: str, cwd: str) -> bool:
         return self.judge.judge(value, cwd).inside
 
-    def nested_shell(self, code: str, cwd: str, origin: str) -> None:
+    def nested_shell(self, code: str, cwd: str, origin: str, own_process: bool = False) -> None:
+        """Judge `code` as part of this command; `own_process` for a script file bash runs in a
+        child process, whose functions and variables cannot outlive it."""
         if self.depth >= _MAX_DEPTH:
             self.flag(Risk.HIGH, "commands nested too deeply to follow")
             return
         inner = CommandAnalysis(self.judge, cwd, self.depth + 1)
+        inner.own_process = own_process
         inner.facts = self.facts
         inner.run(code)
         for finding in inner.findings:
@@ -177,7 +181,7 @@ class CommandAnalysis:
             parsed = parse_shell(text, home=self.judge.home, cwd=self.cwd)
         if parsed.error:
             self.flag(Risk.HIGH, parsed.error)
-        for function in parsed.functions:
+        for function in parsed.functions if not self.own_process else []:
             self.flag(Risk.HIGH, f"defines the shell function {function}(), which would run whenever its name is typed")
         for place in parsed.deferred_code:
             self.flag(Risk.HIGH, place)
@@ -191,7 +195,7 @@ class CommandAnalysis:
         cwd = self.cwd
         for command in parsed.commands:
             self._check_variables(command)
-            for name, value in command.assignments:
+            for name, value in command.assignments if not self.own_process or command.words else []:
                 check_assignment(self, name, value, cwd, kept=not command.words)
             for redirect in command.redirects:
                 if redirect.target is None:
@@ -319,7 +323,7 @@ class CommandAnalysis:
         except OSError:
             return
         if head.startswith(b"#!") and (b"sh" in head.split(b"\n", 1)[0]) and b"\0" not in head:
-            self.nested_shell(head.decode("utf-8", "replace"), cwd, word.value)
+            self.nested_shell(head.decode("utf-8", "replace"), cwd, word.value, own_process=True)
 
     def _check_variables(self, command: SimpleCommand) -> None:
         words = list(command.words) + [value for _, value in command.assignments]

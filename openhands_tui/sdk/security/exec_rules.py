@@ -198,6 +198,7 @@ def shell(a: Analysis, inv: Invocation) -> None:
     elif script is not None and script.value != "-" and not script.value.startswith(STDIN_PATHS):
         a.flag(Risk.MEDIUM, f"{inv.name} runs the script {script.value}")
         a.read_path(script, inv.cwd)
+        _follow_script(a, script, inv.cwd)
     elif inv.command.heredoc is not None:
         a.nested_shell(inv.command.heredoc, inv.cwd, f"{inv.name} heredoc")
     elif inv.stdin_is_piped:
@@ -220,6 +221,19 @@ def source(a: Analysis, inv: Invocation) -> None:
     else:
         a.flag(Risk.MEDIUM, f"{inv.name} runs the script {operands[0].value}")
         a.read_path(operands[0], inv.cwd)
+
+
+def _follow_script(a: Analysis, script: Word, cwd: str) -> None:
+    """`bash x.sh` runs what the file says now: judge that, as `./x.sh` is. It runs in its own
+    process, so the functions and variables it sets die with it and are not counted."""
+    path = script.value if os.path.isabs(script.value) else os.path.join(cwd, script.value)
+    try:
+        with open(path, "rb") as handle:
+            text = handle.read(65536)
+    except OSError:
+        return
+    if b"\0" not in text:
+        a.nested_shell(text.decode("utf-8", "replace"), cwd, script.value, own_process=True)
 
 
 def eval_builtin(a: Analysis, inv: Invocation) -> None:
