@@ -171,6 +171,19 @@ HIGH_CASES = [
     "git maintenance start",
     "git lfs install",
     "git daemon --export-all",
+    # the machine rather than the project: network, clock, name, accounts, keys, tunnels
+    "ip link set eth0 down",
+    "ip route add default via 10.0.0.1",
+    "nmcli radio wifi off",
+    "timedatectl set-time 2020-01-01",
+    "hostnamectl set-hostname x",
+    "date -s 2020-01-01",
+    "adduser evil",
+    "sg docker -c id",
+    "loginctl enable-linger",
+    "ssh-keygen -R github.com",
+    "ngrok http 3000",
+    "cloudflared tunnel --url localhost:3000",
 ]
 
 NOT_HIGH = [
@@ -247,6 +260,9 @@ NOT_HIGH = [
     "git lfs pull",
     "git lfs install --local",
     "git maintenance run",
+    "date +%s",
+    "ip addr",
+    "timedatectl status",
 ]
 
 

@@ -22,6 +22,7 @@ from openhands_tui.sdk.security.paths import PathJudge
 from openhands_tui.sdk.security.programs import HANDLERS as PROGRAM_HANDLERS
 from openhands_tui.sdk.security.shell_state import HANDLERS as SHELL_STATE_HANDLERS
 from openhands_tui.sdk.security.shell_state import SECRET_VARIABLE, check_assignment
+from openhands_tui.sdk.security.system_admin import HANDLERS as SYSTEM_ADMIN_HANDLERS
 from openhands_tui.sdk.shell_syntax import ParsedShell, SimpleCommand, Word, parse_shell
 
 HANDLERS = {
@@ -30,6 +31,7 @@ HANDLERS = {
     **DEVTOOL_HANDLERS,
     **SHELL_STATE_HANDLERS,
     **COMMAND_LANGUAGE_HANDLERS,
+    **SYSTEM_ADMIN_HANDLERS,
 }
 _SYSTEM_BIN_DIRS = ("/bin/", "/usr/bin/", "/usr/local/bin/", "/sbin/", "/usr/sbin/", "/opt/homebrew/bin/")
 _PLACE_INDEPENDENT = frozenset(
