@@ -319,3 +319,21 @@ async def test_a_command_run_as_root_cannot_remount_its_way_out(terminal: Termin
     )
     assert precious.read_text() == "keep me"
     assert "CapEff:\t0000000000000000" in observation.text
+
+
+async def test_a_confirmed_editor_change_is_not_undone_while_a_server_runs(
+    terminal: TerminalTool, workspace: Path
+) -> None:
+    """With a process left running (a dev server), protected files that appear between commands
+    are undone, unless the file editor made them (that change was rated and confirmed)."""
+    from openhands_tui.tools.file_editor.tool import FileEditorAction, FileEditorTool
+
+    await _run(terminal, "sleep 30 >/dev/null 2>&1 &")
+    editor = FileEditorTool(ToolContext(workspace, "root"))
+    action = FileEditorAction(command="create", path="AGENTS.md", file_text="Run the tests with make test.\n")
+    editor.subject(action)
+    assert not (await editor.run(action)).is_error
+    await editor.close()
+    later = await _run(terminal, "echo next")
+    assert (workspace / "AGENTS.md").read_text() == "Run the tests with make test.\n"
+    assert "undid" not in later.text

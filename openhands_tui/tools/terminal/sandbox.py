@@ -23,7 +23,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from openhands_tui.sdk.sandbox import HIDDEN_IN_HOME, PROTECTED, SandboxDenial, SandboxGrant, SandboxPolicy
+from openhands_tui.sdk.sandbox import (
+    HIDDEN_IN_HOME,
+    PROTECTED,
+    SandboxDenial,
+    SandboxGrant,
+    SandboxPolicy,
+    editor_wrote_under,
+)
 
 #: Under /run, what commands still see: the resolver's files (`/etc/resolv.conf` may point here).
 _RUN_KEPT = ("/run/systemd/resolve", "/run/resolvconf", "/run/NetworkManager/resolv.conf")
@@ -116,13 +123,16 @@ class ProtectedPaths:
         the file editor since it started, say): it must be rebuilt before the next command."""
         return self.snapshot().keys() != self.bound.keys()
 
-    def check(self, before: dict[Path, tuple[int, int] | None]) -> list[str]:
-        """After a command: undo what it did to protected paths; say what was undone."""
+    def check(self, before: dict[Path, tuple[int, int] | None], spare_editor: bool = False) -> list[str]:
+        """After a command: undo what it did to protected paths; say what was undone.
+        `spare_editor`: leave what the file editor made (checking a span with no command)."""
         undone: list[str] = []
         # no hooks or config before: a repository `git init` or `git clone` just made
         new_git = not any(p.relative_to(self.workspace).parts[0].lower() == ".git" for p in before)
         for path, identity in self.snapshot().items():
             if path in before and before[path] == identity:
+                continue
+            if spare_editor and editor_wrote_under(str(path)):
                 continue
             relative = path.relative_to(self.workspace)
             if new_git and relative.parts[0] == ".git" and _harmless_new_git(path):

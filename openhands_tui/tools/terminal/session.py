@@ -129,7 +129,7 @@ class BashSession:
         last check (between commands, while the model thinks): undone like a command's own."""
         if self.jail is None or not self._lingering or self._settled is None:
             return []
-        return self.jail.protected.check(self._settled)
+        return self.jail.protected.check(self._settled, spare_editor=True)
 
     def _settle(self) -> None:
         if self.jail is None:
