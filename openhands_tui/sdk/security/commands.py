@@ -197,7 +197,7 @@ class CommandAnalysis:
         cwd = self.cwd
         for command in parsed.commands:
             self._check_variables(command)
-            for name, value in command.assignments if not self.own_process or command.words else []:
+            for name, value in command.assignments:
                 check_assignment(self, name, value, cwd, kept=not command.words)
             for redirect in command.redirects:
                 if redirect.target is None:

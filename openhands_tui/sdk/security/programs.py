@@ -284,8 +284,7 @@ def set_variables(a: Analysis, inv: Invocation) -> None:
         a.flag(Risk.MEDIUM, f"{inv.name} prints environment variables, API keys included")
     else:
         a.flag(Risk.LOW, f"{inv.name} sets shell variables")
-        if not getattr(a, "own_process", False):  # a script's exports die with its process
-            check_declaration(a, inv)
+        check_declaration(a, inv)
 
 
 def env_dump(a: Analysis, inv: Invocation) -> None:

@@ -50,6 +50,9 @@ PACKAGE_SOURCES = re.compile(
     r"NODE_TLS_REJECT_UNAUTHORIZED|PIP_CERT|NPM_CONFIG_(CAFILE|STRICT_SSL|PROXY|HTTPS_PROXY))$",
     re.IGNORECASE,
 )
+#: Settings that, inside a script bash runs as its own process, affect nothing after it: the
+#: script's PATH reaches only its own commands (which are judged), prompts are never shown.
+_SCRIPT_LOCAL = frozenset(words("PATH PROMPT_COMMAND PS0 PS4 HISTFILE CDPATH PROMPT_DIRTRIM"))
 #: `$(...)` or a backtick kept as text (quoted) in a variable: code waiting for an evaluation.
 _STORED_CODE = re.compile(r"\$\(|`")
 _SYSTEM_BIN = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin", "/opt/homebrew/bin")
@@ -64,6 +67,8 @@ def check_assignment(a: Analysis, name: str, value: Word, cwd: str, kept: bool =
     """One `NAME=value`, as a prefix (`NAME=v cmd`), alone, or via export/declare/readonly;
     `kept` unless it is a prefix (which lasts for that one program only)."""
     upper = name.upper()
+    if getattr(a, "own_process", False) and upper in _SCRIPT_LOCAL:
+        return  # a script's PATH and prompt settings end with its process
     if value.static and _STORED_CODE.search(value.value):
         a.flag(
             Risk.HIGH,
