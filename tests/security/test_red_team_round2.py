@@ -263,6 +263,9 @@ NOT_HIGH = [
     "date +%s",
     "ip addr",
     "timedatectl status",
+    "git check-ignore -v .env",
+    "git status .env",
+    "git rm --cached .env",
 ]
 
 

@@ -296,6 +296,9 @@ class CommandAnalysis:
         can copy or print it, whatever its own rule thinks its options mean."""
         if inv.name in _PRINTS_ITS_ARGUMENTS:
             return
+        sub = next((w.value for w in inv.args if not w.value.startswith("-")), "")
+        if inv.name == "git" and sub in ("check-ignore", "status", "ls-files", "check-attr", "rm"):
+            return  # they look at whether git tracks or ignores the file, not at what it holds
         skip_next = inv.name in _PATTERN_FIRST
         previous = ""
         for word in inv.args:
