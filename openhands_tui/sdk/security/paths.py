@@ -89,6 +89,8 @@ class PathJudge:
         text = raw
         if text == "~" or text.startswith("~/"):
             text = self.home + text[1:]
+        elif text.startswith("~"):
+            text = os.path.expanduser(text)  # `~root/x`: the file editor expands it too
         base = cwd or self.workspace
         joined = text if text.startswith("/") else os.path.join(base, text)
         if joined.startswith(HARMLESS_DEVICES) or joined in {d.rstrip("/") for d in HARMLESS_DEVICES}:
