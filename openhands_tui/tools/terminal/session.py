@@ -328,14 +328,25 @@ def _descendants(root: int) -> list[int]:
 def _jailed_processes(root: int) -> int:
     """How many processes run in the jail under `root` (bwrap itself not counted): 1 is the
     idle shell; more means a command left something running in the background."""
-    count = 0
-    for pid in _descendants(root):
+    count, frontier = 0, [root]
+    while frontier:  # each process's own children list: a few small reads, not a scan of /proc
+        pid = frontier.pop()
         try:
-            name = Path(f"/proc/{pid}/comm").read_text().strip()
-        except OSError:
-            continue
-        count += name != "bwrap"
+            tasks = os.listdir(f"/proc/{pid}/task")
+            children = [int(c) for t in tasks for c in Path(f"/proc/{pid}/task/{t}/children").read_text().split()]
+        except (OSError, ValueError):
+            return sum(_name(p) != "bwrap" for p in _descendants(root))  # no children files here
+        for child in children:
+            count += _name(child) != "bwrap"
+            frontier.append(child)
     return count
+
+
+def _name(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return ""
 
 
 def _as_bash(text: str, script: Path) -> str:
