@@ -75,14 +75,20 @@ def find_bubblewrap() -> Bubblewrap:
     return Bubblewrap(None, problem + " (user namespaces may be disabled on this system)")
 
 
-def _case_insensitive(root: Path, relative: str) -> list[Path]:
-    """Every existing path under `root` that matches `relative` ignoring case, segment by segment."""
+def _case_insensitive(root: Path, relative: str, listings: dict[Path, list[str]] | None = None) -> list[Path]:
+    """Every existing path under `root` that matches `relative` ignoring case, segment by segment
+    (`listings` keeps each directory's names for the other patterns of the same look)."""
+    listings = {} if listings is None else listings
     found = [root]
     for segment in relative.split("/"):
         wanted, next_found = segment.lower(), []
         for base in found:
-            with contextlib.suppress(OSError):
-                next_found += [base / name for name in os.listdir(base) if name.lower() == wanted]
+            if base not in listings:
+                try:
+                    listings[base] = os.listdir(base)
+                except OSError:
+                    listings[base] = []
+            next_found += [base / name for name in listings[base] if name.lower() == wanted]
         found = next_found
     return found
 
@@ -102,9 +108,11 @@ class ProtectedPaths:
     def __init__(self, workspace: Path) -> None:
         self.workspace = workspace
         self.bound: dict[Path, tuple[int, int] | None] = {}
+        self.settled: dict[Path, tuple[int, int] | None] = {}
 
     def existing(self) -> list[Path]:
-        found = [p for pattern in PROTECTED for p in _case_insensitive(self.workspace, pattern)]
+        listings: dict[Path, list[str]] = {}
+        found = [p for pattern in PROTECTED for p in _case_insensitive(self.workspace, pattern, listings)]
         git = self.workspace / ".git"
         if git.is_symlink() or git.is_file():  # `gitdir: elsewhere`: a repository with other hooks and config
             found.append(git)
@@ -127,9 +135,10 @@ class ProtectedPaths:
         """After a command: undo what it did to protected paths; say what was undone.
         `spare_editor`: leave what the file editor made (checking a span with no command)."""
         undone: list[str] = []
+        now = self.snapshot()
         # no hooks or config before: a repository `git init` or `git clone` just made
         new_git = not any(p.relative_to(self.workspace).parts[0].lower() == ".git" for p in before)
-        for path, identity in self.snapshot().items():
+        for path, identity in now.items():
             if path in before and before[path] == identity:
                 continue
             if spare_editor and editor_wrote_under(str(path)):
@@ -139,6 +148,8 @@ class ProtectedPaths:
                 continue  # `git init` or `git clone` made a fresh repository: sample hooks, plain config
             _remove(path)
             undone.append(str(relative))
+        #: What the protected paths are after this check (what was undone is gone from it).
+        self.settled = {p: i for p, i in now.items() if str(p.relative_to(self.workspace)) not in undone}
         return undone
 
 

@@ -134,7 +134,7 @@ class BashSession:
     def _settle(self) -> None:
         if self.jail is None:
             return
-        self._settled = self.jail.protected.snapshot()
+        self._settled = dict(self.jail.protected.settled)  # as the check just left them
         process = self._process
         self._lingering = process is not None and process.returncode is None and _jailed_processes(process.pid) > 1
 
