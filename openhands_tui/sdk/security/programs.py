@@ -234,6 +234,14 @@ def network(a: Analysis, inv: Invocation) -> None:
     if inv.command.pipe_index > 0:
         a.flag(Risk.HIGH, f"{inv.name} receives the output of another command (exfiltration)")
     a.flag(Risk.MEDIUM, f"{inv.name} accesses the network")
+    option_files = ("-K", "--config") if inv.name == "curl" else ("-e", "--execute", "--config")
+    if inv.has(*option_files) or any(v.startswith(("--config=", "--execute=")) for v in values):
+        a.flag(
+            Risk.HIGH, f"{inv.name} takes more options from a file or string (uploads, outputs) the rules cannot see"
+        )
+    for index, value in enumerate(values):
+        if value in ("--output-dir", "-P", "--directory-prefix") and index + 1 < len(values):
+            a.write_path(inv.args[index + 1], inv.cwd)
     _note_downloads(a, inv)
     for index, value in enumerate(values):
         if value in ("-o", "--output", "-O", "--output-document") and index + 1 < len(values):
