@@ -261,6 +261,11 @@ def python_module(a: Analysis, inv: Invocation, module: str, rest: list[Word]) -
         a.flag(Risk.LOW, f"python -m {module} inspects")
     elif module in ("http.server", "SimpleHTTPServer", "smtpd", "ftplib"):
         a.flag(Risk.MEDIUM, f"python -m {module} serves the workspace on the network")
+        for index, word in enumerate(rest[:-1]):
+            if word.value in ("-d", "--directory"):
+                a.read_path(rest[index + 1], inv.cwd)  # serving another directory publishes it
+    elif module.split(".")[0] in ("openhands_tui", "openhands", "aider"):
+        a.flag(Risk.HIGH, f"python -m {module} starts another coding agent, which acts under its own approvals")
     else:
         a.flag(Risk.MEDIUM, f"python -m {module} runs project tooling")
         for word in sub_inv.operands():

@@ -1,6 +1,7 @@
 """Rules for administering the machine rather than the project: network interfaces and routes,
-the clock and host name, users and groups, SSH keys, and tunnels that publish a local port
-to the internet. Reading their state is harmless; changing it reaches far beyond the workspace.
+the clock and host name, users and groups, SSH keys, tunnels that publish a local port to the
+internet, and other coding agents (which act under their own approvals). Reading their state
+is harmless; changing it reaches far beyond the workspace.
 """
 
 from __future__ import annotations
@@ -44,7 +45,17 @@ def account(a: Analysis, inv: Invocation) -> None:
     a.flag(Risk.HIGH, f"{inv.name} changes users, groups, logins or SSH keys")
 
 
+def other_agent(a: Analysis, inv: Invocation) -> None:
+    """`tui --confirm never`, `claude --dangerously-skip-permissions`, `codex --yolo`: another
+    coding agent acts under its own approvals, not the ones this session asks for."""
+    if inv.values[:1] in (["--help"], ["--version"], ["-h"], ["-V"]) or inv.values[:1] == ["risk"]:
+        a.flag(Risk.LOW, f"{inv.name} only shows help, its version or a rating")
+        return
+    a.flag(Risk.HIGH, f"{inv.name} starts another coding agent, which acts under its own approvals")
+
+
 HANDLERS: dict[str, Handler] = {
+    **{name: other_agent for name in words("tui openhands claude codex gemini aider opencode goose amp cursor-agent")},
     **{name: machine_settings for name in words("ip ifconfig route nmcli timedatectl hostnamectl hwclock date")},
     **{name: tunnel for name in words("ngrok cloudflared lt localtunnel bore frpc")},
     **{name: account for name in words("adduser deluser addgroup delgroup newgrp sg loginctl chsh chfn ssh-keygen")},
