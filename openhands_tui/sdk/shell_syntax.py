@@ -80,6 +80,8 @@ class ParsedShell:
     deferred_code: list[str] = field(default_factory=list)
     #: The words `for x in ...` loops over (`.env*`): what the loop body's `$x` will be.
     loop_values: list[Word] = field(default_factory=list)
+    #: Functions whose body calls the function itself (the shape of a fork bomb).
+    recursive: list[str] = field(default_factory=list)
 
 
 @lru_cache(maxsize=1)
@@ -97,7 +99,9 @@ def parse_shell(text: str, *, home: str, cwd: str) -> ParsedShell:
     error = None
     if tree.root_node.has_error or walker.odd_syntax:
         error = "the command is not valid shell syntax, so what it would run cannot be known"
-    return ParsedShell(walker.commands, error, walker.functions, _deferred_code(tree.root_node), walker.loop_values)
+    return ParsedShell(
+        walker.commands, error, walker.functions, _deferred_code(tree.root_node), walker.loop_values, walker.recursive
+    )
 
 
 class _Walker:
@@ -107,6 +111,7 @@ class _Walker:
         self.odd_syntax: list[str] = []
         self.functions: list[str] = []
         self.loop_values: list[Word] = []
+        self.recursive: list[str] = []
 
     def walk(self, node: Any, nested: bool) -> None:
         kind = node.type
@@ -134,9 +139,13 @@ class _Walker:
                     self.walk(child, nested)
         elif kind == "function_definition":
             name = node.child_by_field_name("name")
-            self.functions.append(name.text.decode() if name is not None else "?")
+            defined = name.text.decode() if name is not None else "?"
+            self.functions.append(defined)
+            before = len(self.commands)
             for child in node.children:
                 self.walk(child, nested)
+            if any(c.words and c.words[0].value == defined for c in self.commands[before:]):
+                self.recursive.append(defined)  # `:(){ :|:& };:` multiplies until the machine stops
         else:
             for child in node.children:
                 self.walk(child, nested)

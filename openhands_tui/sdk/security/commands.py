@@ -185,6 +185,10 @@ class CommandAnalysis:
             self.flag(Risk.HIGH, parsed.error)
         for function in parsed.functions if not self.own_process else []:
             self.flag(Risk.HIGH, f"defines the shell function {function}(), which would run whenever its name is typed")
+        for function in parsed.recursive:
+            self.flag(
+                Risk.HIGH, f"the function {function}() calls itself: a fork bomb exhausts the machine's processes"
+            )
         for place in parsed.deferred_code:
             self.flag(Risk.HIGH, place)
         for value in parsed.loop_values:
