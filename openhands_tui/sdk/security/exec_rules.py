@@ -9,6 +9,7 @@ that arrives on a pipe or is produced at run time cannot be seen, and is HIGH.
 from __future__ import annotations
 
 import os
+import re
 from itertools import dropwhile
 
 from openhands_tui.sdk.event import Risk
@@ -342,10 +343,22 @@ def _judge_paths_in_code(a: Analysis, language: str, code: str, cwd: str) -> Non
     """A path the code names is judged as if the command named it: `open('.env')` reads a
     secret, `'/etc/passwd'` is outside the workspace. Absolute paths count only when their
     top directory exists here (`'/api/v1'` in a web handler is a route, not a file)."""
+    writes = _WRITES_FILES.search(code) is not None
     for text in path_literals(language, code):
         if text.startswith("/") and not os.path.isdir("/" + text.split("/")[1]):
             continue
-        a.read_path(Word(text), cwd)
+        if writes:  # which literal is written is not tracked: judge each as a target
+            a.write_path(Word(text), cwd)
+        else:
+            a.read_path(Word(text), cwd)
+
+
+#: Code that writes, copies or moves files (any of the languages we scan).
+_WRITES_FILES = re.compile(
+    r"open\([^)]*,\s*['\"][^'\"]*[wax+]|write_text|write_bytes|writeFile|appendFile|createWriteStream|"
+    r"File\.(write|open\([^)]*['\"][wa])|fwrite|file_put_contents|copyfile|copy2?\(|copytree|move\(|rename|"
+    r"symlink|>>?\s*['\"]"
+)
 
 
 def _evaluates(cluster: str) -> bool:
