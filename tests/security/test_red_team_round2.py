@@ -358,3 +358,9 @@ def test_a_script_given_to_bash_is_judged_by_what_it_says(project: Path) -> None
     assert assess_case("cmd", "bash bomb.sh", project).risk is Risk.HIGH  # its functions still run in it
     (project / "build.sh").chmod(0o755)
     assert assess_case("cmd", "./build.sh", project).risk is Risk.MEDIUM
+
+
+def test_a_path_with_a_nul_byte_is_rated_not_crashed_on(project: Path) -> None:
+    """A model-supplied path with a NUL made the rating raise (an internal error that ends the run)."""
+    assert assess_case("edit", {"path": "x\x00/../../.bashrc", "op": "create"}, project).risk is Risk.HIGH
+    assert assess_case("read", {"path": "\x00"}, project).risk is Risk.HIGH

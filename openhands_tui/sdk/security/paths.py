@@ -86,6 +86,8 @@ class PathJudge:
         self.home = home or os.path.expanduser("~")
 
     def judge(self, raw: str, cwd: str | None = None) -> PathVerdict:
+        if "\0" in raw:  # no file has such a name; resolving it would raise: judge it unknown
+            return PathVerdict(raw.replace("\0", "\\0"), inside=False)
         text = raw
         if text == "~" or text.startswith("~/"):
             text = self.home + text[1:]
