@@ -108,6 +108,9 @@ class CommandAnalysis:
             self.flag(Risk.HIGH, f"reads {verdict.resolved}: {verdict.secret}")
         elif not verdict.inside:
             self.flag(Risk.HIGH, f"reads {verdict.resolved}, outside the workspace")
+        elif verdict.sensitive == "version control internals" and os.path.basename(verdict.resolved) == "config":
+            # remote URLs there may carry a token (`https://user:ghp_...@github.com/...`), as the editor's view knows
+            self.flag(Risk.HIGH, f"reads {verdict.resolved} (git config; remote URLs may hold credentials)")
 
     def write_path(self, word: Word, cwd: str) -> None:
         if word.glob:
