@@ -20,6 +20,7 @@ engine offers the user to run it again with a `SandboxGrant`, or tells the model
 
 from __future__ import annotations
 
+import os
 from typing import Literal
 
 from pydantic import Field
@@ -49,6 +50,30 @@ PROTECTED = (
     ".cursorrules",
     ".windsurfrules",
     ".clinerules",
+    ".windsurf",
+    ".github/instructions",
+    ".github/prompts",
+    ".github/chatmodes",
+    ".continue",
+    ".roo",
+    ".roomodes",
+    ".kiro",
+    ".junie",
+    ".goosehints",
+    ".rules",
+    "opencode.json",
+    ".opencode",
+    ".crush.json",
+    ".codex",
+    ".gemini",
+    ".qwen",
+    "QWEN.md",
+    ".augment",
+    ".augment-guidelines",
+    ".amazonq",
+    ".trae",
+    ".zed",
+    ".aider.conf.yml",
     ".github/copilot-instructions.md",
     ".github/workflows",
     ".github/actions",
@@ -134,3 +159,19 @@ class SandboxDenial(Model):
         wants = ["network access"] if self.network else []
         wants += [f"write access to {path}" for path in self.write]
         return " and ".join(wants) or "nothing more"
+
+
+#: Files the file editor changed in this process. Each such change was rated (HIGH for a
+#: protected path) and confirmed, so the terminal must not take a protected path the editor
+#: made for the work of a process a command left running, and undo it.
+_EDITOR_WRITES: set[str] = set()
+
+
+def note_editor_write(path: str) -> None:
+    _EDITOR_WRITES.add(os.path.realpath(path))
+
+
+def editor_wrote_under(path: str) -> bool:
+    """Whether the file editor changed `path` or something below it."""
+    root = os.path.realpath(path)
+    return any(w == root or w.startswith(root + os.sep) for w in _EDITOR_WRITES)

@@ -11,6 +11,7 @@ read is reported as an error, and the analyzer fails closed on it.
 from __future__ import annotations
 
 import codecs
+import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -77,6 +78,10 @@ class ParsedShell:
     #: Text bash would evaluate as code later, though it looks like data now (`${x@P}`,
     #: `'a[$(cmd)]'` read in arithmetic): each entry says where.
     deferred_code: list[str] = field(default_factory=list)
+    #: The words `for x in ...` loops over (`.env*`): what the loop body's `$x` will be.
+    loop_values: list[Word] = field(default_factory=list)
+    #: Functions whose body calls the function itself (the shape of a fork bomb).
+    recursive: list[str] = field(default_factory=list)
 
 
 @lru_cache(maxsize=1)
@@ -94,7 +99,9 @@ def parse_shell(text: str, *, home: str, cwd: str) -> ParsedShell:
     error = None
     if tree.root_node.has_error or walker.odd_syntax:
         error = "the command is not valid shell syntax, so what it would run cannot be known"
-    return ParsedShell(walker.commands, error, walker.functions, _deferred_code(tree.root_node))
+    return ParsedShell(
+        walker.commands, error, walker.functions, _deferred_code(tree.root_node), walker.loop_values, walker.recursive
+    )
 
 
 class _Walker:
@@ -103,6 +110,8 @@ class _Walker:
         self.commands: list[SimpleCommand] = []
         self.odd_syntax: list[str] = []
         self.functions: list[str] = []
+        self.loop_values: list[Word] = []
+        self.recursive: list[str] = []
 
     def walk(self, node: Any, nested: bool) -> None:
         kind = node.type
@@ -122,11 +131,21 @@ class _Walker:
             value = node.child_by_field_name("value")
             assigned = (name, self.word(value, nested))
             self.commands.append(SimpleCommand(assignments=[assigned], nested=nested))
+        elif kind == "for_statement":
+            for child in node.children:
+                if child.type in _COMPOUND_WORDS and child.type != "variable_name":
+                    self.loop_values.append(self.word(child, nested))
+                else:
+                    self.walk(child, nested)
         elif kind == "function_definition":
             name = node.child_by_field_name("name")
-            self.functions.append(name.text.decode() if name is not None else "?")
+            defined = name.text.decode() if name is not None else "?"
+            self.functions.append(defined)
+            before = len(self.commands)
             for child in node.children:
                 self.walk(child, nested)
+            if any(c.words and c.words[0].value == defined for c in self.commands[before:]):
+                self.recursive.append(defined)  # `:(){ :|:& };:` multiplies until the machine stops
         else:
             for child in node.children:
                 self.walk(child, nested)
@@ -236,6 +255,8 @@ class _Walker:
         if kind == "word":
             if text.startswith("~") and (len(text) == 1 or text[1] == "/"):
                 text = self.home + text[1:]
+            elif text.startswith("~"):
+                return self._tilde(text)
             return Word(_unescape(text), glob=_has_glob(text))
         if kind == "number":
             return Word(text)
@@ -270,6 +291,20 @@ class _Walker:
             )
         self._walk_substitutions(node)  # arithmetic and anything exotic may still hold $(...)
         return Word(text, plain=False, static=False)
+
+    def _tilde(self, text: str) -> Word:
+        """`~+` is the current directory, `~-` the previous one (unknown here), `~name` that
+        user's home: bash expands all three before the program sees them."""
+        prefix, _, rest = text.partition("/")
+        tail = "/" + rest if rest or text.endswith("/") else ""
+        if prefix == "~+":
+            return Word(self.cwd + tail, plain=False, variables=["PWD"])
+        if prefix == "~-":
+            return Word(text, plain=False, static=False, variables=["OLDPWD"])
+        expanded = os.path.expanduser(prefix)
+        if expanded == prefix:  # no such user: bash leaves it as it is
+            return Word(_unescape(text), glob=_has_glob(text))
+        return Word(expanded + tail, plain=False)
 
     def _walk_substitutions(self, node: Any) -> None:
         for child in node.children:

@@ -101,3 +101,20 @@ async def test_the_approval_prompt_shows_what_a_command_hides(monkeypatch, capsy
     assert "\r" not in shown and "\x1b" not in shown and "\u202e" not in shown
     assert "rm -rf ~/projects␍echo hello <U+202E>txt." in shown
     assert "[59 blank lines]" in shown and "[200 spaces]" in shown
+
+
+async def test_a_tilde_user_path_is_judged_where_the_editor_writes_it(serve, workspace: Path) -> None:
+    """`~user/x` was judged as a file named `~user` in the workspace (MEDIUM, unasked) while
+    the editor expanded it to that user's home directory."""
+    import getpass
+    import os
+
+    target = Path(os.path.expanduser(f"~{getpass.getuser()}")) / f"oht-attack-{os.getpid()}.txt"
+    calls = [_edit(command="create", path=f"~{getpass.getuser()}/{target.name}", file_text="planted\n")]
+    server = serve([Script(turns=[Turn(tool_calls=calls), Turn.finish("done")])])
+    try:
+        events = await _attack(server, workspace)
+        created = target.exists()
+    finally:
+        target.unlink(missing_ok=True)
+    assert not created and _high_effects(events) == []

@@ -267,3 +267,73 @@ async def test_a_user_rule_may_grant_a_command_network_up_front(serve, workspace
         assert confirmer.requests == [] and "reached" in result.kinds("observation")[0].content
     finally:
         listener.close()
+
+
+async def test_our_own_config_is_hidden_wherever_xdg_puts_it(
+    workspace: Path, outside: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The API key and permission rules live in `$XDG_CONFIG_HOME/openhands-tui`, which need
+    not be under the home directory: a command must not read (or write) them there either."""
+    config = outside / "openhands-tui"
+    config.mkdir()
+    (config / "config.toml").write_text('[llm]\napi_key = "sk-live-hidden-0123456789"\n')
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(outside))
+    tool = TerminalTool(ToolContext(workspace, "root"))
+    try:
+        observation = await _run(tool, f"cat {config}/config.toml; ls -A {config} | wc -l")
+    finally:
+        await tool.close()
+    assert "sk-live-hidden" not in observation.text and observation.text.splitlines()[-2].strip() == "0"
+
+
+async def test_host_sockets_under_run_cannot_be_reached(terminal: TerminalTool) -> None:
+    """A read-only mount does not stop connect(): the session bus (`systemd-run --user`), docker
+    or a database socket under /run would run things outside the jail."""
+    directory = Path(f"/run/user/oht-probe-{os.getpid()}")
+    try:
+        directory.mkdir(parents=True)
+    except OSError as exc:
+        pytest.skip(f"cannot make a socket under /run here: {exc}")
+    server = socket.socket(socket.AF_UNIX)
+    try:
+        server.bind(str(directory / "bus"))
+        server.listen()
+        probe = f"import socket; s = socket.socket(socket.AF_UNIX); s.connect('{directory}/bus'); print('CONNECTED')"
+        observation = await _run(terminal, f'python3 -c "{probe}"')
+        assert "CONNECTED" not in observation.text
+    finally:
+        server.close()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+async def test_a_command_run_as_root_cannot_remount_its_way_out(terminal: TerminalTool, outside: Path) -> None:
+    """As root (a container, CI), the jail kept every capability: `mount -o remount,rw /`
+    made the whole filesystem writable again. No capability survives into the jail."""
+    precious = outside / "precious.txt"
+    precious.write_text("keep me")
+    kernel = await _run(terminal, "test -w /proc/sys/kernel/core_pattern && echo CORE-WRITABLE || echo read-only")
+    assert "CORE-WRITABLE" not in kernel.text  # `|/workspace/x` there runs x as root on the host
+    observation = await _run(
+        terminal,
+        f"mount -o remount,rw,bind / ; mount -o remount,rw {outside} ; rm -f {precious}; grep CapEff /proc/self/status",
+    )
+    assert precious.read_text() == "keep me"
+    assert "CapEff:\t0000000000000000" in observation.text
+
+
+async def test_a_confirmed_editor_change_is_not_undone_while_a_server_runs(
+    terminal: TerminalTool, workspace: Path
+) -> None:
+    """With a process left running (a dev server), protected files that appear between commands
+    are undone, unless the file editor made them (that change was rated and confirmed)."""
+    from openhands_tui.tools.file_editor.tool import FileEditorAction, FileEditorTool
+
+    await _run(terminal, "sleep 30 >/dev/null 2>&1 &")
+    editor = FileEditorTool(ToolContext(workspace, "root"))
+    action = FileEditorAction(command="create", path="AGENTS.md", file_text="Run the tests with make test.\n")
+    editor.subject(action)
+    assert not (await editor.run(action)).is_error
+    await editor.close()
+    later = await _run(terminal, "echo next")
+    assert (workspace / "AGENTS.md").read_text() == "Run the tests with make test.\n"
+    assert "undid" not in later.text

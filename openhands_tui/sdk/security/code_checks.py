@@ -30,7 +30,14 @@ _CHANGES = frozenset(
 _NETWORK_MODULES = frozenset(
     words("""
     socket urllib http requests httpx aiohttp ftplib smtplib telnetlib paramiko websocket websockets
-    xmlrpc urllib3 pycurl
+    xmlrpc urllib3 pycurl webbrowser
+""")
+)
+#: Dunder names that reach builtins, globals or classes by string: `__builtins__.__dict__['ev'+'al']`.
+_INTERNALS = frozenset(
+    words("""
+    __builtins__ __dict__ __globals__ __subclasses__ __getattribute__ __import__ __loader__ __code__
+    __bases__ __mro__ __class__ __reduce__ __reduce_ex__
 """)
 )
 _COMMAND_MODULES = {"subprocess", "pty", "ctypes", "multiprocessing", "commands", "sh", "pexpect", "plumbum"}
@@ -63,6 +70,12 @@ def check_python(code: str) -> list[Finding]:
             findings.extend(_call_findings(node))
         elif isinstance(node, ast.Attribute) and node.attr == "environ":
             findings.append(Finding(Risk.HIGH, "the Python code reads environment variables (API keys live there)"))
+        elif (isinstance(node, ast.Attribute) and node.attr in _INTERNALS) or (
+            isinstance(node, ast.Name) and node.id in _INTERNALS
+        ):
+            findings.append(
+                Finding(Risk.HIGH, "the Python code reaches interpreter internals (a way past these checks)")
+            )
     if not findings:
         findings.append(Finding(Risk.MEDIUM, "runs inline Python code"))
     return findings
@@ -101,6 +114,8 @@ def _call_findings(node: ast.Call) -> list[Finding]:
     name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
     if _dynamic_lookup(node, name):
         return [Finding(Risk.HIGH, f"the Python code looks up a name with {name}() at run time")]
+    if name in ("home", "expanduser", "getpwnam", "getpwuid"):
+        return [Finding(Risk.HIGH, f"the Python code calls {name}(), reaching a home directory outside the workspace")]
     if name in ("getenv", "getenvb"):
         return [Finding(Risk.HIGH, "the Python code reads environment variables (API keys live there)")]
     if name in _DYNAMIC:
@@ -129,6 +144,8 @@ _SCRIPT_DANGER = [
     (
         re.compile(
             r"child_process|\bexecSync\b|\bspawn(Sync)?\b|\bexec(File)?\s*\(|\bsystem\s*\(|`[^`]*`|\bqx\b|"
+            r"\b(system|exec)\s+[\"'$@\w]|%x[({\[<|]|\bsend\s*\(\s*:|\b__send__\b|\bpublic_send\b|"
+            r"Deno\.(run|Command)|Bun\.(spawn|\$)|\bopen\s*\(\s*[\"']\||"
             r"\bIO\.popen\b|\bpopen\b|\bpassthru\b|\bshell_exec\b|\bproc_open\b|Runtime\.getRuntime"
         ),
         "runs commands",
@@ -184,6 +201,8 @@ def path_literals(language: str, code: str) -> list[str]:
 
 
 def _looks_like_path(text: str) -> bool:
+    if text == "~":
+        return True
     if len(text) < 2 or len(text) > 300 or any(c.isspace() for c in text) or "://" in text:
         return False
     if text.startswith("~") or text.startswith("../") or text.startswith("/"):

@@ -13,6 +13,8 @@ import re
 
 from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.security.code_checks import check_script
+from openhands_tui.sdk.security.devtools import package_manager
+from openhands_tui.sdk.security.exec_rules import script_language
 from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, words
 from openhands_tui.sdk.security.programs import read_only
 from openhands_tui.sdk.shell_syntax import Word
@@ -141,7 +143,65 @@ def _judge_code(a: Analysis, language: str, code: str) -> None:
         a.flag(finding.risk, finding.reason)
 
 
+_DESTRUCTIVE_QUERY = re.compile(
+    r"\b(DROP\s+(DATABASE|SCHEMA|TABLE|USER|ROLE)|TRUNCATE|DELETE\s+FROM(?![^;]*\bWHERE\b)|FLUSHALL|FLUSHDB|"
+    r"dropDatabase|\.drop\(|deleteMany\(\s*\{\s*\}|ALTER\s+USER|GRANT\s+ALL|COPY\s+.+\s+(TO|FROM)\s+PROGRAM|"
+    r"CONFIG\s+SET|SHUTDOWN)\b|(?<![\w.])\.(shell|system|load|output|once)\b",
+    re.IGNORECASE,
+)
+
+
+def database_client(a: Analysis, inv: Invocation) -> None:
+    """psql/mysql/sqlite3/redis-cli/mongosh: a query that drops, empties or reconfigures a
+    database destroys data the workspace cannot restore; sqlite3's `.shell`/`.system` run
+    programs and `.output` writes files."""
+    text = " ".join(inv.values)
+    if inv.command.heredoc:
+        text += "\n" + inv.command.heredoc
+    if _DESTRUCTIVE_QUERY.search(text):
+        a.flag(Risk.HIGH, f"{inv.name} runs a query that drops, empties or reconfigures a database, or a program")
+    elif inv.stdin_is_piped and inv.command.heredoc is None:
+        a.flag(Risk.MEDIUM, f"{inv.name} runs queries from its input")
+    else:
+        a.flag(Risk.MEDIUM, f"{inv.name} talks to a database")
+
+
+def line_editor(a: Analysis, inv: Invocation) -> None:
+    """`ed`/`ex` take their commands from their input: `!cmd` runs a program, `w path` writes."""
+    script = inv.command.heredoc or ""
+    if inv.stdin_is_piped and not script:
+        a.flag(Risk.HIGH, f"{inv.name} runs editor commands from its input, which can start programs")
+    elif "!" in script:
+        a.flag(Risk.HIGH, f"the {inv.name} commands run a program (!)")
+    else:
+        a.flag(Risk.MEDIUM, f"{inv.name} edits files")
+    for word in inv.operands():
+        a.write_path(word, inv.cwd)
+
+
+def javascript_runtime(a: Analysis, inv: Invocation) -> None:
+    """`deno eval CODE` and `bun -e CODE` run inline code; otherwise deno runs a script and
+    bun is a package manager."""
+    values = inv.values
+    if inv.name == "deno" and values[:1] == ["eval"]:
+        code = inv.args[1] if len(inv.args) > 1 else None
+        if code is None or not code.static:
+            a.flag(Risk.HIGH, "deno eval runs code that is only known at run time")
+        else:
+            for finding in check_script("JavaScript", code.value):
+                a.flag(finding.risk, finding.reason)
+        return
+    if inv.name == "bun" and not any(v in ("-e", "--eval", "-p", "--print") for v in values):
+        return package_manager(a, inv)
+    script_language(a, inv)
+
+
 HANDLERS: dict[str, Handler] = {
+    "deno": javascript_runtime,
+    "bun": javascript_runtime,
+    "ed": line_editor,
+    "red": line_editor,
+    **{name: database_client for name in words("psql mysql mariadb sqlite3 redis-cli mongo mongosh cqlsh")},
     **{name: awk for name in ("awk", "gawk", "mawk", "nawk")},
     **{name: startup_commands for name in words("vim vi nvim ex view gvim rvim vimdiff gdb lldb emacs nano")},
     "man": pager_options,

@@ -22,6 +22,7 @@ from openhands_tui.sdk.security.paths import PathJudge
 from openhands_tui.sdk.security.programs import HANDLERS as PROGRAM_HANDLERS
 from openhands_tui.sdk.security.shell_state import HANDLERS as SHELL_STATE_HANDLERS
 from openhands_tui.sdk.security.shell_state import SECRET_VARIABLE, check_assignment
+from openhands_tui.sdk.security.system_admin import HANDLERS as SYSTEM_ADMIN_HANDLERS
 from openhands_tui.sdk.shell_syntax import ParsedShell, SimpleCommand, Word, parse_shell
 
 HANDLERS = {
@@ -30,6 +31,7 @@ HANDLERS = {
     **DEVTOOL_HANDLERS,
     **SHELL_STATE_HANDLERS,
     **COMMAND_LANGUAGE_HANDLERS,
+    **SYSTEM_ADMIN_HANDLERS,
 }
 _SYSTEM_BIN_DIRS = ("/bin/", "/usr/bin/", "/usr/local/bin/", "/sbin/", "/usr/sbin/", "/opt/homebrew/bin/")
 _PLACE_INDEPENDENT = frozenset(
@@ -42,6 +44,23 @@ _PLACE_INDEPENDENT = frozenset(
 _PRINTS_ITS_ARGUMENTS = frozenset(words("echo printf test [ [[ type which command alias export declare local"))
 #: Programs whose first operand is a pattern (`grep -rn .env src` looks for the text ".env").
 _PATTERN_FIRST = frozenset(words("grep egrep fgrep rg ag ack git"))
+_SEARCH_VALUE_FLAGS = frozenset(
+    words("-g --glob --iglob -t --type -T --type-not -m --max-count -A -B -C --context --include --exclude -d -D")
+)
+#: Programs whose first operand is code they run: a shell, an interpreter, `source`.
+_RUNS_ITS_OPERAND = frozenset(
+    words("""
+    sh bash zsh dash ksh fish source . python python3 python2 pypy3 node nodejs deno bun ruby perl php
+    lua tclsh Rscript julia pwsh
+""")
+)
+#: Programs that only look at files: running them in a freshly cloned directory runs nothing of it.
+_LOOKS_ONLY = frozenset(
+    words("""
+    ls cat head tail less more wc grep rg find tree du stat file diff jq git sed awk sort uniq cut
+    tr nl xxd od md5sum sha256sum cp mv mkdir touch rm
+""")
+)
 _MAX_DEPTH = 8
 #: Shell keywords are never programs. Seen in program position, the parser and bash disagree
 #: about the command (`env X=1 if ...; then rm ...`), so we fail closed.
@@ -61,6 +80,7 @@ class CommandAnalysis:
         self.depth = depth
         self.findings: list[Finding] = []
         self.facts: dict[str, set[str]] = {}
+        self.own_process = False
 
     # -- the Analysis interface used by rules ----------------------------------------------
 
@@ -88,6 +108,9 @@ class CommandAnalysis:
             self.flag(Risk.HIGH, f"reads {verdict.resolved}: {verdict.secret}")
         elif not verdict.inside:
             self.flag(Risk.HIGH, f"reads {verdict.resolved}, outside the workspace")
+        elif verdict.sensitive == "version control internals" and os.path.basename(verdict.resolved) == "config":
+            # remote URLs there may carry a token (`https://user:ghp_...@github.com/...`), as the editor's view knows
+            self.flag(Risk.HIGH, f"reads {verdict.resolved} (git config; remote URLs may hold credentials)")
 
     def write_path(self, word: Word, cwd: str) -> None:
         if word.glob:
@@ -132,11 +155,14 @@ class CommandAnalysis:
     def path_is_inside(self, value: str, cwd: str) -> bool:
         return self.judge.judge(value, cwd).inside
 
-    def nested_shell(self, code: str, cwd: str, origin: str) -> None:
+    def nested_shell(self, code: str, cwd: str, origin: str, own_process: bool = False) -> None:
+        """Judge `code` as part of this command; `own_process` for a script file bash runs in a
+        child process, whose functions and variables cannot outlive it."""
         if self.depth >= _MAX_DEPTH:
             self.flag(Risk.HIGH, "commands nested too deeply to follow")
             return
         inner = CommandAnalysis(self.judge, cwd, self.depth + 1)
+        inner.own_process = own_process
         inner.facts = self.facts
         inner.run(code)
         for finding in inner.findings:
@@ -160,17 +186,26 @@ class CommandAnalysis:
             parsed = parse_shell(text, home=self.judge.home, cwd=self.cwd)
         if parsed.error:
             self.flag(Risk.HIGH, parsed.error)
-        for function in parsed.functions:
+        for function in parsed.functions if not self.own_process else []:
             self.flag(Risk.HIGH, f"defines the shell function {function}(), which would run whenever its name is typed")
+        for function in parsed.recursive:
+            self.flag(
+                Risk.HIGH, f"the function {function}() calls itself: a fork bomb exhausts the machine's processes"
+            )
         for place in parsed.deferred_code:
             self.flag(Risk.HIGH, place)
+        for value in parsed.loop_values:
+            for match in self._expand(value, self.cwd) if value.glob else [value]:
+                verdict = self.judge.judge(match.value, self.cwd) if match.static else None
+                if verdict is not None and verdict.secret:
+                    self.flag(Risk.HIGH, f"loops over {verdict.resolved}: {verdict.secret}")
         if not text.strip():
             self.flag(Risk.LOW, "empty command")
         cwd = self.cwd
         for command in parsed.commands:
             self._check_variables(command)
             for name, value in command.assignments:
-                check_assignment(self, name, value, cwd)
+                check_assignment(self, name, value, cwd, kept=not command.words)
             for redirect in command.redirects:
                 if redirect.target is None:
                     continue
@@ -219,6 +254,7 @@ class CommandAnalysis:
                 "what bash would run cannot be determined",
             )
             return
+        self._runs_download(name_word, Invocation(os.path.basename(name), words[1:], command, cwd))
         if "/" in name:
             if name.startswith(_SYSTEM_BIN_DIRS):
                 name = os.path.basename(name)
@@ -239,11 +275,37 @@ class CommandAnalysis:
             if word.static and word.value.startswith(("/", "~", "../")) and "://" not in word.value:
                 self.read_path(word, cwd)
 
+    def _runs_download(self, name_word: Word, inv: Invocation) -> None:
+        """`curl -o a.sh URL && bash a.sh`, `git clone URL r && ./r/install.sh`: code fetched
+        by this very command line runs unseen (the file does not exist yet to be read)."""
+        downloaded = self.facts.get("downloaded")
+        if not downloaded:
+            return
+        candidates = [name_word] if "/" in name_word.value else []
+        if inv.name in _RUNS_ITS_OPERAND:
+            candidates += [w for w in inv.args if w.static and not w.value.startswith("-")][:1]
+        if inv.name not in _PLACE_INDEPENDENT and inv.name not in _LOOKS_ONLY:
+            candidates.append(Word("."))  # `cd repo && npm test` runs the fetched project's own scripts
+        for word in candidates:
+            resolved = self.judge.judge(word.value, inv.cwd).resolved
+            for fetched in downloaded:
+                if fetched == "*":
+                    hit = word.value != "." and self.judge.judge(resolved, inv.cwd).inside
+                else:
+                    root = self.judge.judge(fetched, self.cwd).resolved
+                    hit = resolved == root or resolved.startswith(root + os.sep)
+                if hit:
+                    self.flag(Risk.HIGH, f"{inv.name} runs code this same command downloaded ({word.value})")
+                    return
+
     def _secret_operands(self, inv: Invocation) -> None:
         """Any program handed a secret file by name (`base64 .env`, `od -c .env`, `tar cf x .env`)
         can copy or print it, whatever its own rule thinks its options mean."""
         if inv.name in _PRINTS_ITS_ARGUMENTS:
             return
+        sub = next((w.value for w in inv.args if not w.value.startswith("-")), "")
+        if inv.name == "git" and sub in ("check-ignore", "status", "ls-files", "check-attr", "rm"):
+            return  # they look at whether git tracks or ignores the file, not at what it holds
         skip_next = inv.name in _PATTERN_FIRST
         previous = ""
         for word in inv.args:
@@ -251,7 +313,9 @@ class CommandAnalysis:
             if value.startswith("-") or not word.static or "://" in value or any(c.isspace() for c in value):
                 previous = value
                 continue
-            if skip_next and previous not in ("-f", "--file"):
+            if skip_next and previous in _SEARCH_VALUE_FLAGS:
+                pass  # a search option's value (`-g '*.py'`), not the pattern nor a file
+            elif skip_next and previous not in ("-f", "--file"):
                 skip_next = False  # grep's pattern, not a file
             elif previous not in ("-e", "--regexp", "--env-file", "-m", "--message"):
                 verdict = self.judge.judge(value, inv.cwd)
@@ -271,7 +335,7 @@ class CommandAnalysis:
         except OSError:
             return
         if head.startswith(b"#!") and (b"sh" in head.split(b"\n", 1)[0]) and b"\0" not in head:
-            self.nested_shell(head.decode("utf-8", "replace"), cwd, word.value)
+            self.nested_shell(head.decode("utf-8", "replace"), cwd, word.value, own_process=True)
 
     def _check_variables(self, command: SimpleCommand) -> None:
         words = list(command.words) + [value for _, value in command.assignments]

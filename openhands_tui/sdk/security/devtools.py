@@ -81,6 +81,8 @@ def package_manager(a: Analysis, inv: Invocation) -> None:
             a.flag(Risk.HIGH, f"{inv.name} config changes package-manager settings (registries, credentials)")
         return
     flags = {v.split("=", 1)[0] for v in values if v.startswith("-")}
+    if sub in ("source", "sources") and ({"add", "-a", "--add"} & set(values)):
+        a.flag(Risk.HIGH, f"{inv.name} {sub} adds a package source (supply chain)")
     if flags & _SOURCE_FLAGS.get(family, set()):
         a.flag(Risk.HIGH, f"{inv.name} installs from a source other than the default registry (supply chain)")
     if family == "npm" and (
@@ -89,6 +91,13 @@ def package_manager(a: Analysis, inv: Invocation) -> None:
         or (inv.name == "yarn" and subcommands[:1] == ["global"])
     ):
         a.flag(Risk.HIGH, f"{inv.name} installs globally, outside the workspace")
+    user_wide = (
+        (family == "pip" and sub == "install" and ("--user" in flags or inv.name == "pipx"))
+        or (inv.name == "uv" and subcommands[:1] == ["tool"] and sub == "install")
+        or (inv.name == "brew" and sub in ("install", "reinstall", "upgrade", "tap", "uninstall", "remove"))
+    )
+    if user_wide:
+        a.flag(Risk.HIGH, f"{inv.name} {sub} installs for the whole user or machine, outside the workspace")
     if "--break-system-packages" in flags:
         a.flag(Risk.HIGH, f"{inv.name} --break-system-packages overrides the system's protection")
     for index, value in enumerate(values):
@@ -140,6 +149,15 @@ def system_package(a: Analysis, inv: Invocation) -> None:
 def build_tool(a: Analysis, inv: Invocation) -> None:
     a.flag(Risk.MEDIUM, f"{inv.name} runs the project's build, test or lint steps")
     values = inv.values
+    makefiles = [values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-f", "--file", "--makefile")]
+    makefiles += [v.split("=", 1)[1] for v in values if v.startswith(("--file=", "--makefile="))]
+    if any(m in ("-", "/dev/stdin") or m.startswith(("/dev/fd/", "/proc/self/fd/")) for m in makefiles) or any(
+        v in ("-E", "--eval") or v.startswith("--eval=") for v in values
+    ):
+        a.flag(Risk.HIGH, f"{inv.name} runs recipes given on the command line or its input, not the project's")
+    for makefile in makefiles:
+        if makefile not in ("-", "/dev/stdin"):
+            a.read_path(Word(makefile), inv.cwd)
     for flag in ("-C", "--directory", "--manifest-path", "--prefix", "--cwd", "--rootdir"):
         if flag in values and values.index(flag) + 1 < len(values):
             a.read_path(inv.args[values.index(flag) + 1], inv.cwd)
@@ -167,6 +185,10 @@ def cargo_or_go(a: Analysis, inv: Invocation) -> None:
     sub = next((v for v in inv.values if not v.startswith("-")), "")
     if sub in ("publish", "login", "owner", "yank", "logout"):
         a.flag(Risk.HIGH, f"{inv.name} {sub} publishes code or manages registry credentials")
+    elif sub == "install" and inv.name in ("cargo", "go"):
+        a.flag(Risk.HIGH, f"{inv.name} install builds a program into your home directory's bin, outside the workspace")
+    elif inv.name == "go" and sub == "env" and inv.has("-w", "-u"):
+        a.flag(Risk.HIGH, "go env -w changes go's settings for every later build (proxy, flags, checksums)")
     elif sub in ("version", "env", "help", "--version", "doc", "tree", "metadata", "list"):
         return
     else:
@@ -222,7 +244,9 @@ def infrastructure(a: Analysis, inv: Invocation) -> None:
         "helm": {"list", "ls", "status", "template", "lint", "version", "search", "show", "get"},
         "pulumi": {"preview", "version", "stack", "whoami"},
     }.get(inv.name, set())
-    if sub in harmless and "--raw" not in values:
+    if (inv.name == "kubectl" and {"secret", "secrets"} & set(values)) or any(v.startswith("secret/") for v in values):
+        a.flag(Risk.HIGH, f"{inv.name} {sub} reads or changes cluster secrets")
+    elif sub in harmless and "--raw" not in values:
         a.flag(Risk.MEDIUM, f"{inv.name} {sub} reads infrastructure state")
     else:
         a.flag(Risk.HIGH, f"{inv.name} {sub} acts on cloud or cluster resources with your credentials")
@@ -237,6 +261,11 @@ def python_module(a: Analysis, inv: Invocation, module: str, rest: list[Word]) -
         a.flag(Risk.LOW, f"python -m {module} inspects")
     elif module in ("http.server", "SimpleHTTPServer", "smtpd", "ftplib"):
         a.flag(Risk.MEDIUM, f"python -m {module} serves the workspace on the network")
+        for index, word in enumerate(rest[:-1]):
+            if word.value in ("-d", "--directory"):
+                a.read_path(rest[index + 1], inv.cwd)  # serving another directory publishes it
+    elif module.split(".")[0] in ("openhands_tui", "openhands", "aider"):
+        a.flag(Risk.HIGH, f"python -m {module} starts another coding agent, which acts under its own approvals")
     else:
         a.flag(Risk.MEDIUM, f"python -m {module} runs project tooling")
         for word in sub_inv.operands():

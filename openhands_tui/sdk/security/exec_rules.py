@@ -9,6 +9,7 @@ that arrives on a pipe or is produced at run time cannot be seen, and is HIGH.
 from __future__ import annotations
 
 import os
+import re
 from itertools import dropwhile
 
 from openhands_tui.sdk.event import Risk
@@ -68,6 +69,11 @@ WRAPPER_VALUE_FLAGS = {
 }
 
 
+#: Programs that destroy their operands for good (no git checkout brings them back): through
+#: xargs, which names they get is unseen.
+_DESTROYS_ITS_OPERANDS = frozenset(words("shred truncate dd wipe srm"))
+
+
 def wrapper(a: Analysis, inv: Invocation) -> None:
     """`env`, `timeout`, `nice`, `nohup`, `command`, `exec`, `xargs`... run their operand."""
     if inv.name == "command" and inv.has("-v", "-V"):
@@ -102,6 +108,8 @@ def wrapper(a: Analysis, inv: Invocation) -> None:
         program = inner[0].value.rsplit("/", 1)[-1]
         if program in SHELLS | PYTHONS | set(SCRIPT_LANGUAGES) | {"eval", "source", ".", "env", "sudo", "xargs"}:
             a.flag(Risk.HIGH, f"xargs hands input it has not seen to {program}, which runs it as code")
+        if program in _DESTROYS_ITS_OPERANDS:
+            a.flag(Risk.HIGH, f"xargs hands names it has not seen to {program}, which deletes or overwrites them")
     if inner:
         a.nested_invocation(inner, inv)
 
@@ -191,6 +199,7 @@ def shell(a: Analysis, inv: Invocation) -> None:
     elif script is not None and script.value != "-" and not script.value.startswith(STDIN_PATHS):
         a.flag(Risk.MEDIUM, f"{inv.name} runs the script {script.value}")
         a.read_path(script, inv.cwd)
+        _follow_script(a, script, inv.cwd)
     elif inv.command.heredoc is not None:
         a.nested_shell(inv.command.heredoc, inv.cwd, f"{inv.name} heredoc")
     elif inv.stdin_is_piped:
@@ -213,6 +222,19 @@ def source(a: Analysis, inv: Invocation) -> None:
     else:
         a.flag(Risk.MEDIUM, f"{inv.name} runs the script {operands[0].value}")
         a.read_path(operands[0], inv.cwd)
+
+
+def _follow_script(a: Analysis, script: Word, cwd: str) -> None:
+    """`bash x.sh` runs what the file says now: judge that, as `./x.sh` is. It runs in its own
+    process, so the functions and variables it sets die with it and are not counted."""
+    path = script.value if os.path.isabs(script.value) else os.path.join(cwd, script.value)
+    try:
+        with open(path, "rb") as handle:
+            text = handle.read(65536)
+    except OSError:
+        return
+    if b"\0" not in text:
+        a.nested_shell(text.decode("utf-8", "replace"), cwd, script.value, own_process=True)
 
 
 def eval_builtin(a: Analysis, inv: Invocation) -> None:
@@ -321,10 +343,22 @@ def _judge_paths_in_code(a: Analysis, language: str, code: str, cwd: str) -> Non
     """A path the code names is judged as if the command named it: `open('.env')` reads a
     secret, `'/etc/passwd'` is outside the workspace. Absolute paths count only when their
     top directory exists here (`'/api/v1'` in a web handler is a route, not a file)."""
+    writes = _WRITES_FILES.search(code) is not None
     for text in path_literals(language, code):
         if text.startswith("/") and not os.path.isdir("/" + text.split("/")[1]):
             continue
-        a.read_path(Word(text), cwd)
+        if writes:  # which literal is written is not tracked: judge each as a target
+            a.write_path(Word(text), cwd)
+        else:
+            a.read_path(Word(text), cwd)
+
+
+#: Code that writes, copies or moves files (any of the languages we scan).
+_WRITES_FILES = re.compile(
+    r"open\([^)]*,\s*['\"][^'\"]*[wax+]|write_text|write_bytes|writeFile|appendFile|createWriteStream|"
+    r"File\.(write|open\([^)]*['\"][wa])|fwrite|file_put_contents|copyfile|copy2?\(|copytree|move\(|rename|"
+    r"symlink|>>?\s*['\"]"
+)
 
 
 def _evaluates(cluster: str) -> bool:

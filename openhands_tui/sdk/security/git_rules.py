@@ -201,11 +201,16 @@ def _git_reflog(a: Analysis, inv: Invocation) -> None:
 
 def _git_network(a: Analysis, inv: Invocation) -> None:
     a.flag(Risk.MEDIUM, f"{inv.name} downloads from a remote and changes the repository")
+    if any(v.startswith(("ext::", "fd::")) for v in inv.values):
+        a.flag(Risk.HIGH, f"{inv.name} uses the ext:: transport, which runs the command it names")
     _git_runs_helpers(a, inv)
     if inv.name == "git clone":
         operands = inv.operands(_CLONE_VALUE)
         for target in operands[1:2]:
             a.write_path(target, inv.cwd)
+        if operands:
+            default = operands[0].value.rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1].removesuffix(".git")
+            a.facts.setdefault("downloaded", set()).add(operands[1].value if len(operands) > 1 else default)
 
 
 #: Options that make git run a program or copy hooks and config in from a directory.
@@ -234,6 +239,46 @@ def _git_new_repository(a: Analysis, inv: Invocation) -> None:
         operands = operands[1:2] if operands and operands[0].value == "add" else []
     for target in operands[:1]:
         a.write_path(target, inv.cwd)
+
+
+def _git_runs_given_code(a: Analysis, inv: Invocation) -> None:
+    """`git submodule foreach CMD`, `git rebase -x CMD`, `git bisect run CMD...`, `git difftool
+    -x CMD`: commands handed to git, which runs them; judged as if typed."""
+    values = inv.values
+    a.flag(Risk.MEDIUM, f"{inv.name} changes the repository")
+    for index, value in enumerate(values):
+        code = None
+        if value in ("--exec", "-x", "--extcmd") and index + 1 < len(values):
+            code = inv.args[index + 1]
+        elif value.startswith(("--exec=", "--extcmd=")):
+            code = Word(value.split("=", 1)[1], static=inv.args[index].static)
+        elif inv.name == "git submodule" and value == "foreach":
+            rest = [w for w in inv.args[index + 1 :] if not w.value.startswith("--")]
+            code = rest[0] if rest else None
+        elif inv.name == "git bisect" and value == "run" and index + 1 < len(values):
+            a.nested_invocation(inv.args[index + 1 :], inv)
+            return
+        if code is not None:
+            if code.static:
+                a.nested_shell(code.value, inv.cwd, f"{inv.name} runs")
+            else:
+                a.flag(Risk.HIGH, f"{inv.name} runs a command known only at run time")
+            return
+    if inv.name == "git submodule":
+        _git_network(a, inv)
+
+
+def _git_persists(a: Analysis, inv: Invocation) -> None:
+    """`git maintenance start/register`, `git lfs install` (global): scheduled jobs or the
+    user's global config, outside the repository; `git daemon`/`instaweb` serve it."""
+    values = inv.values
+    if inv.name == "git lfs" and (values[:1] != ["install"] or "--local" in values):
+        a.flag(Risk.MEDIUM, f"{inv.name} changes the repository")
+        return
+    if inv.name == "git maintenance" and values[:1] in (["run"], ["unregister"], ["stop"]):
+        a.flag(Risk.MEDIUM, f"{inv.name} {values[0]} works on the repository")
+        return
+    a.flag(Risk.HIGH, f"{inv.name} schedules jobs, changes your global git config or serves the repository")
 
 
 def _git_sends(a: Analysis, inv: Invocation) -> None:
@@ -270,5 +315,12 @@ _GIT_SUBCOMMANDS: dict[str, Handler] = {
     "archive": _git_network,
     "pull": _git_network,
     "fetch": _git_network,
-    "submodule": _git_network,
+    "submodule": _git_runs_given_code,
+    "rebase": _git_runs_given_code,
+    "bisect": _git_runs_given_code,
+    "difftool": _git_runs_given_code,
+    "maintenance": _git_persists,
+    "lfs": _git_persists,
+    "daemon": _git_persists,
+    "instaweb": _git_persists,
 }

@@ -46,7 +46,11 @@ _SENSITIVE = {
     "agent instructions or permissions": words("""
         .openhands/* .openhands .agents/* .agents AGENTS.md agent.md CLAUDE.md GEMINI.md .cursorrules
         .cursor/* .claude/* .claude .openhands-tui/* .openhands-tui .github/copilot-instructions.md
-        .windsurfrules .clinerules .aider* .mcp.json .cursor/mcp.json
+        .windsurfrules .clinerules .clinerules/* .aider* .mcp.json .cursor/mcp.json .windsurf/* .windsurf
+        .github/instructions/* .github/prompts/* .github/chatmodes/* .continue/* .continue .roo/* .roo
+        .roomodes .kiro/* .kiro .junie/* .junie .goosehints .rules opencode.json opencode.jsonc .opencode/*
+        .crush.json crush.json .codex/* .codex .gemini/* .gemini .qwen/* QWEN.md .augment/* .augment-guidelines
+        .amazonq/* .trae/* .zed/* .zed .github/CODEOWNERS CODEOWNERS
     """),
     "package manager configuration (where packages come from, scripts that run on install)": words("""
         pip.conf pip.ini .npmrc .yarnrc .yarnrc.yml .pnpmfile.cjs bunfig.toml uv.toml .condarc .pypirc
@@ -82,9 +86,13 @@ class PathJudge:
         self.home = home or os.path.expanduser("~")
 
     def judge(self, raw: str, cwd: str | None = None) -> PathVerdict:
+        if "\0" in raw:  # no file has such a name; resolving it would raise: judge it unknown
+            return PathVerdict(raw.replace("\0", "\\0"), inside=False)
         text = raw
         if text == "~" or text.startswith("~/"):
             text = self.home + text[1:]
+        elif text.startswith("~"):
+            text = os.path.expanduser(text)  # `~root/x`: the file editor expands it too
         base = cwd or self.workspace
         joined = text if text.startswith("/") else os.path.join(base, text)
         if joined.startswith(HARMLESS_DEVICES) or joined in {d.rstrip("/") for d in HARMLESS_DEVICES}:
@@ -124,6 +132,42 @@ class PathJudge:
         if not inside and resolved.startswith(_SYSTEM_PREFIXES):
             return "system files"
         return None
+
+
+def is_secret_name(name: str) -> bool:
+    """Whether a file name (or a glob for names, `*.env`) is one secrets are kept under."""
+    return _matches(name, _SECRET_NAMES) and not _matches(name, _NOT_SECRET)
+
+
+def is_secret_path(text: str) -> bool:
+    """Whether a path, by its name or a credential directory on it, points at secrets."""
+    if any(c.isspace() for c in text) or "://" in text:
+        return False
+    parts = PurePosixPath(text).parts
+    if parts and is_secret_name(parts[-1]):
+        return True
+    return any(f"/{d}/" in f"/{'/'.join(parts)}/" for d in _SECRET_DIRS)
+
+
+def holds_secret_files(directory: str, depth: int = 2, budget: int = 2000) -> bool:
+    """Whether `directory` has a secret-named file near its top (a bounded look, not a crawl)."""
+    frontier, seen = [(directory, 0)], 0
+    while frontier:
+        path, level = frontier.pop()
+        try:
+            entries = list(os.scandir(path))
+        except OSError:
+            continue
+        for entry in entries:
+            seen += 1
+            if seen > budget:
+                return False
+            if is_secret_name(entry.name) and not entry.is_dir(follow_symlinks=False):
+                return True
+            skip = entry.name in (".git", "node_modules", ".venv", "venv", "__pycache__")
+            if level + 1 < depth and not skip and entry.is_dir(follow_symlinks=False):
+                frontier.append((entry.path, level + 1))
+    return False
 
 
 def _matches(text: str, patterns: tuple[str, ...]) -> bool:

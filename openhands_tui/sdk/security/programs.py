@@ -7,10 +7,14 @@ over all the parts of a command line decides.
 
 from __future__ import annotations
 
+import os
+
 from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, words
 from openhands_tui.sdk.security.scripted_tools import find, sed, tar
+from openhands_tui.sdk.security.searches import hunts_secrets
 from openhands_tui.sdk.security.shell_state import SECRET_VARIABLE, check_declaration
+from openhands_tui.sdk.shell_syntax import Word
 
 #: Read-only programs: LOW unless a path they read is outside the workspace or a secret.
 READ_ONLY = frozenset(
@@ -52,11 +56,17 @@ def read_only(a: Analysis, inv: Invocation) -> None:
         a.flag(Risk.MEDIUM, "rg with --pre/-z runs helper programs on the files it searches")
     if inv.name == "sort" and inv.has("-o", "--output"):
         a.flag(Risk.MEDIUM, "sort -o writes a file")
+    if inv.name == "sort" and inv.has("--compress-program"):
+        a.flag(Risk.HIGH, "sort --compress-program runs the program it is given")
     operands = inv.operands(_VALUE_FLAGS)
+    if inv.name in ("grep", "egrep", "fgrep", "rg", "ag"):
+        hunts_secrets(a, inv, operands)
     if inv.name in ("grep", "egrep", "fgrep", "rg", "ag") and operands and not inv.has("-e", "-f"):
         operands = operands[1:]  # the first operand is the pattern
+    if inv.name in ("echo", "printf"):
+        operands = []  # they print their arguments; `echo "$HOME"` reads nothing
     if inv.name in words("""
-        echo printf test [ seq expr bc sleep type which help man date id groups alias read declare
+        test [ seq expr bc sleep type which help man date id groups alias read declare
         local typeset readonly
     """):
         operands = [w for w in operands if w.value.startswith(("/", "~", "./", "../"))]
@@ -80,6 +90,8 @@ def writer(a: Analysis, inv: Invocation) -> None:
     a.flag(Risk.MEDIUM, f"{inv.name} changes files")
     if inv.name == "tar":
         return tar(a, inv)
+    if inv.name == "zip" and (inv.has("--unzip-command") or any(v.startswith("-TT") for v in inv.values)):
+        a.flag(Risk.HIGH, "zip -TT runs the test command it is given")
     if inv.name == "install":
         values = inv.values
         modes = [values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-m", "--mode")]
@@ -89,9 +101,49 @@ def writer(a: Analysis, inv: Invocation) -> None:
     if inv.name == "ln" and inv.has("-s", "--symbolic"):
         for word in inv.operands():
             a.read_path(word, inv.cwd)  # a link to a secret is a way to read it
-    takes = frozenset({"-t", "--target-directory", "-m", "--mode", "-o", "-g", "-C", "-f", "-d", "-S"})
-    for word in inv.operands(takes):
+    takes = _WRITER_VALUES.get(inv.name, _WRITER_VALUES[""])
+    values = inv.values
+    into = ("-t", "--target-directory", "-d") if inv.name == "unzip" else ("-t", "--target-directory")
+    directories = [inv.args[i + 1] for i, v in enumerate(values[:-1]) if v in into]
+    directories += [_word(v.split("=", 1)[1]) for v in values if v.startswith("--target-directory=")]
+    operands = inv.operands(takes)
+    for word in operands + directories:
         a.write_path(word, inv.cwd)
+    if inv.name in ("cp", "mv", "ln", "install"):
+        _into_directory(a, operands, directories, inv.cwd)
+
+
+#: Per program, the options whose next word is a value (not a file to judge); `-f` and `-d` are
+#: plain switches for cp/mv/ln/install, so the word after them is a path that must be judged.
+_WRITER_VALUES: dict[str, frozenset[str]] = {
+    "": frozenset({"-t", "--target-directory", "-m", "--mode", "-o", "-g", "-C", "-f", "-d", "-S"}),
+    **{name: frozenset({"-t", "--target-directory", "-S", "--suffix"}) for name in ("cp", "mv", "ln")},
+    "install": frozenset(words("-t --target-directory -m --mode -o --owner -g --group -S --suffix")),
+    "mkdir": frozenset({"-m", "--mode"}),
+    "touch": frozenset({"-d", "--date", "-r", "--reference", "-t"}),
+    "truncate": frozenset({"-s", "--size", "-r", "--reference"}),
+    "unzip": frozenset({"-d", "-x", "-P"}),
+}
+
+
+def _into_directory(a: Analysis, operands: list[Word], directories: list[Word], cwd: str) -> None:
+    """`cp evil.yml .github/workflows/`, `mv -t .git/hooks pre-commit`: each source lands in the
+    directory under its own name, and that name is what must be judged."""
+    if directories:
+        sources, target = operands, directories[0]
+    elif len(operands) >= 2:
+        sources, target = operands[:-1], operands[-1]
+    else:
+        return
+    if not target.static:
+        return
+    base = target.value if os.path.isabs(target.value) else os.path.join(cwd, target.value)
+    if not (directories or target.value.endswith("/") or os.path.isdir(base)):
+        return
+    for source in sources:
+        name = os.path.basename(source.value.rstrip("/"))
+        if source.static and name not in ("", ".", ".."):
+            a.write_path(_word(os.path.join(target.value, name)), cwd)
 
 
 def rm(a: Analysis, inv: Invocation) -> None:
@@ -182,6 +234,15 @@ def network(a: Analysis, inv: Invocation) -> None:
     if inv.command.pipe_index > 0:
         a.flag(Risk.HIGH, f"{inv.name} receives the output of another command (exfiltration)")
     a.flag(Risk.MEDIUM, f"{inv.name} accesses the network")
+    option_files = ("-K", "--config") if inv.name == "curl" else ("-e", "--execute", "--config")
+    if inv.has(*option_files) or any(v.startswith(("--config=", "--execute=")) for v in values):
+        a.flag(
+            Risk.HIGH, f"{inv.name} takes more options from a file or string (uploads, outputs) the rules cannot see"
+        )
+    for index, value in enumerate(values):
+        if value in ("--output-dir", "-P", "--directory-prefix") and index + 1 < len(values):
+            a.write_path(inv.args[index + 1], inv.cwd)
+    _note_downloads(a, inv)
     for index, value in enumerate(values):
         if value in ("-o", "--output", "-O", "--output-document") and index + 1 < len(values):
             a.write_path(inv.args[index + 1], inv.cwd)
@@ -196,6 +257,29 @@ def probe(a: Analysis, inv: Invocation) -> None:
     a.flag(Risk.MEDIUM, f"{inv.name} sends network requests")
     if any(word.substituted or word.variables for word in inv.args) or inv.command.pipe_index > 0:
         a.flag(Risk.HIGH, f"{inv.name} looks up a name built from command output or variables (DNS exfiltration)")
+
+
+def _note_downloads(a: Analysis, inv: Invocation) -> None:
+    """Remember which files this command line fetched, so running one of them later in the
+    same line (`curl -o a.sh URL && bash a.sh`) is judged as running downloaded code."""
+    values, found = inv.values, a.facts.setdefault("downloaded", set())
+    urls = [v for v in values if "://" in v]
+    named = False
+    for index, value in enumerate(values):
+        if value in ("-o", "--output", "-O", "--output-document") and index + 1 < len(values):
+            if not (inv.name == "curl" and value == "-O"):
+                found.add(values[index + 1])
+                named = True
+        elif value.startswith(("--output=", "--output-document=")):
+            found.add(value.split("=", 1)[1])
+            named = True
+    remote_name = inv.name == "curl" and any(
+        v == "--remote-name" or (v.startswith("-") and not v.startswith("--") and "O" in v) for v in values
+    )
+    if remote_name or (inv.name != "curl" and not named):
+        found.update(url.rstrip("/").rsplit("/", 1)[-1].split("?", 1)[0] for url in urls)
+    if inv.command.pipe_length > inv.command.pipe_index + 1:
+        found.add("*")  # its output feeds another program (`| tar x`): any file may have come from it
 
 
 def remote(a: Analysis, inv: Invocation) -> None:
@@ -262,7 +346,7 @@ HANDLERS: dict[str, Handler] = {
         name: system_control
         for name in words("""
             systemctl service shutdown reboot halt poweroff init telinit launchctl crontab at ufw
-            iptables ip6tables nft firewall-cmd setenforce csrutil spctl sysctl modprobe insmod
+            iptables ip6tables nft firewall-cmd setenforce csrutil spctl sysctl modprobe insmod batch
             rmmod mount umount swapoff swapon update-rc.d chkconfig
         """)
     },

@@ -15,6 +15,7 @@ import re
 
 from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, words
+from openhands_tui.sdk.security.paths import is_secret_path
 from openhands_tui.sdk.shell_syntax import Word
 
 #: Names of variables that hold secrets (their values must not reach the model or the network).
@@ -30,7 +31,7 @@ RUNS_CODE_LATER = frozenset(
     GIT_CONFIG_SYSTEM GIT_CONFIG_COUNT GIT_CONFIG_PARAMETERS GIT_SSH GIT_SSH_COMMAND GIT_PAGER
     GIT_EXTERNAL_DIFF GIT_ASKPASS SSH_ASKPASS GIT_EDITOR GIT_SEQUENCE_EDITOR GIT_EXEC_PATH GIT_TEMPLATE_DIR
     GIT_PROXY_COMMAND GIT_DIR GIT_WORK_TREE GIT_COMMON_DIR PAGER EDITOR VISUAL MANPAGER BROWSER
-    HISTFILE PROMPT_DIRTRIM CDPATH PS1 PS2 PS3 SHELLOPTS BASHOPTS GCONV_PATH ZDOTDIR HOME XDG_CONFIG_HOME
+    HISTFILE PROMPT_DIRTRIM CDPATH SHELLOPTS BASHOPTS GCONV_PATH ZDOTDIR HOME XDG_CONFIG_HOME
     SYSTEMD_PAGER SYSTEMD_EDITOR EXINIT VIMINIT MYVIMRC PYTHONWARNINGS PYTHONBREAKPOINT PERL5DB
     NPM_CONFIG_SCRIPT_SHELL NPM_CONFIG_NODE_OPTIONS NPM_CONFIG_SHELL NPM_CONFIG_GIT GIT_SSL_NO_VERIFY
 """)
@@ -49,6 +50,9 @@ PACKAGE_SOURCES = re.compile(
     r"NODE_TLS_REJECT_UNAUTHORIZED|PIP_CERT|NPM_CONFIG_(CAFILE|STRICT_SSL|PROXY|HTTPS_PROXY))$",
     re.IGNORECASE,
 )
+#: Settings that, inside a script bash runs as its own process, affect nothing after it: the
+#: script's PATH reaches only its own commands (which are judged), prompts are never shown.
+_SCRIPT_LOCAL = frozenset(words("PATH PROMPT_COMMAND PS0 PS4 HISTFILE CDPATH PROMPT_DIRTRIM"))
 #: `$(...)` or a backtick kept as text (quoted) in a variable: code waiting for an evaluation.
 _STORED_CODE = re.compile(r"\$\(|`")
 _SYSTEM_BIN = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin", "/opt/homebrew/bin")
@@ -59,9 +63,12 @@ _HARMLESS_VIEWERS = frozenset({"", "cat", "true", ":", "less", "more", "less -R"
 _VIEWERS = frozenset({"PAGER", "GIT_PAGER", "MANPAGER", "EDITOR", "VISUAL", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR"})
 
 
-def check_assignment(a: Analysis, name: str, value: Word, cwd: str) -> None:
-    """One `NAME=value`, as a prefix (`NAME=v cmd`), alone, or via export/declare/readonly."""
+def check_assignment(a: Analysis, name: str, value: Word, cwd: str, kept: bool = True) -> None:
+    """One `NAME=value`, as a prefix (`NAME=v cmd`), alone, or via export/declare/readonly;
+    `kept` unless it is a prefix (which lasts for that one program only)."""
     upper = name.upper()
+    if getattr(a, "own_process", False) and upper in _SCRIPT_LOCAL:
+        return  # a script's PATH and prompt settings end with its process
     if value.static and _STORED_CODE.search(value.value):
         a.flag(
             Risk.HIGH,
@@ -70,6 +77,8 @@ def check_assignment(a: Analysis, name: str, value: Word, cwd: str) -> None:
         )
     if upper in _VIEWERS and value.static and value.value.strip() in _HARMLESS_VIEWERS:
         return
+    if kept and value.static and value.value and not _STORED_CODE.search(value.value) and is_secret_path(value.value):
+        a.flag(Risk.HIGH, f"{name} is set to the path of a secret ({value.value}); a later `cat ${name}` reads it")
     if upper in RUNS_CODE_LATER or upper.startswith(_RUNS_CODE_LATER_PREFIX):
         a.flag(Risk.HIGH, f"setting {name} makes later commands run other code ({name} is read by the shell or tools)")
     elif PACKAGE_SOURCES.match(name):

@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from openhands_tui.sdk.sandbox import note_editor_write
 from openhands_tui.sdk.subject import FileChange, FileOperation
 from openhands_tui.sdk.tool import Observation, RiskyAction, ToolContext, ToolDefinition
 from openhands_tui.tools.file_editor.editor import EditorError, EditResult, FileEditor
@@ -114,6 +115,8 @@ class FileEditorTool(ToolDefinition[FileEditorAction]):
                 command=action.command,
                 path=action.path,
             )
+        if action.command != "view" and real is not None:
+            note_editor_write(real)  # rated and confirmed: the sandbox must not undo it
         return FileEditorObservation(text=result.text, command=action.command, path=result.path, diff=result.diff)
 
     def _dispatch(self, action: FileEditorAction) -> EditResult:

@@ -23,7 +23,17 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from openhands_tui.sdk.sandbox import HIDDEN_IN_HOME, PROTECTED, SandboxDenial, SandboxGrant, SandboxPolicy
+from openhands_tui.sdk.sandbox import (
+    HIDDEN_IN_HOME,
+    PROTECTED,
+    SandboxDenial,
+    SandboxGrant,
+    SandboxPolicy,
+    editor_wrote_under,
+)
+
+#: Under /run, what commands still see: the resolver's files (`/etc/resolv.conf` may point here).
+_RUN_KEPT = ("/run/systemd/resolve", "/run/resolvconf", "/run/NetworkManager/resolv.conf")
 
 
 @dataclass(frozen=True)
@@ -52,6 +62,7 @@ def find_bubblewrap() -> Bubblewrap:
     problem = ""
     for path, origin in candidates:
         probe = [path, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--unshare-net"]
+        probe += ["--cap-drop", "ALL"]
         try:
             result = subprocess.run([*probe, "--", "true"], capture_output=True, text=True, timeout=10)
         except (OSError, subprocess.TimeoutExpired) as exc:
@@ -64,14 +75,20 @@ def find_bubblewrap() -> Bubblewrap:
     return Bubblewrap(None, problem + " (user namespaces may be disabled on this system)")
 
 
-def _case_insensitive(root: Path, relative: str) -> list[Path]:
-    """Every existing path under `root` that matches `relative` ignoring case, segment by segment."""
+def _case_insensitive(root: Path, relative: str, listings: dict[Path, list[str]] | None = None) -> list[Path]:
+    """Every existing path under `root` that matches `relative` ignoring case, segment by segment
+    (`listings` keeps each directory's names for the other patterns of the same look)."""
+    listings = {} if listings is None else listings
     found = [root]
     for segment in relative.split("/"):
         wanted, next_found = segment.lower(), []
         for base in found:
-            with contextlib.suppress(OSError):
-                next_found += [base / name for name in os.listdir(base) if name.lower() == wanted]
+            if base not in listings:
+                try:
+                    listings[base] = os.listdir(base)
+                except OSError:
+                    listings[base] = []
+            next_found += [base / name for name in listings[base] if name.lower() == wanted]
         found = next_found
     return found
 
@@ -91,9 +108,11 @@ class ProtectedPaths:
     def __init__(self, workspace: Path) -> None:
         self.workspace = workspace
         self.bound: dict[Path, tuple[int, int] | None] = {}
+        self.settled: dict[Path, tuple[int, int] | None] = {}
 
     def existing(self) -> list[Path]:
-        found = [p for pattern in PROTECTED for p in _case_insensitive(self.workspace, pattern)]
+        listings: dict[Path, list[str]] = {}
+        found = [p for pattern in PROTECTED for p in _case_insensitive(self.workspace, pattern, listings)]
         git = self.workspace / ".git"
         if git.is_symlink() or git.is_file():  # `gitdir: elsewhere`: a repository with other hooks and config
             found.append(git)
@@ -112,19 +131,25 @@ class ProtectedPaths:
         the file editor since it started, say): it must be rebuilt before the next command."""
         return self.snapshot().keys() != self.bound.keys()
 
-    def check(self, before: dict[Path, tuple[int, int] | None]) -> list[str]:
-        """After a command: undo what it did to protected paths; say what was undone."""
+    def check(self, before: dict[Path, tuple[int, int] | None], spare_editor: bool = False) -> list[str]:
+        """After a command: undo what it did to protected paths; say what was undone.
+        `spare_editor`: leave what the file editor made (checking a span with no command)."""
         undone: list[str] = []
+        now = self.snapshot()
         # no hooks or config before: a repository `git init` or `git clone` just made
         new_git = not any(p.relative_to(self.workspace).parts[0].lower() == ".git" for p in before)
-        for path, identity in self.snapshot().items():
+        for path, identity in now.items():
             if path in before and before[path] == identity:
+                continue
+            if spare_editor and editor_wrote_under(str(path)):
                 continue
             relative = path.relative_to(self.workspace)
             if new_git and relative.parts[0] == ".git" and _harmless_new_git(path):
                 continue  # `git init` or `git clone` made a fresh repository: sample hooks, plain config
             _remove(path)
             undone.append(str(relative))
+        #: What the protected paths are after this check (what was undone is gone from it).
+        self.settled = {p: i for p, i in now.items() if str(p.relative_to(self.workspace)) not in undone}
         return undone
 
 
@@ -170,8 +195,19 @@ class Jail:
         (our scratch directory under the host's /tmp)."""
         grant = grant or SandboxGrant()
         args = [self.bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
-        for hidden in HIDDEN_IN_HOME:
-            target = self.home / hidden
+        # /run holds the host's sockets (the session bus, whose `systemd-run --user` runs anything
+        # outside the jail; docker, podman, databases, gpg and ssh agents): a read-only mount does
+        # not stop a connect(). Only what name resolution reads is kept.
+        args += ["--tmpfs", "/run"]
+        # a fresh /proc is writable where the host's was not: as root, /proc/sys/kernel/core_pattern
+        # (`|/workspace/x` runs x as root on the host at the next crash) must stay read-only
+        for kernel in ("/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus"):
+            if os.path.exists(kernel):
+                args += ["--ro-bind", kernel, kernel]
+        for kept in _RUN_KEPT:
+            if os.path.exists(kept):
+                args += ["--ro-bind", kept, kept]
+        for target in self._hidden():
             if target.is_dir() and not target.is_symlink():
                 args += ["--tmpfs", str(target)]
             elif target.exists():
@@ -191,11 +227,22 @@ class Jail:
             args += ["--ro-bind", str(protected), str(protected)]
         for path in readable:
             args += ["--ro-bind", str(path), str(path)]
-        args += ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
+        # run as root, the jail would keep CAP_SYS_ADMIN: `mount -o remount,rw /` undoes it all
+        args += ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--cap-drop", "ALL"]
         if not (self.policy.network or grant.network):
             args.append("--unshare-net")
         args += ["--die-with-parent", "--new-session", "--chdir", cwd if Path(cwd).is_dir() else workspace, "--"]
         return args
+
+    def _hidden(self) -> list[Path]:
+        """Credential stores in the home directory, and our own config and sessions (API key,
+        permission rules, trust records) wherever XDG variables moved them."""
+        paths = [self.home / hidden for hidden in HIDDEN_IN_HOME]
+        for variable in ("XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME"):
+            base = os.environ.get(variable)
+            if base and os.path.isabs(base):
+                paths.append(Path(base) / "openhands-tui")
+        return paths
 
     def denial(
         self, output: str, exit_code: int | None, cwd: str, grant: SandboxGrant | None = None

@@ -137,12 +137,12 @@ class BashSession:
         last check (between commands, while the model thinks): undone like a command's own."""
         if self.jail is None or not self._lingering or self._settled is None:
             return []
-        return self.jail.protected.check(self._settled)
+        return self.jail.protected.check(self._settled, spare_editor=True)
 
     def _settle(self) -> None:
         if self.jail is None:
             return
-        self._settled = self.jail.protected.snapshot()
+        self._settled = dict(self.jail.protected.settled)  # as the check just left them
         process = self._process
         self._lingering = process is not None and process.returncode is None and _jailed_processes(process.pid) > 1
 
@@ -338,14 +338,25 @@ def _descendants(root: int) -> list[int]:
 def _jailed_processes(root: int) -> int:
     """How many processes run in the jail under `root` (bwrap itself not counted): 1 is the
     idle shell; more means a command left something running in the background."""
-    count = 0
-    for pid in _descendants(root):
+    count, frontier = 0, [root]
+    while frontier:  # each process's own children list: a few small reads, not a scan of /proc
+        pid = frontier.pop()
         try:
-            name = Path(f"/proc/{pid}/comm").read_text().strip()
-        except OSError:
-            continue
-        count += name != "bwrap"
+            tasks = os.listdir(f"/proc/{pid}/task")
+            children = [int(c) for t in tasks for c in Path(f"/proc/{pid}/task/{t}/children").read_text().split()]
+        except (OSError, ValueError):
+            return sum(_name(p) != "bwrap" for p in _descendants(root))  # no children files here
+        for child in children:
+            count += _name(child) != "bwrap"
+            frontier.append(child)
     return count
+
+
+def _name(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return ""
 
 
 def _as_bash(text: str, script: Path) -> str:
