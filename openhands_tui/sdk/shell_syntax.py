@@ -122,8 +122,15 @@ class _Walker:
         elif kind == "pipeline":
             self._pipeline(node, nested)
         elif kind in _SUBSTITUTIONS:
-            for child in node.children:
-                self.walk(child, nested=True)
+            inner = _escaped_backquotes(node)
+            if inner is not None:  # `a \`b\``: bash unescapes, then runs the text as a command line
+                tree = _parser().parse(inner.encode())
+                if tree.root_node.has_error:
+                    self.odd_syntax.append(inner)
+                self.walk(tree.root_node, nested=True)
+            else:
+                for child in node.children:
+                    self.walk(child, nested=True)
         elif kind in ("declaration_command", "unset_command"):
             self._declaration(node, nested)
         elif kind == "variable_assignment":  # `PS4=...` on its own: it changes the shell's state
@@ -243,7 +250,7 @@ class _Walker:
             self.walk(stage, nested)
             for command in self.commands[before:]:
                 if command.nested == nested:
-                    command.pipe_index, command.pipe_length = index, len(stages)
+                    _place_in_pipeline(command, index, len(stages))
 
     # -- words -----------------------------------------------------------------------------
 
@@ -362,3 +369,28 @@ def _decode_ansi_c(body: str) -> str:
         return codecs.decode(body.encode("latin-1", "backslashreplace"), "unicode_escape")
     except (UnicodeDecodeError, ValueError):
         return body
+
+
+def _place_in_pipeline(command: SimpleCommand, stage: int, stages: int) -> None:
+    """Record where `command` sits in a pipeline whose `stage` (of `stages`) it is part of. A
+    command already placed by a pipeline inside that stage (`( curl x | sh ) | cat`) keeps its
+    inner place, except that the first of an inner pipeline reads the outer pipe
+    (`curl x | ( sh | cat )`) and the last writes into it. Only two facts are used: whether
+    stdin comes from a pipe (index > 0) and whether stdout goes into one (length > index + 1)."""
+    reads_pipe = command.pipe_index > 0 or stage > 0
+    writes_pipe = command.pipe_length > command.pipe_index + 1 or stage < stages - 1
+    index = command.pipe_index if command.pipe_index > 0 else stage
+    command.pipe_index = index if reads_pipe else 0
+    command.pipe_length = command.pipe_index + (2 if writes_pipe else 1)
+
+
+def _escaped_backquotes(node: Any) -> str | None:
+    """The command line inside a backquoted substitution that nests others by escaping them
+    (`\\``), as bash sees it once it has removed those escapes; None for any other substitution
+    (the parser already reads those as they run)."""
+    text = node.text.decode(errors="surrogateescape")
+    if not (len(text) >= 2 and text[0] == text[-1] == "`" and "\\" in text):
+        return None
+    body = text[1:-1]
+    unescaped = re.sub(r"\\([\\`$])", r"\1", body)
+    return unescaped if unescaped != body else None

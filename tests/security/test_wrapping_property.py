@@ -43,7 +43,8 @@ WRAPS = [
     (False, lambda a, b: f"( {a} )"),
     (False, lambda a, b: f"{{ {a}; }}"),
     (False, lambda a, b: f"echo $( {a} )"),  # the space keeps `$((` from reading as arithmetic, as in bash
-    (False, lambda a, b: f"echo `{a}`"),
+    # inside backquotes, backquotes and backslashes are escaped to nest (bash's rule)
+    (False, lambda a, b: "echo `" + a.replace("\\", "\\\\").replace("`", "\\`") + "`"),
     (False, lambda a, b: f"bash -c {shlex.quote(a)}"),
     (False, lambda a, b: f"sh -c {shlex.quote(a)}"),
     (False, lambda a, b: f"sudo {a}"),
