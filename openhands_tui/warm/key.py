@@ -77,9 +77,12 @@ def fingerprint(environ: Mapping[str, str]) -> str:
 
 
 def socket_directory() -> str:
-    """Private to this user: whoever can connect can run code as the user."""
-    runtime = os.environ.get("XDG_RUNTIME_DIR")
-    base = runtime if runtime and os.path.isdir(runtime) else os.environ.get("TMPDIR") or "/tmp"
+    """Private to this user: whoever can connect can run code as the user. And out of the
+    agent's sight: a read-only mount does not stop `connect()`, so the socket lives only where
+    the sandbox mounts something empty over the host's directory (its private /tmp, its empty
+    /run), never under TMPDIR or the home directory, which commands can see."""
+    runtime = os.environ.get("XDG_RUNTIME_DIR") or ""
+    base = runtime if runtime.startswith("/run/") and os.path.isdir(runtime) else "/tmp"
     return os.path.join(base, f"openhands-tui-warm-{os.getuid()}")
 
 
