@@ -1,0 +1,32 @@
+"""Providers that end an answer early or ask for an unreasonable wait (second chaos round):
+a partial answer is retried, never taken as the whole one, and a wait longer than the cap
+ends the run at once with the reason instead of freezing it."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from openhands_tui.sdk import Agent
+from openhands_tui.testing import Script, Turn
+from tests.conftest import llm_for
+from tests.sdk.helpers import run
+
+
+async def test_a_stream_cut_before_the_finish_is_retried_not_accepted(serve, workspace: Path) -> None:
+    server = serve([Script(turns=[Turn(text="the first half of an ans", fault="cut"), Turn.finish("whole")])])
+    result = await run(Agent(llm=llm_for(server), tools=[]), workspace, "go")
+    assert result.outcome.status == "finished" and result.outcome.result == "whole"
+    assert len(server.requests) == 2
+    assert any("ended before the model finished" in e.error for e in result.kinds("agent_error"))
+    assert not any("first half" in m.content for m in result.kinds("message") if m.role == "assistant")
+
+
+async def test_a_retry_after_beyond_the_cap_ends_the_run_at_once(serve, workspace: Path) -> None:
+    server = serve([Script(turns=[Turn(fault="429", retry_after=86_400), Turn.finish("never")])])
+    started = time.monotonic()
+    result = await run(Agent(llm=llm_for(server, retry_after_cap=30), tools=[]), workspace, "go")
+    assert time.monotonic() - started < 5
+    assert result.outcome.status == "error" and result.outcome.exit_code == 1
+    assert "asked to wait 86400s, more than retry_after_cap 30s" in result.outcome.detail
+    assert len(server.requests) == 1
