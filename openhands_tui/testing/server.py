@@ -56,9 +56,9 @@ class ScriptedLLMServer(ScriptedServer):
         if turn.delay:
             time.sleep(turn.delay)
         if turn.fault == "cut":
-            frames = list(_chunks(turn.model_copy(update={"tool_calls": []}), body, False, request_bytes))[:-1]
+            partial = list(_chunks(turn.model_copy(update={"tool_calls": []}), body, False, request_bytes))[:-1]
             handler.start_events()
-            handler.send_events([b"data: " + json.dumps(chunk).encode() + b"\n\n" for chunk in frames])
+            handler.send_events([b"data: " + json.dumps(chunk).encode() + b"\n\n" for chunk in partial])
         elif turn.fault is not None:
             _fault(handler, turn)
         elif body.get("stream"):
