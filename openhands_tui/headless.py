@@ -31,7 +31,7 @@ from openhands_tui.sdk.event import (
 from openhands_tui.sdk.outcome import RunOutcome
 from openhands_tui.sdk.security.permissions import PermissionRule
 from openhands_tui.sdk.subject import Finish
-from openhands_tui.sdk.terminal_text import strip_controls
+from openhands_tui.sdk.terminal_text import safe_for_terminal, strip_controls
 from openhands_tui.sdk.tree import DelegationTree
 
 PREVIEW_LINES = 8
@@ -63,7 +63,7 @@ class TranscriptPrinter:
     def __call__(self, event: Event) -> None:
         line = self._format(event)
         if line is not None:  # model text and command output never reach the terminal raw
-            self.out.write(strip_controls(line) + "\n")
+            self.out.write(safe_for_terminal(line) + "\n")
             self.out.flush()
 
     def _who(self, event: Event) -> str:
@@ -243,11 +243,11 @@ def run_headless(options: LaunchOptions, *, json_output: bool) -> int:
     print(f"{verb} {launched.log.id} · {what}", file=sys.stderr)
     outcome = asyncio.run(_run(launched, options.task, launched.inputs))
     if not json_output and outcome.result:
-        out.write(f"\n{strip_controls(outcome.result)}\n")
+        out.write(f"\n{safe_for_terminal(outcome.result)}\n")
     usage = usage_line(launched.conversation.runtime.tree)
     if usage:
         print(usage, file=sys.stderr)
-    why = f": {outcome.detail}" if outcome.detail and outcome.exit_code else ""
+    why = f": {safe_for_terminal(outcome.detail)}" if outcome.detail and outcome.exit_code else ""
     print(
         f"{outcome.status.value}{why} · session {launched.log.id} (resume with: tui --resume {launched.log.id})",
         file=sys.stderr,
