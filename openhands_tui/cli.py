@@ -477,6 +477,13 @@ def risk_command(
 def main() -> None:
     """Run `tui`. A usage error (an unknown option, a bad value) is one line naming the flag,
     exit 2, like every other bad input — not click's four-line usage block."""
+    for position, argument in enumerate(sys.argv[1:]):
+        try:
+            argument.encode("utf-8")
+        except UnicodeEncodeError:  # bytes the locale could not decode: nothing downstream can store them
+            flag = sys.argv[position] if position and sys.argv[position].startswith("-") else "argument"
+            print(f"tui: {flag} {argument.encode('utf-8', 'replace').decode()}: not UTF-8 text", file=sys.stderr)
+            sys.exit(2)
     try:
         result = app(standalone_mode=False)
     except typer.TyperException as exc:  # usage errors and the like (typer's own click)

@@ -97,3 +97,19 @@ def test_a_pipe_among_microagents_and_skills_is_skipped_with_a_warning(workspace
     loaded = load_microagents(workspace, include_builtin=False, home=workspace / "home")
     assert [skill.name for skill in loaded.skills] == ["real"]
     assert sum("not a regular file" in warning for warning in loaded.warnings) == 2
+
+
+@pytest.mark.parametrize(("name", "value"), [("LLM_TIMEOUT", "nan"), ("LLM_TIMEOUT", "inf"), ("LLM_TIMEOUT", "0")])
+def test_a_timeout_that_is_not_a_finite_positive_number_is_refused(
+    monkeypatch: pytest.MonkeyPatch, name: str, value: str
+) -> None:
+    from openhands_tui.sdk.errors import SettingsError
+    from openhands_tui.sdk.settings import llm_tuning
+
+    monkeypatch.setenv(name, value)
+    with pytest.raises(SettingsError, match=f"{name}: must be a finite number above 0, got '{value}'"):
+        llm_tuning({})
+
+
+def test_an_argument_that_is_not_utf8_is_one_line(workspace: Path) -> None:
+    _one_line(run_tui("--headless", "--task", "caf\udcff"), "--task caf?: not UTF-8 text")
