@@ -122,3 +122,16 @@ def test_garbage_from_an_editor_is_one_log_line_and_the_next_request_is_answered
     assert result.stderr.startswith("tui acp: Error parsing JSON-RPC message: ")
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert '"id":1,"error":{"code":-32601' in result.stdout
+
+
+def test_frontmatter_built_to_hurt_is_skipped_not_a_crash() -> None:
+    from openhands_tui.sdk.context.files import parse_header
+
+    laughs = 'a: &a ["lol", "lol", "lol"]\n' + "".join(
+        f"{name}: &{name} [{', '.join([f'*{prev}'] * 9)}]\n" for prev, name in zip("abcdefgh", "bcdefghi", strict=True)
+    )
+    deep = "x: " + "[" * 5000 + "]" * 5000
+    for header, problem in [(laughs, "aliases (*name) are not allowed"), (deep, "maximum recursion depth")]:
+        data, why = parse_header(header + "\ntriggers: [boom]\n")
+        assert why is not None and problem in why
+        assert data is None or len(str(data)) < 1_000
