@@ -3,14 +3,23 @@ so the engine, litellm and textual are imported only inside the commands that ne
 
 from __future__ import annotations
 
+import signal
 import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
-import typer
 
-from openhands_tui import __version__
+def _interrupted_while_starting(signum: int, frame: object) -> None:
+    raise SystemExit(130)
+
+
+if Path(sys.argv[0]).name in ("tui", "__main__.py"):  # run as the program, not imported by a test
+    signal.signal(signal.SIGINT, _interrupted_while_starting)  # Ctrl-C during the imports: no traceback
+
+import typer  # noqa: E402 - after the handler above: importing takes a moment worth interrupting
+
+from openhands_tui import __version__  # noqa: E402
 
 if TYPE_CHECKING:
     from openhands_tui.launch import LaunchOptions
@@ -477,6 +486,7 @@ def risk_command(
 def main() -> None:
     """Run `tui`. A usage error (an unknown option, a bad value) is one line naming the flag,
     exit 2, like every other bad input — not click's four-line usage block."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # from here on Ctrl-C is KeyboardInterrupt
     for position, argument in enumerate(sys.argv[1:]):
         try:
             argument.encode("utf-8")

@@ -7,6 +7,7 @@ told: a risky action never runs silently just because nobody is watching.
 from __future__ import annotations
 
 import asyncio
+import logging
 import signal
 import sys
 from typing import TextIO
@@ -230,6 +231,7 @@ def run_headless(options: LaunchOptions, *, json_output: bool) -> int:
     printer = JsonPrinter(out) if json_output else TranscriptPrinter(out)
     launched = launch(options, confirmer=TerminalConfirmer(options.confirm), subscribers=[printer])
     log_to_session(launched)
+    logging.captureWarnings(True)  # a library's warnings (an unawaited coroutine after Ctrl-C) go to tui.log
     for warning in launched.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     for request in launched.trust_requests:

@@ -135,3 +135,26 @@ def test_frontmatter_built_to_hurt_is_skipped_not_a_crash() -> None:
         data, why = parse_header(header + "\ntriggers: [boom]\n")
         assert why is not None and problem in why
         assert data is None or len(str(data)) < 1_000
+
+
+@pytest.mark.subprocess
+@pytest.mark.parametrize("after", [0.15, 0.6])
+def test_ctrl_c_while_tui_starts_is_exit_130_without_a_traceback(workspace: Path, after: float) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    args = ["--headless", "--task", "go", "--model", "openai/x", "--base-url", "http://127.0.0.1:9/v1"]
+    child = subprocess.Popen(
+        [sys.executable, "-m", "openhands_tui", *args, "--workspace", str(workspace)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "LLM_NUM_RETRIES": "20", "LLM_RETRY_MIN_WAIT": "1"},
+    )
+    time.sleep(after)
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=60)
+    assert child.returncode == 130, err
+    assert "Traceback" not in out + err and "KeyboardInterrupt" not in err and "RuntimeWarning" not in err
