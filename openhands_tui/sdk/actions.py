@@ -118,6 +118,8 @@ def prepare(tools: Mapping[str, ToolDefinition[Any]], call: ToolCall) -> Prepare
         )
         return PreparedCall(call.model_copy(update={"arguments": call.arguments[:1000]}), {}, tool, None, too_long)
     arguments, error = _parse_arguments(call)
+    if error is None and "\\ud" in call.arguments.lower():  # surrogate escapes: resend them as parsed,
+        call = call.model_copy(update={"arguments": json.dumps(arguments)})  # a lone one made U+FFFD
     action: Action | None = None
     if error is None and tool is None:
         error = f"There is no tool named {call.name!r}. Available tools: {', '.join(tools)}."

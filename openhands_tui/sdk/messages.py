@@ -33,9 +33,23 @@ def _assistant_message(event: MessageEvent) -> dict[str, Any]:
     """What the model said, with the thinking that preceded it (the provider layer decides
     whether it goes back). A message kept only for its thinking has no text, like a reply
     that is only tool calls."""
+    content = _bounded_text(event.content)
     if not event.thinking:
-        return {"role": "assistant", "content": event.content}
-    return {"role": "assistant", "content": event.content or None, "thinking_blocks": event.thinking}
+        return {"role": "assistant", "content": content}
+    return {"role": "assistant", "content": content or None, "thinking_blocks": event.thinking}
+
+
+#: What the model said is sent back at most this long: no real model writes more in one answer,
+#: and a provider that streamed megabytes would otherwise have them re-sent with every request.
+MAX_TEXT_IN_HISTORY = 100_000
+
+
+def _bounded_text(text: str) -> str:
+    if len(text) <= MAX_TEXT_IN_HISTORY:
+        return text
+    head = MAX_TEXT_IN_HISTORY // 2
+    omitted = len(text) - 2 * head
+    return f"{text[:head]}\n[... {omitted:,} characters of this answer omitted from the history ...]\n{text[-head:]}"
 
 
 #: A tool call bigger than this (a `create` with a whole file in it) is sent back shortened:

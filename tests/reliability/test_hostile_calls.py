@@ -62,3 +62,12 @@ async def test_carriage_returns_and_bidi_overrides_never_disguise_a_transcript(s
     printed = out.getvalue()
     assert "\r" not in printed and "\u202e" not in printed
     assert "all tests pass" in printed and "rm -rf" not in printed  # what a terminal would have shown
+
+
+async def test_a_lone_surrogate_is_not_sent_back_to_an_anthropic_model(serve, workspace: Path) -> None:
+    call = ScriptedToolCall(name="terminal", arguments='{"command": "echo \\ud800"}')
+    server = serve([Script(turns=[Turn(tool_calls=[call]), Turn.finish("done")])], api="anthropic")
+    result = await run(Agent(llm=llm_for(server), tools=get_default_tools()), workspace, "go")
+    assert result.outcome.result == "done", result.outcome.detail
+    resent = [block for m in server.requests[1].messages for block in m["content"] if block.get("type") == "tool_use"]
+    assert resent[0]["input"] == {"command": "echo \ufffd"}

@@ -8,7 +8,8 @@ import time
 from pathlib import Path
 
 from openhands_tui.sdk import Agent
-from openhands_tui.testing import Script, Turn
+from openhands_tui.testing import Script, ScriptedToolCall, Turn
+from openhands_tui.tools.preset.default import get_default_tools
 from tests.conftest import llm_for
 from tests.sdk.helpers import run
 
@@ -30,3 +31,19 @@ async def test_a_retry_after_beyond_the_cap_ends_the_run_at_once(serve, workspac
     assert result.outcome.status == "error" and result.outcome.exit_code == 1
     assert "asked to wait 86400s, more than retry_after_cap 30s" in result.outcome.detail
     assert len(server.requests) == 1
+
+
+async def test_an_answer_of_megabytes_is_not_resent_with_every_request(serve, workspace: Path) -> None:
+    echo = ScriptedToolCall(name="terminal", arguments={"command": "echo hi"})
+    turns = [
+        Turn(text="t" * 3_000_000, tool_calls=[echo]),
+        Turn.call("terminal", command="echo 2"),
+        Turn.finish("done"),
+    ]
+    server = serve([Script(turns=turns)])
+    llm = llm_for(server, stream=False, timeout=60)
+    result = await run(Agent(llm=llm, tools=get_default_tools()), workspace, "go")
+    assert result.outcome.result == "done"
+    sent = [len(str(request.messages)) for request in server.requests]
+    assert len(sent) == 3 and max(sent) < 150_000, sent
+    assert "characters of this answer omitted from the history" in str(server.requests[1].messages)
