@@ -17,8 +17,9 @@ from openhands_tui.sdk.confirmation import ConfirmationMode, ConfirmationPolicy,
 from openhands_tui.sdk.context.loader import load_microagents
 from openhands_tui.sdk.context.tasks import find_task_command, parse_inputs
 from openhands_tui.sdk.conversation import Conversation
-from openhands_tui.sdk.errors import SettingsError, StrategyError
+from openhands_tui.sdk.errors import SessionError, SettingsError, StrategyError
 from openhands_tui.sdk.event import Event, Risk
+from openhands_tui.sdk.file_read import open_regular_for_append
 from openhands_tui.sdk.llm import LLM
 from openhands_tui.sdk.runtime import Limits
 from openhands_tui.sdk.sandbox import SandboxPolicy
@@ -243,7 +244,11 @@ def _launch(
 def log_to_session(launched: Launched) -> None:
     """Engine warnings and tracebacks go to the session's tui.log, redacted — never to the
     transcript, the app's screen or an editor's protocol stream."""
-    handler = logging.FileHandler(launched.log.directory / "tui.log")
+    path = launched.log.directory / "tui.log"
+    try:
+        handler = logging.StreamHandler(open_regular_for_append(path))
+    except OSError as exc:
+        raise SessionError(f"{path}: cannot write the session's log ({exc.strerror or exc})") from None
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     handler.addFilter(RedactingFilter(launched.conversation.bus.redactor))
     root = logging.getLogger()

@@ -1,6 +1,6 @@
 """A session store damaged in ways a crash or a hostile workspace leave it (second chaos round):
 a log or metadata file replaced by a pipe, a directory or bytes that are not text. Resuming is
-one line naming the file, exit 2, at once; listing sessions skips the damaged one."""
+one line naming the file, exit 2, at once (a pipe for its tui.log too); listing sessions skips the damaged one."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ DAMAGE = {
     "events.jsonl is a directory": ("events.jsonl", "directory"),
     "meta.json is a pipe": ("meta.json", "pipe"),
     "meta.json is not UTF-8": ("meta.json", "binary"),
+    "tui.log is a pipe": ("tui.log", "pipe"),
 }
 
 
