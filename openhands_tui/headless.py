@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import signal
 import sys
 from typing import TextIO
@@ -40,6 +41,16 @@ PREVIEW_LINES = 8
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
+def write_out(out: TextIO, text: str) -> None:
+    """Write and flush; when the reader has gone (`tui ... | head`), the rest of the output goes
+    to /dev/null and the run carries on to its own end and exit code — no BrokenPipeError."""
+    try:
+        out.write(text)
+        out.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), out.fileno())
+
+
 class JsonPrinter:
     """One JSON object per persisted event per line: the events.jsonl schema."""
 
@@ -48,8 +59,7 @@ class JsonPrinter:
 
     def __call__(self, event: Event) -> None:
         if not event.transient:
-            self.out.write(event.model_dump_json() + "\n")
-            self.out.flush()
+            write_out(self.out, event.model_dump_json() + "\n")
 
 
 class TranscriptPrinter:
@@ -64,8 +74,7 @@ class TranscriptPrinter:
     def __call__(self, event: Event) -> None:
         line = self._format(event)
         if line is not None:  # model text and command output never reach the terminal raw
-            self.out.write(safe_for_terminal(line) + "\n")
-            self.out.flush()
+            write_out(self.out, safe_for_terminal(line) + "\n")
 
     def _who(self, event: Event) -> str:
         """Children are tagged with their name and indented by their depth in the tree."""
@@ -245,7 +254,7 @@ def run_headless(options: LaunchOptions, *, json_output: bool) -> int:
     print(f"{verb} {launched.log.id} · {what}", file=sys.stderr)
     outcome = asyncio.run(_run(launched, options.task, launched.inputs))
     if not json_output and outcome.result:
-        out.write(f"\n{safe_for_terminal(outcome.result)}\n")
+        write_out(out, f"\n{safe_for_terminal(outcome.result)}\n")
     usage = usage_line(launched.conversation.runtime.tree)
     if usage:
         print(usage, file=sys.stderr)

@@ -158,3 +158,25 @@ def test_ctrl_c_while_tui_starts_is_exit_130_without_a_traceback(workspace: Path
     out, err = child.communicate(timeout=60)
     assert child.returncode == 130, err
     assert "Traceback" not in out + err and "KeyboardInterrupt" not in err and "RuntimeWarning" not in err
+
+
+@pytest.mark.subprocess
+def test_a_reader_that_goes_away_does_not_break_the_run(serve, workspace: Path) -> None:
+    """`tui --headless ... | head -1`: the run goes on to its end and exit code, no BrokenPipeError."""
+    import subprocess
+    import sys
+
+    from openhands_tui.testing import Script, Turn
+    from tests.conftest import model_args
+
+    server = serve([Script(turns=[Turn.call("terminal", command="seq 1 20000"), Turn.finish("line\n" * 20_000)])])
+    args = ["--headless", "--task", "go", *model_args(server), "--workspace", str(workspace)]
+    child = subprocess.Popen(
+        [sys.executable, "-m", "openhands_tui", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    assert child.stdout is not None and child.stderr is not None
+    child.stdout.read(10)
+    child.stdout.close()
+    err = child.stderr.read()
+    assert child.wait(timeout=60) == 0, err
+    assert "Traceback" not in err and "BrokenPipe" not in err and "finished · session" in err
