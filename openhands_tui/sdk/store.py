@@ -295,6 +295,8 @@ class SessionStore:
             if not dirs:
                 raise SessionError(f"--resume last: no sessions stored in {self.root}")
             return dirs[0]
+        if not ref or "/" in ref or ref.startswith("."):  # an id, never a path out of the store
+            raise SessionError(f"--resume {ref}: not a session id (see tui sessions)")
         exact = self.root / ref
         if (exact / "meta.json").exists():
             return exact

@@ -48,3 +48,16 @@ def test_a_damaged_session_is_one_line_and_skipped_in_lists(serve, workspace: Pa
     if name == "meta.json":
         assert session_id not in listed.stdout
     shutil.rmtree(directory)
+
+
+def test_resume_takes_an_id_never_a_path_out_of_the_store(tmp_path: Path) -> None:
+    from openhands_tui.sdk.errors import SessionError
+    from openhands_tui.sdk.store import SessionStore
+
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "meta.json").write_text("{}")
+    store = SessionStore(tmp_path / "state")
+    for ref in ("../../elsewhere", str(outside), ".", ""):
+        with pytest.raises(SessionError, match="not a session id"):
+            store.open(ref)
