@@ -106,16 +106,24 @@ def load_strategy_spec(spec: str | None) -> LoadedStrategy:
 
 
 def _workspace(options: LaunchOptions, meta: SessionMeta | None, read_only: bool) -> Path:
-    raw = options.workspace or (Path(meta.workspace) if meta else Path.cwd())
+    if options.workspace is not None:
+        raw, label = options.workspace, "--workspace"
+    elif meta is not None:
+        raw, label = Path(meta.workspace), "the session's workspace"
+    else:
+        try:
+            raw, label = Path.cwd(), "the current directory"
+        except OSError:  # deleted under the shell that started tui
+            raise SettingsError("the current directory no longer exists; pass --workspace DIR") from None
     if not raw.is_dir():
-        raise SettingsError(f"--workspace {raw}: not a directory")
+        raise SettingsError(f"{label} {raw}: not a directory")
     if not read_only:
         try:  # found now, not halfway through a task
             with tempfile.TemporaryFile(dir=raw):
                 pass
         except OSError as exc:
             raise SettingsError(
-                f"--workspace {raw}: cannot write there ({exc.strerror or exc}); use --sandbox read-only "
+                f"{label} {raw}: cannot write there ({exc.strerror or exc}); use --sandbox read-only "
                 "to work on it without changing it"
             ) from None
     return raw.resolve()

@@ -180,3 +180,31 @@ def test_a_reader_that_goes_away_does_not_break_the_run(serve, workspace: Path) 
     err = child.stderr.read()
     assert child.wait(timeout=60) == 0, err
     assert "Traceback" not in err and "BrokenPipe" not in err and "finished · session" in err
+
+
+@pytest.mark.subprocess
+def test_a_current_directory_deleted_under_the_shell_is_one_line(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    script = (
+        f"cd {gone} && rmdir {gone} && exec {sys.executable} -m openhands_tui --headless --task go --model openai/x"
+    )
+    result = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.strip() == "tui: the current directory no longer exists; pass --workspace DIR"
+
+
+def test_resuming_a_session_whose_workspace_is_gone_names_it(serve, workspace: Path) -> None:
+    import shutil
+
+    from openhands_tui.testing import Script, Turn
+    from tests.conftest import model_args
+
+    server = serve([Script(turns=[Turn.finish("first")])])
+    assert run_tui("--headless", "--task", "go", *model_args(server), "--workspace", str(workspace)).returncode == 0
+    shutil.rmtree(workspace)
+    resumed = run_tui("--headless", "--resume", "last", "--task", "more", *model_args(server))
+    _one_line(resumed, f"the session's workspace {workspace}: not a directory")
