@@ -56,6 +56,7 @@ def _bounded_text(text: str) -> str:
 #: the call already ran, and re-sending megabytes with every later request would fill the window.
 MAX_ARGUMENTS_IN_HISTORY = 20_000
 _KEEP_OF_LONG_STRING = 1_000
+_KEEP_OF_LONG_LIST = 50
 
 
 def compact_arguments(raw: str) -> str:
@@ -73,10 +74,16 @@ def compact_arguments(raw: str) -> str:
         if isinstance(value, dict):
             return {key: cut(item) for key, item in value.items()}
         if isinstance(value, list):
-            return [cut(item) for item in value]
+            kept = [cut(item) for item in value[:_KEEP_OF_LONG_LIST]]
+            if len(value) > _KEEP_OF_LONG_LIST:  # 50,000 small items are as big as one long string
+                kept.append(f"... [{len(value) - _KEEP_OF_LONG_LIST:,} more items, omitted from the history]")
+            return kept
         return value
 
-    return json.dumps(cut(parsed))
+    compact = json.dumps(cut(parsed))
+    if len(compact) > MAX_ARGUMENTS_IN_HISTORY:  # wide or deep in some other way: only its size goes back
+        return json.dumps({"omitted": f"a {len(raw):,}-character call, omitted from the history"})
+    return compact
 
 
 def shorten(text: str, keep: int) -> str:
