@@ -209,6 +209,8 @@ def main_command(
             sandbox=sandbox.value if sandbox is not None else None,
             trust_project=trust_project,
         )
+        if not headless and not (sys.stdin.isatty() and sys.stdout.isatty()):
+            raise _fail("the app needs a terminal (standard input or output is not one); use --headless")
         if demo:
             code = _run_demo(options, json_output, headless, theme)
         elif not headless:

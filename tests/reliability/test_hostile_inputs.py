@@ -208,3 +208,8 @@ def test_resuming_a_session_whose_workspace_is_gone_names_it(serve, workspace: P
     shutil.rmtree(workspace)
     resumed = run_tui("--headless", "--resume", "last", "--task", "more", *model_args(server))
     _one_line(resumed, f"the session's workspace {workspace}: not a directory")
+
+
+def test_the_app_without_a_terminal_is_one_line_not_a_wait_for_nobody(workspace: Path) -> None:
+    result = run_tui("--task", "go", "--model", "openai/x", "--workspace", str(workspace), timeout=30)
+    _one_line(result, "the app needs a terminal", "use --headless")
