@@ -3,17 +3,26 @@ so the engine, litellm and textual are imported only inside the commands that ne
 
 from __future__ import annotations
 
+import signal
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
-import typer
 
-from openhands_tui import __version__
-from openhands_tui.cli_acp import acp_command
-from openhands_tui.cli_inspect import microagents_command, risk_command, sessions_command, view_command
-from openhands_tui.cli_mcp import mcp_app
-from openhands_tui.cli_usage import (
+def _interrupted_while_starting(signum: int, frame: object) -> None:
+    raise SystemExit(130)
+
+
+if Path(sys.argv[0]).name in ("tui", "__main__.py"):  # run as the program, not imported by a test
+    signal.signal(signal.SIGINT, _interrupted_while_starting)  # Ctrl-C during the imports: no traceback
+
+import typer  # noqa: E402 - after the handler above: importing takes a moment worth interrupting
+
+from openhands_tui import __version__  # noqa: E402
+from openhands_tui.cli_acp import acp_command  # noqa: E402
+from openhands_tui.cli_inspect import microagents_command, risk_command, sessions_command, view_command  # noqa: E402
+from openhands_tui.cli_mcp import mcp_app  # noqa: E402
+from openhands_tui.cli_usage import (  # noqa: E402
     HELP_EPILOG,
     ConfirmChoice,
     ReasoningChoice,
@@ -187,6 +196,8 @@ def main_command(
             sandbox=sandbox.value if sandbox is not None else None,
             trust_project=trust_project,
         )
+        if not headless and not (sys.stdin.isatty() and sys.stdout.isatty()):
+            raise fail("the app needs a terminal (standard input or output is not one); use --headless")
         if demo:
             code = _run_demo(options, json_output, headless, theme)
         elif not headless:
@@ -358,6 +369,16 @@ def main(argv: list[str] | None = None) -> int:
     Click's usage block."""
     from typer._click.exceptions import UsageError  # Typer's own Click
 
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # from here on Ctrl-C is KeyboardInterrupt
+    arguments = sys.argv[1:] if argv is None else argv
+    for position, argument in enumerate(arguments):
+        try:
+            argument.encode("utf-8")
+        except UnicodeEncodeError:  # bytes the locale could not decode: nothing downstream can store them
+            before = arguments[position - 1] if position else ""
+            flag = before if before.startswith("-") else "argument"
+            print(f"tui: {flag} {argument.encode('utf-8', 'replace').decode()}: not UTF-8 text", file=sys.stderr)
+            return 2
     try:
         code = app(args=argv, prog_name="tui", standalone_mode=False)
     except UsageError as exc:

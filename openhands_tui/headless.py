@@ -7,6 +7,8 @@ told: a risky action never runs silently just because nobody is watching.
 from __future__ import annotations
 
 import asyncio
+import logging
+import os
 import signal
 import sys
 from typing import TextIO
@@ -33,12 +35,22 @@ from openhands_tui.sdk.event import (
 from openhands_tui.sdk.outcome import RunOutcome
 from openhands_tui.sdk.security.permissions import PermissionRule
 from openhands_tui.sdk.subject import Finish
-from openhands_tui.sdk.terminal_text import shown_for_approval, strip_controls
+from openhands_tui.sdk.terminal_text import safe_for_terminal, shown_for_approval, strip_controls
 from openhands_tui.sdk.tree import DelegationTree
 
 PREVIEW_LINES = 8
 #: Ctrl+C, `kill`, and a closed terminal or dropped SSH connection all stop the run cleanly.
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def write_out(out: TextIO, text: str) -> None:
+    """Write and flush; when the reader has gone (`tui ... | head`), the rest of the output goes
+    to /dev/null and the run carries on to its own end and exit code — no BrokenPipeError."""
+    try:
+        out.write(text)
+        out.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), out.fileno())
 
 
 class JsonPrinter:
@@ -49,8 +61,7 @@ class JsonPrinter:
 
     def __call__(self, event: Event) -> None:
         if not event.transient:
-            self.out.write(event.model_dump_json() + "\n")
-            self.out.flush()
+            write_out(self.out, event.model_dump_json() + "\n")
 
 
 class TranscriptPrinter:
@@ -65,8 +76,7 @@ class TranscriptPrinter:
     def __call__(self, event: Event) -> None:
         line = self._format(event)
         if line is not None:  # model text and command output never reach the terminal raw
-            self.out.write(strip_controls(line) + "\n")
-            self.out.flush()
+            write_out(self.out, safe_for_terminal(line) + "\n")
 
     def _who(self, event: Event) -> str:
         """Children are tagged with their name and indented by their depth in the tree."""
@@ -235,6 +245,7 @@ def run_headless(options: LaunchOptions, *, json_output: bool) -> int:
     printer = JsonPrinter(out) if json_output else TranscriptPrinter(out)
     launched = launch(options, confirmer=TerminalConfirmer(options.confirm), subscribers=[printer])
     log_to_session(launched)
+    logging.captureWarnings(True)  # a library's warnings (an unawaited coroutine after Ctrl-C) go to tui.log
     for warning in launched.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     for request in launched.trust_requests:
@@ -248,11 +259,11 @@ def run_headless(options: LaunchOptions, *, json_output: bool) -> int:
     print(f"{verb} {launched.log.id} · {what}", file=sys.stderr)
     outcome = asyncio.run(_run(launched, options.task, launched.inputs))
     if not json_output and outcome.result:
-        out.write(f"\n{strip_controls(outcome.result)}\n")
+        write_out(out, f"\n{safe_for_terminal(outcome.result)}\n")
     usage = usage_line(launched.conversation.runtime.tree)
     if usage:
         print(usage, file=sys.stderr)
-    why = f": {outcome.detail}" if outcome.detail and outcome.exit_code else ""
+    why = f": {safe_for_terminal(outcome.detail)}" if outcome.detail and outcome.exit_code else ""
     again = resume_hint(launched.log.id, launched.agent.llm.model)
     print(f"{outcome.status.value}{why} · session {launched.log.id} (resume with: {again})", file=sys.stderr)
     return outcome.exit_code

@@ -18,8 +18,9 @@ from openhands_tui.sdk.confirmation import ConfirmationMode, ConfirmationPolicy,
 from openhands_tui.sdk.context.loader import load_microagents
 from openhands_tui.sdk.context.tasks import find_task_command, parse_inputs
 from openhands_tui.sdk.conversation import Conversation
-from openhands_tui.sdk.errors import SettingsError, StrategyError
+from openhands_tui.sdk.errors import SessionError, SettingsError, StrategyError
 from openhands_tui.sdk.event import Event, Risk
+from openhands_tui.sdk.file_read import open_regular_for_append
 from openhands_tui.sdk.llm import LLM
 from openhands_tui.sdk.mcp_config import microagent_servers, session_servers
 from openhands_tui.sdk.runtime import Limits
@@ -107,16 +108,24 @@ def load_strategy_spec(spec: str | None) -> LoadedStrategy:
 
 
 def _workspace(options: LaunchOptions, meta: SessionMeta | None, read_only: bool) -> Path:
-    raw = options.workspace or (Path(meta.workspace) if meta else Path.cwd())
+    if options.workspace is not None:
+        raw, label = options.workspace, "--workspace"
+    elif meta is not None:
+        raw, label = Path(meta.workspace), "the session's workspace"
+    else:
+        try:
+            raw, label = Path.cwd(), "the current directory"
+        except OSError:  # deleted under the shell that started tui
+            raise SettingsError("the current directory no longer exists; pass --workspace DIR") from None
     if not raw.is_dir():
-        raise SettingsError(f"--workspace {raw}: not a directory")
+        raise SettingsError(f"{label} {raw}: not a directory")
     if not read_only:
         try:  # found now, not halfway through a task
             with tempfile.TemporaryFile(dir=raw):
                 pass
         except OSError as exc:
             raise SettingsError(
-                f"--workspace {raw}: cannot write there ({exc.strerror or exc}); use --sandbox read-only "
+                f"{label} {raw}: cannot write there ({exc.strerror or exc}); use --sandbox read-only "
                 "to work on it without changing it"
             ) from None
     return raw.resolve()
@@ -260,7 +269,11 @@ def _launch(
 def log_to_session(launched: Launched) -> None:
     """Engine warnings and tracebacks go to the session's tui.log, redacted — never to the
     transcript, the app's screen or an editor's protocol stream."""
-    handler = logging.FileHandler(launched.log.directory / "tui.log")
+    path = launched.log.directory / "tui.log"
+    try:
+        handler = logging.StreamHandler(open_regular_for_append(path))
+    except OSError as exc:
+        raise SessionError(f"{path}: cannot write the session's log ({exc.strerror or exc})") from None
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     handler.addFilter(RedactingFilter(launched.conversation.bus.redactor))
     root = logging.getLogger()

@@ -241,12 +241,33 @@ async def serve(options: LaunchOptions) -> None:
     agent = EditorAgent(options)
     reader, writer = await stdio_streams()
     sys.stdout = sys.stderr
+    _log_one_line_per_problem()
     connection = AgentSideConnection(agent, writer, reader, listening=False)
     try:
         await connection.listen()
     finally:
         await agent.close()
         await asyncio.shield(connection.close())
+
+
+class _OneLine(logging.Formatter):
+    """A record and its exception on one line: an editor shows our stderr in its log, where a
+    garbled message from it should read as one problem, not a traceback."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = f"tui acp: {record.getMessage()}"
+        if record.exc_info and record.exc_info[1] is not None:
+            error = record.exc_info[1]
+            text += f": {type(error).__name__}: {' '.join(str(error).split())}"
+        return text[:2000]
+
+
+def _log_one_line_per_problem() -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_OneLine())
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging.WARNING)
 
 
 __all__ = ["EditorAgent", "serve"]

@@ -29,6 +29,7 @@ from pydantic import ValidationError
 
 from openhands_tui.sdk.actor import Actor
 from openhands_tui.sdk.approvals import refusal
+from openhands_tui.sdk.call_arguments import parse_arguments
 from openhands_tui.sdk.errors import StorageError
 from openhands_tui.sdk.escalation import execute
 from openhands_tui.sdk.event import (
@@ -45,7 +46,6 @@ from openhands_tui.sdk.messages import shorten
 from openhands_tui.sdk.runtime import Runtime
 from openhands_tui.sdk.security.analyzer import Assessment
 from openhands_tui.sdk.subject import FileChange, Finish, MCPCall, OtherSubject, Subject
-from openhands_tui.sdk.terminal_text import valid_unicode
 from openhands_tui.sdk.tool import Action, Observation, RiskyAction, ToolDefinition
 from openhands_tui.sdk.tool.definition import CURRENT_TOOL_CALL_ID
 
@@ -117,7 +117,9 @@ def prepare(tools: Mapping[str, ToolDefinition[Any]], call: ToolCall) -> Prepare
             f"{MAX_CALL_CHARS:,}. Split the work (write a file in parts, or generate it with a script)."
         )
         return PreparedCall(call.model_copy(update={"arguments": call.arguments[:1000]}), {}, tool, None, too_long)
-    arguments, error = _parse_arguments(call)
+    arguments, error = parse_arguments(call.name, call.arguments)
+    if error is None and "\\ud" in call.arguments.lower():  # surrogate escapes: resend them as parsed,
+        call = call.model_copy(update={"arguments": json.dumps(arguments)})  # a lone one made U+FFFD
     action: Action | None = None
     if error is None and tool is None:
         error = f"There is no tool named {call.name!r}. Available tools: {', '.join(tools)}."
@@ -127,49 +129,6 @@ def prepare(tools: Mapping[str, ToolDefinition[Any]], call: ToolCall) -> Prepare
         except ValidationError as exc:
             error = _explain_validation(tool, exc)
     return PreparedCall(call, arguments, tool, action, error)
-
-
-def _parse_arguments(call: ToolCall) -> tuple[dict[str, Any], str | None]:
-    raw = call.arguments.strip()
-    if not raw:
-        return {}, None
-    try:
-        parsed = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        return {}, (
-            f"The arguments of your {call.name!r} call are not valid JSON ({exc.msg} at character "
-            f"{exc.pos}). Send them again as one JSON object."
-        )
-    if not isinstance(parsed, dict):
-        return {}, f"The arguments of your {call.name!r} call must be a JSON object, not {type(parsed).__name__}."
-    if _holds_nul(parsed):
-        return {}, (
-            f"The arguments of your {call.name!r} call contain a NUL character (\\u0000); no command, "
-            "path or text file can hold one. Send them again without it."
-        )
-    return _valid_strings(parsed), None
-
-
-def _holds_nul(value: Any) -> bool:
-    if isinstance(value, str):
-        return "\0" in value
-    if isinstance(value, dict):
-        return any(_holds_nul(key) or _holds_nul(item) for key, item in value.items())
-    if isinstance(value, list):
-        return any(_holds_nul(item) for item in value)
-    return False
-
-
-def _valid_strings(value: Any) -> Any:
-    """Every string in `value` as proper Unicode: JSON may carry a lone surrogate (`\\ud800`),
-    which no log line, command or file name can be written with."""
-    if isinstance(value, str):
-        return valid_unicode(value)
-    if isinstance(value, dict):
-        return {valid_unicode(key): _valid_strings(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_valid_strings(item) for item in value]
-    return value
 
 
 def _explain_validation(tool: ToolDefinition[Any], exc: ValidationError) -> str:

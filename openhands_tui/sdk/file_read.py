@@ -14,6 +14,7 @@ import errno
 import os
 import stat
 from pathlib import Path
+from typing import TextIO
 
 #: What a settings or instructions file may be at most, unless the caller says otherwise.
 DEFAULT_LIMIT = 4 * 1024 * 1024
@@ -55,3 +56,19 @@ def read_stream(stream: object, limit: int, what: str) -> bytes:
     if len(data) > limit:
         raise OSError(errno.EFBIG, f"{what} is more than the {limit:,}-byte limit")
     return data
+
+
+def open_regular_for_append(path: str | Path) -> TextIO:
+    """`path` opened to append text, created if missing — refused (OSError) unless it is a
+    regular file: opening a FIFO someone left in its place would block until a reader came."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | os.O_CLOEXEC, 0o600)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:  # a FIFO with no reader
+            raise OSError(errno.EINVAL, "not a regular file (a pipe, device or socket)", str(path)) from None
+        raise
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(errno.EINVAL, "not a regular file (a pipe, device or socket)", str(path))
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "a", encoding="utf-8")

@@ -220,6 +220,9 @@ class LLM(MeteredModel):
             except LLMTransientError as error:
                 if attempt >= self.num_retries:
                     raise
+                if error.retry_after is not None and error.retry_after > self.retry_after_cap:
+                    asked = f"the provider asked to wait {error.retry_after:g}s, more than retry_after_cap"
+                    raise LLMTransientError(f"{error} ({asked} {self.retry_after_cap:g}s)") from None
                 delay = self._backoff(attempt, error.retry_after)
                 attempt += 1
                 if on_retry is not None:

@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import Field
 
-from openhands_tui.sdk.errors import LLMBadResponseError
+from openhands_tui.sdk.errors import LLMBadResponseError, LLMTransientError
 from openhands_tui.sdk.message import Message, TextContent
 from openhands_tui.sdk.model import Model
 from openhands_tui.sdk.terminal_text import DeltaJoiner, valid_unicode
@@ -152,6 +152,8 @@ async def assemble_stream(
                 if tc.function.name and not call["name"]:
                     call["name"] = tc.function.name
                 call["arguments"] += tc.function.arguments or ""
+    if _ended_early(stream):
+        raise LLMTransientError("the answer stream ended before the model finished (connection cut)")
     text_parts.append(text_joiner.flush())
     tool_calls = [
         ToolCall(
@@ -171,6 +173,15 @@ async def assemble_stream(
         finish_reason=finish_reason,
         usage=usage,
     )
+
+
+def _ended_early(stream: Any) -> bool:
+    """Whether the provider closed the stream without a finish reason: the answer is partial.
+    litellm then makes up a closing "stop" chunk, so it is read from litellm's stream wrapper
+    (which records what the provider itself sent); a stream that is not litellm's is trusted."""
+    if not hasattr(stream, "received_finish_reason"):
+        return False
+    return stream.received_finish_reason is None and getattr(stream, "intermittent_finish_reason", None) is None
 
 
 def from_message(raw: Any) -> LLMResponse:

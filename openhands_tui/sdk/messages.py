@@ -33,15 +33,30 @@ def _assistant_message(event: MessageEvent) -> dict[str, Any]:
     """What the model said, with the thinking that preceded it (the provider layer decides
     whether it goes back). A message kept only for its thinking has no text, like a reply
     that is only tool calls."""
+    content = _bounded_text(event.content)
     if not event.thinking:
-        return {"role": "assistant", "content": event.content}
-    return {"role": "assistant", "content": event.content or None, "thinking_blocks": event.thinking}
+        return {"role": "assistant", "content": content}
+    return {"role": "assistant", "content": content or None, "thinking_blocks": event.thinking}
+
+
+#: What the model said is sent back at most this long: no real model writes more in one answer,
+#: and a provider that streamed megabytes would otherwise have them re-sent with every request.
+MAX_TEXT_IN_HISTORY = 100_000
+
+
+def _bounded_text(text: str) -> str:
+    if len(text) <= MAX_TEXT_IN_HISTORY:
+        return text
+    head = MAX_TEXT_IN_HISTORY // 2
+    omitted = len(text) - 2 * head
+    return f"{text[:head]}\n[... {omitted:,} characters of this answer omitted from the history ...]\n{text[-head:]}"
 
 
 #: A tool call bigger than this (a `create` with a whole file in it) is sent back shortened:
 #: the call already ran, and re-sending megabytes with every later request would fill the window.
 MAX_ARGUMENTS_IN_HISTORY = 20_000
 _KEEP_OF_LONG_STRING = 1_000
+_KEEP_OF_LONG_LIST = 50
 
 
 def compact_arguments(raw: str) -> str:
@@ -59,10 +74,16 @@ def compact_arguments(raw: str) -> str:
         if isinstance(value, dict):
             return {key: cut(item) for key, item in value.items()}
         if isinstance(value, list):
-            return [cut(item) for item in value]
+            kept = [cut(item) for item in value[:_KEEP_OF_LONG_LIST]]
+            if len(value) > _KEEP_OF_LONG_LIST:  # 50,000 small items are as big as one long string
+                kept.append(f"... [{len(value) - _KEEP_OF_LONG_LIST:,} more items, omitted from the history]")
+            return kept
         return value
 
-    return json.dumps(cut(parsed))
+    compact = json.dumps(cut(parsed))
+    if len(compact) > MAX_ARGUMENTS_IN_HISTORY:  # wide or deep in some other way: only its size goes back
+        return json.dumps({"omitted": f"a {len(raw):,}-character call, omitted from the history"})
+    return compact
 
 
 def shorten(text: str, keep: int) -> str:

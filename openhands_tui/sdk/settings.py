@@ -6,6 +6,7 @@ config file is `$XDG_CONFIG_HOME/openhands-tui/config.toml` with an `[llm]` tabl
 
 from __future__ import annotations
 
+import math
 import os
 import tomllib
 from pathlib import Path
@@ -140,8 +141,9 @@ def llm_tuning(config: dict[str, Any] | None = None) -> dict[str, Any]:
             value = kind(raw)
         except (TypeError, ValueError):
             raise SettingsError(f"{where}: expected a number, got {raw!r}") from None
-        if value < 0:
-            raise SettingsError(f"{where}: must not be negative, got {raw!r}")
+        least = "above 0" if name == "timeout" else "0 or more"  # a zero timeout fails every call
+        if not math.isfinite(value) or value < 0 or (name == "timeout" and value == 0):
+            raise SettingsError(f"{where}: must be a finite number {least}, got {raw!r}")
         tuning[name] = value
     return tuning
 

@@ -26,7 +26,11 @@ from pydantic import Field, ValidationError
 
 from openhands_tui.sdk.errors import SessionError, StorageError
 from openhands_tui.sdk.event import Event, parse_event
+from openhands_tui.sdk.file_read import read_regular
 from openhands_tui.sdk.model import Model
+
+#: The largest session log read back (it is read whole, once, on resume).
+MAX_LOG_BYTES = 2 * 1024 * 1024 * 1024
 
 
 def state_home() -> Path:
@@ -159,9 +163,12 @@ class SessionLog:
 
     def load(self) -> LoadResult:
         """Read every event back. Truncates a torn last line so later appends stay clean."""
-        if not self.events_path.exists():
+        try:
+            data = read_regular(self.events_path, MAX_LOG_BYTES)
+        except FileNotFoundError:
             return LoadResult(events=[])
-        data = self.events_path.read_bytes()
+        except OSError as exc:
+            raise SessionError(f"{self.events_path}: cannot read the session log ({exc.strerror or exc})") from None
         lines = data.split(b"\n")
         if lines[-1] == b"":
             lines.pop()  # the file ends with a newline, as it should
@@ -193,6 +200,11 @@ class SessionLog:
                 f.seek(0, os.SEEK_END)
                 f.write(b"\n")
             os.fsync(f.fileno())
+
+
+def _read_meta(directory: Path) -> SessionMeta:
+    """A session's metadata; OSError or ValueError (ValidationError, not UTF-8) if damaged."""
+    return SessionMeta.model_validate_json(read_regular(directory / "meta.json", 1 << 20))
 
 
 def _storage_problem(exc: OSError, path: Path) -> str:
@@ -251,17 +263,18 @@ class SessionStore:
         """Open a session by id, unique id prefix, or `last` (the most recently written)."""
         directory = self._find(ref)
         try:
-            meta = SessionMeta.model_validate_json((directory / "meta.json").read_text())
-        except (OSError, ValidationError) as exc:
-            raise SessionError(f"{directory / 'meta.json'}: unreadable session metadata ({exc})") from None
+            meta = _read_meta(directory)
+        except (OSError, ValueError) as exc:
+            why = exc.strerror if isinstance(exc, OSError) else " ".join(str(exc).split())[:300]
+            raise SessionError(f"{directory / 'meta.json'}: unreadable session metadata ({why})") from None
         return SessionLog(directory, meta)
 
     def list_sessions(self) -> list[SessionMeta]:
         metas = []
         for directory in self._directories_newest_first():
             try:
-                metas.append(SessionMeta.model_validate_json((directory / "meta.json").read_text()))
-            except (OSError, ValidationError):
+                metas.append(_read_meta(directory))
+            except (OSError, ValueError):  # a damaged session is skipped in lists
                 continue
         return metas
 
@@ -282,6 +295,8 @@ class SessionStore:
             if not dirs:
                 raise SessionError(f"--resume last: no sessions stored in {self.root}")
             return dirs[0]
+        if not ref or "/" in ref or ref.startswith("."):  # an id, never a path out of the store
+            raise SessionError(f"--resume {ref}: not a session id (see tui sessions)")
         exact = self.root / ref
         if (exact / "meta.json").exists():
             return exact

@@ -3,8 +3,9 @@
 Model text and command output are shown verbatim, so escape sequences in them would reach
 the user's terminal: set the window title, reset the screen, or — through OSC 52 — write the
 user's clipboard. Every escape sequence (CSI, OSC, DCS and the other string sequences, 8-bit
-C1 forms) and every control character but newline and tab is removed before such text is
-printed, rendered or sent back to the model.
+C1 forms), every control character but newline and tab, and the bidirectional overrides that
+make text display in another order than it reads ("Trojan Source") are removed before such
+text is printed, rendered or sent back to the model.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ _CONTROLS = re.compile(
     | \x9b[0-?]*[\x20-/]*[@-~]            # 8-bit CSI
     | [\x80-\x9f]                          # C1 controls
     | [\x00-\x08\x0b\x0c\x0e-\x1f\x7f]     # C0 controls but tab, newline, carriage return
+    | [\u202a-\u202e\u2066-\u2069]          # bidi overrides: text shown in another order than it is
     """,
     re.VERBOSE,
 )

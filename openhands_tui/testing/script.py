@@ -14,7 +14,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-Fault = Literal["429", "500", "401", "context_window", "hang", "garbage"]
+#: `cut`: the turn's text streams, then the stream ends without a finish reason (a dropped
+#: connection the HTTP layer did not notice).
+Fault = Literal["429", "500", "401", "context_window", "hang", "garbage", "cut"]
 
 
 class ScriptedToolCall(BaseModel):

@@ -59,7 +59,11 @@ class ScriptedLLMServer(ScriptedServer):
             turn = Turn(text=f"(scripted model: no turns left for script {name!r})")
         if turn.delay:
             time.sleep(turn.delay)
-        if turn.fault is not None:
+        if turn.fault == "cut":
+            partial = list(_chunks(turn.model_copy(update={"tool_calls": []}), body, False, request_bytes))[:-1]
+            handler.start_events()
+            handler.send_events([b"data: " + json.dumps(chunk).encode() + b"\n\n" for chunk in partial])
+        elif turn.fault is not None:
             _fault(handler, turn)
         elif body.get("stream"):
             include_usage = bool((body.get("stream_options") or {}).get("include_usage"))

@@ -43,3 +43,31 @@ async def test_a_hostile_call_is_an_error_the_model_reads(serve, workspace: Path
     assert result.outcome.result == "done"
     assert len(server.requests) == 2
     assert told in server.requests[1].messages[-1]["content"]
+
+
+async def test_carriage_returns_and_bidi_overrides_never_disguise_a_transcript(serve, workspace: Path) -> None:
+    from io import StringIO
+
+    from openhands_tui.headless import TranscriptPrinter
+    from openhands_tui.sdk import Conversation
+
+    disguised = "rm -rf ~ is what I ran\rall tests pass          \n\u202etxt.exe"
+    server = serve([Script(turns=[Turn(text=disguised), Turn.finish(disguised)])])
+    out = StringIO()
+    conversation = Conversation(
+        Agent(llm=llm_for(server), tools=[]), workspace=workspace, subscribers=[TranscriptPrinter(out)]
+    )
+    await conversation.run("go")
+    await conversation.close()
+    printed = out.getvalue()
+    assert "\r" not in printed and "\u202e" not in printed
+    assert "all tests pass" in printed and "rm -rf" not in printed  # what a terminal would have shown
+
+
+async def test_a_lone_surrogate_is_not_sent_back_to_an_anthropic_model(serve, workspace: Path) -> None:
+    call = ScriptedToolCall(name="terminal", arguments='{"command": "echo \\ud800"}')
+    server = serve([Script(turns=[Turn(tool_calls=[call]), Turn.finish("done")])], api="anthropic")
+    result = await run(Agent(llm=llm_for(server), tools=get_default_tools()), workspace, "go")
+    assert result.outcome.result == "done", result.outcome.detail
+    resent = [block for m in server.requests[1].messages for block in m["content"] if block.get("type") == "tool_use"]
+    assert resent[0]["input"] == {"command": "echo \ufffd"}

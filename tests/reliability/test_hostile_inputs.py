@@ -97,3 +97,119 @@ def test_a_pipe_among_microagents_and_skills_is_skipped_with_a_warning(workspace
     loaded = load_microagents(workspace, include_builtin=False, home=workspace / "home")
     assert [skill.name for skill in loaded.skills] == ["real"]
     assert sum("not a regular file" in warning for warning in loaded.warnings) == 2
+
+
+@pytest.mark.parametrize(("name", "value"), [("LLM_TIMEOUT", "nan"), ("LLM_TIMEOUT", "inf"), ("LLM_TIMEOUT", "0")])
+def test_a_timeout_that_is_not_a_finite_positive_number_is_refused(
+    monkeypatch: pytest.MonkeyPatch, name: str, value: str
+) -> None:
+    from openhands_tui.sdk.errors import SettingsError
+    from openhands_tui.sdk.settings import llm_tuning
+
+    monkeypatch.setenv(name, value)
+    with pytest.raises(SettingsError, match=f"{name}: must be a finite number above 0, got '{value}'"):
+        llm_tuning({})
+
+
+def test_an_argument_that_is_not_utf8_is_one_line(workspace: Path) -> None:
+    _one_line(run_tui("--headless", "--task", "caf\udcff"), "--task caf?: not UTF-8 text")
+
+
+def test_garbage_from_an_editor_is_one_log_line_and_the_next_request_is_answered() -> None:
+    garbage = "\x00not json\n" + '{"jsonrpc":"2.0","id":1,"method":"no/such/method"}\n'
+    result = run_tui("acp", input=garbage, timeout=60, fresh=True)  # the launcher sees tests/acp as `acp`
+    assert "Traceback" not in result.stderr
+    assert result.stderr.startswith("tui acp: Error parsing JSON-RPC message: ")
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert '"id":1,"error":{"code":-32601' in result.stdout
+
+
+def test_frontmatter_built_to_hurt_is_skipped_not_a_crash() -> None:
+    from openhands_tui.sdk.context.files import parse_header
+
+    laughs = 'a: &a ["lol", "lol", "lol"]\n' + "".join(
+        f"{name}: &{name} [{', '.join([f'*{prev}'] * 9)}]\n" for prev, name in zip("abcdefgh", "bcdefghi", strict=True)
+    )
+    deep = "x: " + "[" * 5000 + "]" * 5000
+    for header, problem in [(laughs, "aliases (*name) are not allowed"), (deep, "maximum recursion depth")]:
+        data, why = parse_header(header + "\ntriggers: [boom]\n")
+        assert why is not None and problem in why
+        assert data is None or len(str(data)) < 1_000
+
+
+@pytest.mark.subprocess
+@pytest.mark.parametrize("after", [0.15, 0.6])
+def test_ctrl_c_while_tui_starts_is_exit_130_without_a_traceback(workspace: Path, after: float) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    args = ["--headless", "--task", "go", "--model", "openai/x", "--base-url", "http://127.0.0.1:9/v1"]
+    child = subprocess.Popen(
+        [sys.executable, "-m", "openhands_tui", *args, "--workspace", str(workspace)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "LLM_NUM_RETRIES": "20", "LLM_RETRY_MIN_WAIT": "1"},
+    )
+    time.sleep(after)
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=60)
+    assert child.returncode == 130, err
+    assert "Traceback" not in out + err and "KeyboardInterrupt" not in err and "RuntimeWarning" not in err
+
+
+@pytest.mark.subprocess
+def test_a_reader_that_goes_away_does_not_break_the_run(serve, workspace: Path) -> None:
+    """`tui --headless ... | head -1`: the run goes on to its end and exit code, no BrokenPipeError."""
+    import subprocess
+    import sys
+
+    from openhands_tui.testing import Script, Turn
+    from tests.conftest import model_args
+
+    server = serve([Script(turns=[Turn.call("terminal", command="seq 1 20000"), Turn.finish("line\n" * 20_000)])])
+    args = ["--headless", "--task", "go", *model_args(server), "--workspace", str(workspace)]
+    child = subprocess.Popen(
+        [sys.executable, "-m", "openhands_tui", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    assert child.stdout is not None and child.stderr is not None
+    child.stdout.read(10)
+    child.stdout.close()
+    err = child.stderr.read()
+    assert child.wait(timeout=60) == 0, err
+    assert "Traceback" not in err and "BrokenPipe" not in err and "finished · session" in err
+
+
+@pytest.mark.subprocess
+def test_a_current_directory_deleted_under_the_shell_is_one_line(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    script = (
+        f"cd {gone} && rmdir {gone} && exec {sys.executable} -m openhands_tui --headless --task go --model openai/x"
+    )
+    result = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.strip() == "tui: the current directory no longer exists; pass --workspace DIR"
+
+
+def test_resuming_a_session_whose_workspace_is_gone_names_it(serve, workspace: Path) -> None:
+    import shutil
+
+    from openhands_tui.testing import Script, Turn
+    from tests.conftest import model_args
+
+    server = serve([Script(turns=[Turn.finish("first")])])
+    assert run_tui("--headless", "--task", "go", *model_args(server), "--workspace", str(workspace)).returncode == 0
+    shutil.rmtree(workspace)
+    resumed = run_tui("--headless", "--resume", "last", "--task", "more", *model_args(server))
+    _one_line(resumed, f"the session's workspace {workspace}: not a directory")
+
+
+def test_the_app_without_a_terminal_is_one_line_not_a_wait_for_nobody(workspace: Path) -> None:
+    result = run_tui("--task", "go", "--model", "openai/x", "--workspace", str(workspace), timeout=30)
+    _one_line(result, "the app needs a terminal", "use --headless")

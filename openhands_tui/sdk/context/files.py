@@ -11,6 +11,7 @@ skipped with a warning naming the file and the cause.
 
 from __future__ import annotations
 
+import errno
 import re
 from pathlib import Path
 from typing import Any
@@ -64,8 +65,14 @@ def load_file(
 def _read(path: Path, warnings: list[str]) -> str | None:
     try:
         return read_regular(path, MAX_FILE_BYTES).decode("utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        warnings.append(f"{path}: skipped, unreadable ({getattr(exc, 'strerror', None) or exc})")
+    except OSError as exc:
+        too_big = exc.errno == errno.EFBIG
+        warnings.append(
+            f"{path}: skipped, {exc.strerror}" if too_big else f"{path}: skipped, unreadable ({exc.strerror})"
+        )
+        return None
+    except UnicodeDecodeError as exc:
+        warnings.append(f"{path}: skipped, unreadable ({exc})")
         return None
 
 
@@ -89,15 +96,26 @@ def _preamble(line: str) -> bool:
     return not stripped or (stripped.startswith("<!--") and stripped.endswith("-->"))
 
 
+class _FrontmatterLoader(yaml.SafeLoader):
+    """Safe YAML without aliases: frontmatter never needs `*name`, and a file in a workspace
+    could use them to expand a few lines into billions of items (a "billion laughs")."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            mark = self.peek_event().start_mark
+            raise yaml.composer.ComposerError(None, None, "aliases (*name) are not allowed in frontmatter", mark)
+        return super().compose_node(parent, index)
+
+
 def parse_header(header: str) -> tuple[dict[str, Any] | None, str | None]:
     """(metadata, problem). Valid YAML mapping: (data, None). Not YAML but plain `key: value`
     lines: (data, warning). Neither: (None, why)."""
     if not header.strip():
         return {}, None
     try:
-        data = yaml.safe_load(header)
-    except yaml.YAMLError as exc:
-        problem = " ".join(str(exc).split())[:200]
+        data = yaml.load(header, Loader=_FrontmatterLoader)  # a SafeLoader, minus aliases
+    except (yaml.YAMLError, RecursionError) as exc:  # a workspace's file may be built to hurt
+        problem = " ".join(str(exc).split())[:200] or type(exc).__name__
         lenient = _plain_lines(header)
         if lenient is None:
             return None, f"broken YAML frontmatter ({problem})"

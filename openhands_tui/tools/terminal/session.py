@@ -33,6 +33,11 @@ from openhands_tui.tools.terminal.output import BoundedOutput
 from openhands_tui.tools.terminal.sandbox import Jail
 
 _READ_SIZE = 65536
+#: A copy of the shell's output pipe, made when it starts: a command that redirects the shell's
+#: own output (`exec >/dev/null`) would otherwise swallow the sentinel, and the tool would wait
+#: for it until the timeout. After each command, output goes back to the pipe.
+_SAVED_OUTPUT = 19
+_RESTORE_OUTPUT = f"exec 1>&{_SAVED_OUTPUT} 2>&{_SAVED_OUTPUT} || exit 125  # closed too: restart"
 
 #: Non-interactive stand-ins: a pager or editor must never wait for a keyboard nobody types on.
 NON_INTERACTIVE = {
@@ -130,6 +135,8 @@ class BashSession:
             env=self._env(),
             start_new_session=True,
         )
+        assert self._process.stdin is not None
+        self._process.stdin.write(f"exec {_SAVED_OUTPUT}>&1\n".encode())  # where the sentinel goes back to
         return self._process
 
     def _undo_background_changes(self) -> list[str]:
@@ -238,7 +245,8 @@ class BashSession:
         nonce = secrets.token_hex(8)
         marker = f"__OHT_DONE_{nonce}__".encode()
         process.stdin.write(
-            f'. {_quote(str(script))} </dev/null\n__oht_ec=$?\n{_RESET}\nprintf "\\n%s %d %s\\n" "{marker.decode()}" '
+            f". {_quote(str(script))} </dev/null\n__oht_ec=$?\n{_RESTORE_OUTPUT}\n{_RESET}\n"
+            f'printf "\\n%s %d %s\\n" "{marker.decode()}" '
             f'"$__oht_ec" "$PWD"\n'.encode()
         )
         await process.stdin.drain()

@@ -1,0 +1,59 @@
+"""A tool call's arguments as the model sent them, made into something every tool, log line and
+provider can take: a JSON object, every string proper Unicode, no NUL anywhere.
+
+A model (or a hostile provider) can send any JSON: a lone surrogate escape (`\\ud800`) cannot
+be written to the session log or encoded for a command line, and a NUL cannot be part of any
+path or command. Such calls are answered with an error the model reads, or repaired (a lone
+surrogate becomes U+FFFD); they never end the run.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from openhands_tui.sdk.terminal_text import valid_unicode
+
+
+def parse_arguments(name: str, text: str) -> tuple[dict[str, Any], str | None]:
+    """(arguments, None), or ({}, the error the model is to read)."""
+    raw = text.strip()
+    if not raw:
+        return {}, None
+    try:
+        parsed = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        return {}, (
+            f"The arguments of your {name!r} call are not valid JSON ({exc.msg} at character "
+            f"{exc.pos}). Send them again as one JSON object."
+        )
+    if not isinstance(parsed, dict):
+        return {}, f"The arguments of your {name!r} call must be a JSON object, not {type(parsed).__name__}."
+    if _holds_nul(parsed):
+        return {}, (
+            f"The arguments of your {name!r} call contain a NUL character (\\u0000); no command, "
+            "path or text file can hold one. Send them again without it."
+        )
+    return _valid_strings(parsed), None
+
+
+def _holds_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\0" in value
+    if isinstance(value, dict):
+        return any(_holds_nul(key) or _holds_nul(item) for key, item in value.items())
+    if isinstance(value, list):
+        return any(_holds_nul(item) for item in value)
+    return False
+
+
+def _valid_strings(value: Any) -> Any:
+    """Every string in `value` as proper Unicode: JSON may carry a lone surrogate (`\\ud800`),
+    which no log line, command or file name can be written with."""
+    if isinstance(value, str):
+        return valid_unicode(value)
+    if isinstance(value, dict):
+        return {valid_unicode(key): _valid_strings(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_valid_strings(item) for item in value]
+    return value
