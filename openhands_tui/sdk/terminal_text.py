@@ -99,7 +99,9 @@ def shown_for_approval(text: str) -> str:
     it: no escape sequences, carriage returns shown as `␍` instead of redrawing the line over
     the part before them, invisible formatting characters named, and long runs of blank lines
     or spaces (which push the rest out of view) counted instead of printed."""
-    text = strip_controls(text).replace("\r", "␍")
+    # named before the controls are stripped: stripping removes bidi overrides too, and the
+    # user deciding should see that the command holds one
     text = _INVISIBLE.sub(lambda m: f"<U+{ord(m.group()):04X}>", text)
+    text = strip_controls(text).replace("\r", "␍")
     text = _BLANK_RUN.sub(lambda m: f"\n[{m.group().count(chr(10)) - 1} blank lines]\n", text)
     return _SPACE_RUN.sub(lambda m: f" [{len(m.group())} spaces] ", text)

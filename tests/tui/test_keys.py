@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.widgets import Static
 from textual.widgets._footer import FooterKey
 
 from openhands_tui.testing import Script, Turn
@@ -194,3 +195,38 @@ async def test_a_read_only_view_offers_no_interrupt_or_mode_switch() -> None:
         offered = [command.title for command in app.get_system_commands(app.screen)]
         assert "Toggle the agent tree" in offered
         assert not any(title.startswith(("Interrupt", "Confirm:")) for title in offered)
+
+
+async def test_the_dialog_shows_what_a_command_hides() -> None:
+    """A command that redraws its own line or reverses its text is shown as it is: the carriage
+    return and the bidi override are named, not obeyed (as in the headless prompt)."""
+    from openhands_tui.sdk.event import ConfirmationRequestEvent, Risk
+    from openhands_tui.sdk.subject import ShellCommand
+
+    hidden = "rm -rf ~/projects\r\x1b[2Kecho hello \u202etxt."
+    request = ConfirmationRequestEvent(
+        agent_id="root",
+        action_id="a1",
+        tool_call_id="c1",
+        tool_name="terminal",
+        summary=f"$ {hidden}",
+        subject=ShellCommand(command=hidden, cwd="/w"),
+        risk=Risk.HIGH,
+        reasons=["rm -rf\x1b]0;title\x07 deletes"],
+        chain=["root"],
+    )
+    app = OpenHandsApp(AppConfig(preload_litellm=False, remember_theme=False))
+    async with app.run_test(size=SIZE) as pilot:
+        app.push_screen(ConfirmScreen(request))
+        await pilot.pause(0.2)
+        command = _shown_text(app.screen.query_one("#confirm-command", Static))
+        reasons = _shown_text(app.screen.query_one("#confirm-reasons", Static))
+    assert "rm -rf ~/projects␍echo hello <U+202E>txt." in command
+    assert "\x1b" not in command + reasons and "\r" not in command and "\u202e" not in command
+
+
+def _shown_text(widget: Static) -> str:
+    """The text a Static draws (its highlighted code, or its plain text)."""
+    shown = widget.render()
+    shown = getattr(shown, "_renderable", shown)  # Textual wraps Rich renderables
+    return getattr(shown, "code", None) or getattr(shown, "plain", None) or str(shown)

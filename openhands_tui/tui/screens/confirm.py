@@ -21,6 +21,7 @@ from textual.widgets import Button, Footer, Input, Static
 from openhands_tui.sdk.confirmation import ConfirmationRequest, Decision
 from openhands_tui.sdk.security.permissions import PermissionRule
 from openhands_tui.sdk.subject import MCPCall, ShellCommand
+from openhands_tui.sdk.terminal_text import shown_for_approval
 from openhands_tui.tui.widgets.entries import highlighted, proposed_diff
 
 #: The answer Esc gives: a rejection that also asks the app to interrupt the run.
@@ -54,16 +55,20 @@ class ConfirmScreen(ModalScreen[Decision]):
                 subject = request.subject
                 diff = proposed_diff(subject)
                 if isinstance(subject, ShellCommand):
-                    yield Static(highlighted(subject.command, "bash"), id="confirm-command")
-                    yield Static(Text(f"in {subject.cwd}", style="dim"), id="confirm-cwd")
+                    yield Static(highlighted(shown_for_approval(subject.command), "bash"), id="confirm-command")
+                    yield Static(Text(f"in {shown_for_approval(subject.cwd)}", style="dim"), id="confirm-cwd")
                 elif isinstance(subject, MCPCall):
-                    yield Static(Text(f"MCP server {subject.server} · tool {subject.tool}", style="bold"))
+                    yield Static(
+                        Text(shown_for_approval(f"MCP server {subject.server} · tool {subject.tool}"), style="bold")
+                    )
                     yield Static(Text(json.dumps(subject.arguments, indent=2)), id="confirm-mcp-arguments")
                 else:
-                    yield Static(Text(request.summary, style="bold"), id="confirm-summary")
+                    yield Static(Text(shown_for_approval(request.summary), style="bold"), id="confirm-summary")
                 if diff:
                     yield Static(highlighted(diff, "diff"), id="confirm-diff")
-                reasons = "\n".join(f"• {reason}" for reason in request.reasons) or "• no reasons given"
+                reasons = (
+                    "\n".join(f"• {shown_for_approval(reason)}" for reason in request.reasons) or "• no reasons given"
+                )
                 yield Static(Text("Why it is rated so:\n" + reasons), id="confirm-reasons")
                 yield Static(Text(json.dumps(request.arguments, indent=2)), id="confirm-details", classes="hidden")
             yield Input(placeholder="Why not? (optional, Enter to reject)", id="confirm-reason", classes="hidden")
@@ -73,7 +78,9 @@ class ConfirmScreen(ModalScreen[Decision]):
                 if request.suggested_rule:
                     rule = PermissionRule.model_validate(request.suggested_rule)
                     target = rule.command if rule.command is not None else rule.path
-                    yield Button(f"Always allow '{target}' (a)", id="always", variant="primary")
+                    yield Button(
+                        f"Always allow '{shown_for_approval(target or '')}' (a)", id="always", variant="primary"
+                    )
                 yield Button("Details (d)", id="details")
         yield Footer()  # the dialog's own keys, where the app's footer was
 
