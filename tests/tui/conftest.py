@@ -11,9 +11,25 @@ import pytest
 from openhands_tui.interactive import build_app
 from openhands_tui.launch import LaunchOptions
 from openhands_tui.sdk.confirmation import ConfirmationMode
+from openhands_tui.testing import Script, Turn
 from openhands_tui.tui.app import OpenHandsApp
 
 SIZE = (130, 40)
+
+#: A strategy whose root delegates to a coder, which may delegate to a tester.
+THREE_LEVELS = Path(__file__).resolve().parents[1] / "fixtures" / "three_levels.py"
+
+
+def root_and_coder() -> list[Script]:
+    """The root delegates once to the coder; both finish at once."""
+    return [
+        Script(
+            name="root",
+            match="ROLE:root",
+            turns=[Turn.call("delegate", agent="coder", task="code it"), Turn.finish("root done")],
+        ),
+        Script(name="coder", match="ROLE:coder", turns=[Turn.finish("coded")]),
+    ]
 
 
 def live_app(

@@ -17,9 +17,8 @@ from openhands_tui.tui.screens.help import HelpScreen
 from openhands_tui.tui.widgets.prompt import Prompt
 from openhands_tui.tui.widgets.transcript import TranscriptTitle, TranscriptView
 from openhands_tui.tui.widgets.tree import AgentTree
-from tests.conftest import REPO
 from tests.tui import canned
-from tests.tui.conftest import SIZE, live_app, wait_until
+from tests.tui.conftest import SIZE, THREE_LEVELS, live_app, root_and_coder, wait_until
 
 
 def _canned(events, *, read_only: bool = False) -> OpenHandsApp:
@@ -141,17 +140,8 @@ async def test_escape_puts_a_queued_message_back_in_the_prompt(serve, workspace:
 
 
 async def test_new_clears_the_previous_runs_tree(serve, workspace: Path) -> None:
-    fixture = REPO / "tests" / "fixtures" / "three_levels.py"
-    server = serve(
-        [
-            Script(
-                name="root",
-                match="ROLE:root",
-                turns=[Turn.call("delegate", agent="coder", task="code it"), Turn.finish("root done")],
-            ),
-            Script(name="coder", match="ROLE:coder", turns=[Turn.finish("coded")]),
-        ]
-    )
+    fixture = THREE_LEVELS
+    server = serve(root_and_coder())
     app = live_app(server, workspace, strategy=str(fixture), task="go")
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: app.view.root_status == "finished")

@@ -19,7 +19,7 @@ from openhands_tui.tui.widgets.entries import EntryWidget
 from openhands_tui.tui.widgets.prompt import Prompt
 from openhands_tui.tui.widgets.transcript import TranscriptView
 from openhands_tui.tui.widgets.tree import AgentTree
-from tests.tui.conftest import SIZE, live_app, wait_until
+from tests.tui.conftest import SIZE, THREE_LEVELS, live_app, root_and_coder, wait_until
 
 
 async def test_first_run_asks_for_a_model_saves_it_and_starts(serve, workspace: Path) -> None:
@@ -40,17 +40,8 @@ async def test_first_run_asks_for_a_model_saves_it_and_starts(serve, workspace: 
 
 
 async def test_resume_reopens_the_transcript_and_the_tree(serve, workspace: Path) -> None:
-    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "three_levels.py"
-    server = serve(
-        [
-            Script(
-                name="root",
-                match="ROLE:root",
-                turns=[Turn.call("delegate", agent="coder", task="code it"), Turn.finish("root done")],
-            ),
-            Script(name="coder", match="ROLE:coder", turns=[Turn.finish("coded")]),
-        ]
-    )
+    fixture = THREE_LEVELS
+    server = serve(root_and_coder())
     app = live_app(server, workspace, strategy=str(fixture), task="go")
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: app.view.root_status == "finished")
