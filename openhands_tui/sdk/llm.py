@@ -28,11 +28,10 @@ from typing import Any, Literal
 from pydantic import ConfigDict, Field, SecretStr
 
 from openhands_tui.sdk.errors import (
-    LLMAuthError,
-    LLMContextWindowError,
     LLMError,
     LLMTransientError,
 )
+from openhands_tui.sdk.llm_errors import classify_error
 from openhands_tui.sdk.llm_metrics import MeteredModel
 from openhands_tui.sdk.llm_response import (
     LLMResponse,
@@ -302,7 +301,7 @@ class LLM(MeteredModel):
         except LLMError:
             raise
         except Exception as exc:  # litellm raises many types; sort them into ours
-            raise _classify(exc, litellm) from exc
+            raise classify_error(exc, litellm) from exc
         response.latency_ms = (time.perf_counter() - started) * 1000
         response.usage.cost = self._cost(response.usage)
         return response
@@ -377,55 +376,3 @@ def _takes_cache_key(model: str, provider: str) -> bool:
     except Exception:
         return False
     return "prompt_cache_key" in (supported or ())
-
-
-def _classify(exc: Exception, litellm: ModuleType) -> LLMError:
-    errors = litellm.exceptions
-    message = _short(exc)
-    if isinstance(exc, errors.ContextWindowExceededError):
-        return LLMContextWindowError(message)
-    if isinstance(exc, errors.AuthenticationError | errors.PermissionDeniedError):
-        return LLMAuthError(message)
-    if isinstance(exc, errors.RateLimitError):
-        return LLMTransientError(message, retry_after=_retry_after(exc))
-    transient = (
-        errors.Timeout,
-        errors.APIConnectionError,
-        errors.InternalServerError,
-        errors.ServiceUnavailableError,
-        errors.BadGatewayError,
-        asyncio.TimeoutError,
-        ConnectionError,
-    )
-    if isinstance(exc, transient):
-        return LLMTransientError(message, retry_after=_retry_after(exc))
-    status = getattr(exc, "status_code", None)
-    if isinstance(status, int) and (status >= 500 or status in (408, 409, 429)):
-        return LLMTransientError(message, retry_after=_retry_after(exc))
-    if type(exc).__module__.startswith(("httpx", "httpcore", "aiohttp")):
-        return LLMTransientError(message)
-    return LLMError(message)
-
-
-def _retry_after(exc: Exception) -> float | None:
-    sources = (
-        getattr(exc, "litellm_response_headers", None),
-        getattr(exc, "headers", None),
-        getattr(getattr(exc, "response", None), "headers", None),
-    )
-    for source in sources:
-        if not source:
-            continue
-        value = source.get("retry-after") or source.get("Retry-After")
-        if value is None:
-            continue
-        try:
-            return float(value)
-        except ValueError:
-            return None
-    return None
-
-
-def _short(exc: Exception) -> str:
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    return text[:500]
