@@ -3,10 +3,18 @@ before anything else is imported; otherwise start the command line as usual."""
 
 from __future__ import annotations
 
+import signal
 import sys
 
 
+def _interrupted_while_starting(signum: int, frame: object) -> None:
+    raise SystemExit(130)
+
+
 def main() -> None:
+    # Ctrl-C before the command line takes over (finding a warm server, importing the CLI) is
+    # a quiet exit 130, not a KeyboardInterrupt traceback; cli.main() installs the usual handler.
+    signal.signal(signal.SIGINT, _interrupted_while_starting)
     from openhands_tui.warm.client import hand_over
 
     code = hand_over(sys.argv[1:])
