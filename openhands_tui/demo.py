@@ -146,7 +146,17 @@ def demo_scripts() -> list[Script]:
                         )
                     ],
                 ),
-                Turn(tool_calls=[_call("finish", message=f"Implemented todos.py with a pytest test; ran `{CHECK}`.")]),
+                Turn(
+                    tool_calls=[
+                        _call(
+                            "finish",
+                            message=(
+                                f"Implemented todos.py with a pytest test and asked to run `{CHECK}`; "
+                                "whether it ran is above."
+                            ),
+                        )
+                    ]
+                ),
             ],
         ),
     ]

@@ -144,6 +144,7 @@ def test_demo_runs_with_no_key(isolated_home: Path, tmp_path: Path) -> None:
     # the check runs with plain python3 (no pytest on a fresh install) and its verdict is not piped away
     assert "pytest -q" not in result.stdout and "test_add_and_complete passed" in result.stdout
     assert "the tests pass" not in result.stdout
+    assert "; ran `python3" not in result.stdout  # the coder's command was refused: it must not say it ran
     assert list(scratch.iterdir()) == []  # neither the demo workspace nor a shell scratch dir is left
     hint = result.stderr.strip().splitlines()[-1]
     assert hint.endswith(")") and "(resume with: tui --demo --resume " in hint
