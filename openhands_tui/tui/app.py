@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import signal
+import threading
 from collections.abc import Iterable
 from functools import partial
 
@@ -111,8 +113,9 @@ class OpenHandsApp(KeyedApp):
             self.set_timer(0.3, lambda: self.run_worker(self._preload, thread=True, exclusive=True, group="preload"))
         self.idle_gc.start()
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not on this platform/thread
-            for sig in (signal.SIGTERM, signal.SIGHUP):  # `kill`, a closed terminal, a dropped SSH link
-                asyncio.get_running_loop().add_signal_handler(sig, self._terminated)
+            loop = asyncio.get_running_loop()
+            loop.add_signal_handler(signal.SIGTERM, self._terminated)  # `kill`
+            loop.add_signal_handler(signal.SIGHUP, self._hung_up)  # a closed terminal, a dropped SSH link
         self.set_interval(1.0, self._tick)
         prompt.focus()
         if self.needs_model:
@@ -329,8 +332,21 @@ class OpenHandsApp(KeyedApp):
             save_config({"theme": theme})
 
     def _terminated(self) -> None:
-        """SIGTERM: like Esc then quit. Unmounting interrupts the run and closes the session."""
+        """SIGTERM: like Esc then quit. Unmounting interrupts the run and closes the session.
+        Whatever happens on the way out, the process is gone within EXIT_DEADLINE seconds
+        (the session log is written as it goes, so a resume finds everything)."""
+        exit_regardless_after(EXIT_DEADLINE, INTERRUPTED)
         self.exit(INTERRUPTED)
+
+    def _hung_up(self) -> None:
+        """SIGHUP: the terminal is gone. Nothing can be shown any more, and Textual's last writes
+        to a dead terminal could wait for ever (seen: its writer thread never drained), so the
+        screen's output goes to /dev/null before the same way out as SIGTERM."""
+        devnull = os.open(os.devnull, os.O_RDWR)
+        for stream in (0, 1, 2):
+            os.dup2(devnull, stream)
+        os.close(devnull)
+        self._terminated()
 
     def on_unmount(self) -> None:
         self.idle_gc.stop()
@@ -339,3 +355,15 @@ class OpenHandsApp(KeyedApp):
                 asyncio.get_running_loop().remove_signal_handler(sig)
         if self.bridge is not None:
             self.bridge.close()
+
+
+#: Seconds a terminated app may take to leave before the process ends without it.
+EXIT_DEADLINE = 10.0
+
+
+def exit_regardless_after(seconds: float, code: int) -> None:
+    """End the process in `seconds` if it is still here: a last resort, on a daemon thread, for
+    a shutdown that hangs (it never fires when the app leaves in time)."""
+    timer = threading.Timer(seconds, os._exit, args=(code,))
+    timer.daemon = True
+    timer.start()

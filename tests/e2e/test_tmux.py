@@ -67,6 +67,26 @@ def _approve_and_finish(session: str) -> str:
     return done
 
 
+def _close_terminal_and_wait(session: str, timeout: float = 20) -> None:
+    """Close the app's terminal (as closing its window does: SIGHUP, then no terminal) and
+    wait for the app's process to be gone."""
+    pane_pid = subprocess.run(
+        ["tmux", "display-message", "-p", "-t", session, "#{pane_pid}"], capture_output=True, text=True
+    ).stdout.strip()
+    subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+    deadline = time.monotonic() + timeout
+    while _running(pane_pid):
+        assert time.monotonic() < deadline, "the app outlived its terminal"
+        time.sleep(0.1)
+
+
+def _running(pid: str) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
 def test_waterfall_in_tmux(serve, workspace: Path, isolated_home: Path) -> None:
     server = serve(demo_scripts())
     args = ["--strategy", str(REPO / "strategies" / "waterfall.py"), "--task", "Build a todo module"]
@@ -76,6 +96,7 @@ def test_waterfall_in_tmux(serve, workspace: Path, isolated_home: Path) -> None:
         _wait_for(session, "waterfall", "Build a todo module")
         _approve_and_finish(session)
         assert (workspace / "todos.py").exists() and (workspace / "test_todos.py").exists()
+        _close_terminal_and_wait(session)  # a closed terminal ends the app (it once hung on its way out)
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
 
