@@ -156,7 +156,10 @@ def test_ctrl_c_while_tui_starts_is_exit_130_without_a_traceback(workspace: Path
     time.sleep(after)
     child.send_signal(signal.SIGINT)
     out, err = child.communicate(timeout=60)
-    assert child.returncode == 130, err
+    # A SIGINT that lands before the interpreter has installed any handler (a cold machine can
+    # take longer than 0.15 s to get there) kills the process by the signal, which a shell also
+    # reports as 130; from the first line of our code on, it is a quiet exit 130.
+    assert child.returncode in (130, -signal.SIGINT), err
     assert "Traceback" not in out + err and "KeyboardInterrupt" not in err and "RuntimeWarning" not in err
 
 
