@@ -222,11 +222,13 @@ def source(a: Analysis, inv: Invocation) -> None:
     else:
         a.flag(Risk.MEDIUM, f"{inv.name} runs the script {operands[0].value}")
         a.read_path(operands[0], inv.cwd)
+        _follow_script(a, operands[0], inv.cwd, own_process=False)
 
 
-def _follow_script(a: Analysis, script: Word, cwd: str) -> None:
+def _follow_script(a: Analysis, script: Word, cwd: str, own_process: bool = True) -> None:
     """`bash x.sh` runs what the file says now: judge that, as `./x.sh` is. It runs in its own
-    process, so the functions and variables it sets die with it and are not counted."""
+    process, so the functions and variables it sets die with it and are not counted; a sourced
+    file (`source x.sh`, `. x.sh`) runs in the agent's shell, so what it defines is counted."""
     path = script.value if os.path.isabs(script.value) else os.path.join(cwd, script.value)
     try:
         with open(path, "rb") as handle:
@@ -234,7 +236,7 @@ def _follow_script(a: Analysis, script: Word, cwd: str) -> None:
     except OSError:
         return
     if b"\0" not in text:
-        a.nested_shell(text.decode("utf-8", "replace"), cwd, script.value, own_process=True)
+        a.nested_shell(text.decode("utf-8", "replace"), cwd, script.value, own_process=own_process)
 
 
 def eval_builtin(a: Analysis, inv: Invocation) -> None:
