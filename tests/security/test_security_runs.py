@@ -254,3 +254,35 @@ def test_api_keys_are_never_written_or_printed(serve, workspace: Path, isolated_
     # the model was shown redacted observations too
     sent = json.dumps([r.messages for r in server.requests])
     assert key not in sent and token not in sent
+
+
+def test_a_token_in_a_git_remote_is_never_shown_stored_or_sent(serve, workspace: Path, isolated_home: Path) -> None:
+    """No environment variable names it, so only its shape gives it away: `git remote -v` and
+    `.git/config` print the URL with the token in it."""
+    import subprocess
+
+    token = "ghs_" + "T0k3n" * 8
+    subprocess.run(["git", "init", "-q", str(workspace)], check=True)
+    remote = f"https://x-access-token:{token}@github.com/acme/app.git"
+    subprocess.run(["git", "-C", str(workspace), "remote", "add", "origin", remote], check=True)
+    server = serve([Script(turns=[_call("git remote -v"), _call("cat .git/config"), Turn.finish("remotes listed")])])
+    result = run_tui(
+        "--headless",
+        "--confirm",
+        "never",
+        "--task",
+        "list the remotes",
+        "--workspace",
+        str(workspace),
+        "--model",
+        "openai/scripted",
+        "--base-url",
+        server.base_url,
+    )
+    assert result.returncode == 0, result.stderr
+    written = [p.read_text(errors="replace") for p in (isolated_home / "state").rglob("*") if p.is_file()]
+    for text in [result.stdout, result.stderr, *written]:
+        assert token not in text
+    assert "[redacted user:password in a URL]@github.com/acme/app.git" in result.stdout
+    sent = json.dumps([r.messages for r in server.requests])
+    assert token not in sent and "[redacted user:password in a URL]" in sent

@@ -1,7 +1,8 @@
 """Keeping secrets out of everything we write or show.
 
 API keys (the model's, and the values of secret-looking environment variables such as
-`*_API_KEY`, `*_TOKEN`, `*_SECRET`, `LLM_API_KEY`) are replaced by a marker in every event
+`*_API_KEY`, `*_TOKEN`, `*_SECRET`, `LLM_API_KEY`), and text shaped like a credential (a
+password in a URL, a provider's token format) are replaced by a marker in every event
 before it is stored, printed, shown, or folded into what the model is sent next, and in log
 records. Short values are left alone: redacting "1" or "true" would mangle everything.
 """
@@ -82,7 +83,39 @@ def dotenv_secrets(workspace: Path, limit_bytes: int = 256 * 1024) -> dict[str, 
     return found
 
 
+#: Secrets recognised by their shape, wherever they come from (a token in a remote URL that
+#: `git remote -v` prints, a key committed to the repository, a credential a command echoes):
+#: the password part of a URL, and the prefixed token formats of the big providers. Every
+#: pattern matches only characters that need no escaping in JSON, so redacting an event's
+#: JSON text keeps it valid JSON. Prefixes and lengths are the providers' documented formats,
+#: long enough that ordinary text does not match.
+_SHAPES: tuple[tuple[str, str], ...] = (
+    (r"(?<=://)[^/\s:@\"\\]*:[^/\s@\"\\]+(?=@)", "user:password in a URL"),
+    (r"\bgh[pousr]_[A-Za-z0-9]{36,}", "GitHub token"),
+    (r"\bgithub_pat_[A-Za-z0-9_]{40,}", "GitHub token"),
+    (r"\bglpat-[A-Za-z0-9_-]{20,}", "GitLab token"),
+    (r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b", "AWS access key"),
+    (r"\bxox[abposr]-[A-Za-z0-9-]{10,}", "Slack token"),
+    (r"\bsk-ant-[A-Za-z0-9_-]{20,}", "Anthropic key"),
+    (r"\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{32,}", "OpenAI-style key"),
+    (r"\bAIza[0-9A-Za-z_-]{35}", "Google API key"),
+    (
+        r"-----BEGIN [A-Z ]{0,20}PRIVATE KEY-----(?:[A-Za-z0-9+/=\s]|\\[nr])*"
+        r"(?:-----END [A-Z ]{0,20}PRIVATE KEY-----)?",
+        "private key",
+    ),
+)
+_SHAPE_PATTERN = re.compile("|".join(f"(?P<s{i}>{pattern})" for i, (pattern, _) in enumerate(_SHAPES)))
+
+
+def _shape_label(match: re.Match[str]) -> str:
+    return f"[redacted {_SHAPES[int(match.lastgroup[1:])][1]}]" if match.lastgroup else "[redacted]"
+
+
 class Redactor:
+    """Replaces known secret values (labelled by where they came from) and secret-shaped
+    text (`_SHAPES`) with a marker."""
+
     def __init__(self, secrets: Mapping[str, str] | None = None) -> None:
         self._secrets: dict[str, str] = {}
         self._pattern: re.Pattern[str] | None = None
@@ -99,7 +132,8 @@ class Redactor:
 
     @property
     def active(self) -> bool:
-        return self._pattern is not None
+        """Whether any text can change: always, since secret shapes are looked for everywhere."""
+        return True
 
     def add(self, value: str, label: str = "secret") -> None:
         if len(value) < MIN_SECRET_LENGTH or value in self._secrets:
@@ -112,9 +146,9 @@ class Redactor:
         self._pattern = re.compile("|".join(re.escape(v) for v in alternatives))
 
     def redact(self, text: str) -> str:
-        if self._pattern is None:
-            return text
-        return self._pattern.sub(lambda m: f"[redacted {self._secrets[m.group(0)]}]", text)
+        if self._pattern is not None:
+            text = self._pattern.sub(lambda m: f"[redacted {self._secrets[m.group(0)]}]", text)
+        return _SHAPE_PATTERN.sub(_shape_label, text)
 
 
 class RedactingFilter(logging.Filter):
