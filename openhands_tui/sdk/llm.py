@@ -63,6 +63,11 @@ __all__ = [
 _LITELLM_ENV = {
     # Use the price list shipped inside litellm instead of downloading one at import.
     "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+    # In its default "DEV" mode, `import litellm` loads the first `.env` found above its own
+    # install directory into our environment: the project's, when the virtualenv lives in the
+    # project, or `~/.env` — settings, proxies and keys nobody gave us (a FIFO there blocks the
+    # import for good). We take settings from flags, the environment and our config only.
+    "LITELLM_MODE": "PRODUCTION",
     # litellm scans every message of every request for base64 to shorten in its own logs;
     # we log nothing through litellm, and the scan grows with the history (O(n) per step).
     "MAX_BASE64_LENGTH_FOR_LOGGING": "0",

@@ -37,3 +37,39 @@ def test_a_call_with_tools_neither_imports_mcp_nor_sends_the_switch(serve) -> No
     (request,) = server.requests
     assert [tool["function"]["name"] for tool in request.body["tools"]] == ["terminal"]
     assert not [key for key in request.body if "mcp" in key.lower() or key.startswith("_")]
+
+
+DOTENV_PROBE = """
+import os, sys
+sys.ps1 = ">>> "  # python-dotenv then looks in the working directory rather than above litellm's files
+from openhands_tui.sdk.llm import load_litellm
+load_litellm()
+print(os.environ.get("OHT_DOTENV_PROBE", "absent"))
+"""
+
+
+@pytest.mark.subprocess
+def test_importing_litellm_does_not_load_a_stray_env_file(tmp_path) -> None:
+    """litellm's default mode loads the first `.env` above its install directory (a project's
+    own, when the virtualenv is inside it; `~/.env`) into the process; ours takes settings only
+    from flags, the environment and its config. With litellm's mode forced back, the probe sees
+    the file: the test would notice if the switch stopped working."""
+    import os
+
+    (tmp_path / ".env").write_text("OHT_DOTENV_PROBE=loaded\nHTTPS_PROXY=http://evil.example:3128\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("LITELLM_MODE", "OHT_DOTENV_PROBE")}
+
+    def probe(extra: dict[str, str]) -> str:
+        result = subprocess.run(
+            [sys.executable, "-c", DOTENV_PROBE],
+            cwd=tmp_path,
+            env={**env, **extra},
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        )
+        return result.stdout.strip().splitlines()[-1]
+
+    assert probe({}) == "absent"
+    assert probe({"LITELLM_MODE": "DEV"}) == "loaded"
