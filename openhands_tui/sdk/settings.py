@@ -100,6 +100,8 @@ def resolve_llm_settings(
     for name in ("model", "api_key", "base_url", "reasoning_effort"):
         for layer, data in layers:
             value = data.get(name)
+            if layer == "config" and value is not None and not isinstance(value, str):
+                raise SettingsError(f"{config_path()}: {name} under [llm] must be a string, got {value!r}")
             if value:
                 values[name], source[name] = str(value), layer
                 break

@@ -86,3 +86,15 @@ def test_reasoning_effort_precedence_and_bad_values(monkeypatch: pytest.MonkeyPa
     _write_config('[llm]\nmodel = "m"\nreasoning_effort = "max"\n')
     with pytest.raises(SettingsError, match=f"^reasoning_effort under \\[llm\\] in {path}: expected"):
         resolve_llm_settings()
+
+
+def test_a_setting_of_the_wrong_type_names_the_file_and_the_key() -> None:
+    """`model = 5` became the model "5" and failed later at the provider, far from its cause."""
+    for text, key in [
+        ("model = 5", "model"),
+        ('model = "m"\nbase_url = ["http://x"]', "base_url"),
+        ("api_key = true", "api_key"),
+    ]:
+        path = _write_config(f"[llm]\n{text}\n")
+        with pytest.raises(SettingsError, match=f"^{re.escape(str(path))}: {key} under \\[llm\\] must be a string"):
+            resolve_llm_settings()
