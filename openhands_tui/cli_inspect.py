@@ -76,7 +76,7 @@ def microagents_command(
         else:
             when = ", ".join(skill.triggers)
         if skill.agent_skill:
-            when += "; listed, read on demand"
+            when = f"{when}; listed, read on demand" if when else "listed, read on demand"
         cut = " (truncated)" if skill.truncated else ""
         print(f"{skill.name:<20} {skill.type:<9} {skill.origin:<9} {skill.tokens:>5} tok{cut}  [{when}]")
         print(f"{'':<20} {skill.source}")

@@ -19,7 +19,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from openhands_tui.sdk.context.skill import Skill
+from openhands_tui.sdk.context.skill import Skill, tool_list
 from openhands_tui.sdk.file_read import read_regular
 from openhands_tui.sdk.model import UnsupportedArgument
 
@@ -153,10 +153,27 @@ def _plain_lines(header: str) -> dict[str, Any] | None:
         if match is None:
             return None
         key, value = match.group(1), (match.group(2) or "")
-        if value[:1] in "[{&*!" and value:
-            return None
-        data[key] = "" if value in ("|", ">", "|-", ">-") else _scalar(value)
+        if value.startswith(("[", "{")):
+            flow = _flow(value)
+            if flow is None:
+                return None
+            data[key] = flow
+            continue
+        # `globs: **/*.go` (YAML would read an alias) and `description: | Use when...` (a block
+        # indicator with text after it) are plain text to the tools that write them.
+        data[key] = _scalar(_BLOCK.sub("", value, count=1))
     return data
+
+
+_BLOCK = re.compile(r"^[|>][+-]?(?:[ \t]+|$)")
+
+
+def _flow(value: str) -> Any:
+    """A `[a, b]` or `{k: v}` value on its own, or None when it is not valid YAML either."""
+    try:
+        return yaml.load(value, Loader=_FrontmatterLoader)
+    except (yaml.YAMLError, RecursionError):
+        return None
 
 
 def _scalar(value: str) -> str:
@@ -210,7 +227,7 @@ def build_skill(
         fields["metadata"] = metadata["metadata"]
     allowed = metadata.get("allowed-tools", metadata.get("allowed_tools"))
     if isinstance(allowed, str | list):
-        fields["allowed_tools"] = allowed.split() if isinstance(allowed, str) else [str(t) for t in allowed]
+        fields["allowed_tools"] = tool_list(allowed) if isinstance(allowed, str) else [str(t) for t in allowed]
     if "mcp_tools" in metadata:
         fields["mcp_tools"] = metadata["mcp_tools"]
     kind = _kind(metadata.get("type"), path, warnings)

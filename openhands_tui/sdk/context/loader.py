@@ -37,6 +37,7 @@ from pydantic import Field
 
 from openhands_tui.sdk.context.agent_context import always_on_parts
 from openhands_tui.sdk.context.files import load_file, parse_header, split_frontmatter
+from openhands_tui.sdk.context.rules import cursor_rules, nested_instructions
 from openhands_tui.sdk.context.skill import Skill
 from openhands_tui.sdk.model import Model
 
@@ -51,6 +52,8 @@ INSTRUCTION_FILES = {
     "gemini.md": "gemini",
     ".cursorrules": "cursorrules",
 }
+#: GitHub Copilot's repository instructions, always on like AGENTS.md.
+COPILOT_INSTRUCTIONS = ".github/copilot-instructions.md"
 SKILL_DIRS = (".agents/skills", ".openhands/skills")
 MICROAGENT_DIRS = (".openhands/microagents",)
 _MICROAGENT_KEYS = {"triggers", "trigger", "inputs", "type", "mcp_tools"}
@@ -124,13 +127,17 @@ def load_microagents(
     collector = _Collector(result)
     for skill in strategy_skills:
         collector.offer(skill)
-    roots = [workspace.resolve()]
+    workspace = workspace.resolve()
     git_root = _git_root(workspace)
-    if git_root is not None and git_root != roots[0]:
-        roots.append(git_root)
-    for root in roots:
-        for skill in _load_tree(root, "workspace", result.warnings):
+    taken: set[str] = set()  # instruction-file names used by a nearer folder
+    for root in [workspace, *_parents_up_to(workspace, git_root)]:
+        label = "" if root == workspace else _label(root, git_root)
+        full = root in (workspace, git_root)
+        for skill in _load_tree(root, "workspace", result.warnings, label=label, full=full, taken=taken):
             collector.offer(skill)
+    nested = nested_instructions(workspace, INSTRUCTION_FILES, result.warnings)
+    if nested is not None:
+        collector.offer(nested)
     home = home or Path.home()
     for directory in (home / ".agents" / "skills", home / ".openhands" / "skills"):
         for skill in _load_directory(directory, "user", result.warnings, skills_dir=True):
@@ -160,32 +167,62 @@ def check_budget(skills: list[Skill], budget: int = ALWAYS_ON_BUDGET) -> str | N
     )
 
 
-def _load_tree(root: Path, origin: str, warnings: list[str]) -> list[Skill]:
+def _parents_up_to(workspace: Path, git_root: Path | None) -> list[Path]:
+    """The folders above the workspace up to its git root (nearest first): a package of a
+    monorepo keeps the instructions of the repository and of the folders between."""
+    if git_root is None or git_root == workspace or git_root not in workspace.parents:
+        return []
+    return [p for p in workspace.parents if p == git_root or git_root in p.parents]
+
+
+def _label(root: Path, git_root: Path | None) -> str:
+    if git_root is None or root == git_root:
+        return "repository root"
+    return root.relative_to(git_root).as_posix()
+
+
+def _load_tree(
+    root: Path, origin: str, warnings: list[str], *, label: str = "", full: bool = True, taken: set[str] | None = None
+) -> list[Skill]:
     """A repository's microagents. Its files are the repository's to choose, so none may be a
-    link to something outside it: a `SKILL.md -> ~/.ssh/id_rsa` would send the key to the model."""
+    link to something outside it: a `SKILL.md -> ~/.ssh/id_rsa` would send the key to the model.
+    `label`: an instruction file of a folder above the workspace whose name a nearer one took is
+    named after its folder (`agents (repository root)`): both apply, neither shadows the other;
+    `full`: skills and rules too, not only instruction files."""
+    taken = set() if taken is None else taken
     skills: list[Skill] = []
-    for relative in SKILL_DIRS:
-        skills += _load_directory(root / relative, origin, warnings, skills_dir=True, confine=root)
-    for relative in MICROAGENT_DIRS:
-        skills += _load_directory(root / relative, origin, warnings, skills_dir=False, confine=root)
+    if full:
+        for relative in SKILL_DIRS:
+            skills += _load_directory(root / relative, origin, warnings, skills_dir=True, confine=root)
+        for relative in MICROAGENT_DIRS:
+            skills += _load_directory(root / relative, origin, warnings, skills_dir=False, confine=root)
     for path, name in _instruction_files(root):
         if _escapes(path, root, warnings):
             continue
+        name = f"{name} ({label})" if label and name in taken else name
+        taken.add(name)
         skill = load_file(path, origin, warnings, default_name=name, instructions=True)
         if skill is not None:
             skills.append(skill)
+    if full:
+        skills += cursor_rules(root, origin, warnings)
     return skills
 
 
 def _instruction_files(root: Path) -> list[tuple[Path, str]]:
-    """AGENTS.md, agents.md, Agents.md...: any case, upper-case spellings first."""
+    """AGENTS.md, agents.md, Agents.md...: any case, upper-case spellings first; then GitHub
+    Copilot's `.github/copilot-instructions.md`."""
     try:
         entries = sorted(root.iterdir(), key=lambda p: (p.name.lower(), p.name))
     except OSError:
         return []
-    return [
+    found = [
         (p, INSTRUCTION_FILES[p.name.lower()]) for p in entries if p.name.lower() in INSTRUCTION_FILES and p.is_file()
     ]
+    copilot = root / COPILOT_INSTRUCTIONS
+    if copilot.is_file():
+        found.append((copilot, "copilot"))
+    return found
 
 
 def _escapes(path: Path, root: Path, warnings: list[str]) -> bool:
