@@ -237,6 +237,9 @@ def build_skill(
         kind = "task"  # OpenHands: a file with `inputs` is a task, `type: task` or not
     if kind in (None, "knowledge") and agent_skill and not fields["triggers"] and "inputs" not in metadata:
         kind, fields["triggers"] = "knowledge", _name_triggers(str(fields["name"]))
+    if agent_skill and kind == "knowledge" and _yes(metadata.get("disable-model-invocation")):
+        # Claude Code's user-only skill: not offered to the model, run by `/name`.
+        fields["agent_skill"], fields["triggers"] = False, [f"/{fields['name']}"]
     if kind is not None:
         fields["type"] = kind
     try:
@@ -253,6 +256,10 @@ def build_skill(
         warnings.append(f"{path}: skipped, a knowledge microagent needs `triggers`")
         return None
     return skill
+
+
+def _yes(raw: Any) -> bool:
+    return raw is True or (isinstance(raw, str) and raw.strip().lower() in ("true", "yes"))
 
 
 def _kind(raw: Any, path: Path, warnings: list[str]) -> str | None:

@@ -3,10 +3,13 @@ problems.
 
 Order (the first of a name wins; later ones are reported as shadowed):
 1. strategy-provided (`AgentContext(skills=[...])`);
-2. the workspace, then its git root: `.agents/skills/`, `.openhands/skills/`,
-   `.openhands/microagents/`, and the instruction files `AGENTS.md`, `AGENT.md`, `CLAUDE.md`,
-   `GEMINI.md` and `.cursorrules` (any case);
-3. the user's `~/.agents/skills/`, `~/.openhands/skills/` and `~/.openhands/microagents/`;
+2. the workspace, then its git root: `.agents/skills/`, `.openhands/skills/`, `.claude/skills/`,
+   `.openhands/microagents/`, Cursor's `.cursor/rules/` (rules.py), and the instruction files
+   `AGENTS.md`, `AGENT.md`, `CLAUDE.md`, `GEMINI.md`, `.cursorrules` (any case) and
+   `.github/copilot-instructions.md`; the folders between the two give their instruction files,
+   and those below the workspace are pointed to;
+3. the user's `~/.agents/skills/`, `~/.openhands/skills/`, `~/.claude/skills/` and
+   `~/.openhands/microagents/`;
 4. the built-in set shipped with the package.
 
 What is a microagent:
@@ -54,7 +57,8 @@ INSTRUCTION_FILES = {
 }
 #: GitHub Copilot's repository instructions, always on like AGENTS.md.
 COPILOT_INSTRUCTIONS = ".github/copilot-instructions.md"
-SKILL_DIRS = (".agents/skills", ".openhands/skills")
+#: Claude Code keeps a project's skills in `.claude/skills/`; the same SKILL.md format.
+SKILL_DIRS = (".agents/skills", ".openhands/skills", ".claude/skills")
 MICROAGENT_DIRS = (".openhands/microagents",)
 _MICROAGENT_KEYS = {"triggers", "trigger", "inputs", "type", "mcp_tools"}
 _SKIP_DIRS = {".git", "node_modules", "__pycache__", ".venv", "venv", ".tox"}
@@ -139,7 +143,7 @@ def load_microagents(
     if nested is not None:
         collector.offer(nested)
     home = home or Path.home()
-    for directory in (home / ".agents" / "skills", home / ".openhands" / "skills"):
+    for directory in (home / ".agents" / "skills", home / ".openhands" / "skills", home / ".claude" / "skills"):
         for skill in _load_directory(directory, "user", result.warnings, skills_dir=True):
             collector.offer(skill)
     for skill in _load_directory(home / ".openhands" / "microagents", "user", result.warnings, skills_dir=False):
@@ -266,16 +270,19 @@ def _candidates(directory: Path, warnings: list[str], *, skills_dir: bool) -> It
         visited.add(real)
         names = {name.lower(): name for name in filenames}
         if "skill.md" in names:
-            dirnames[:] = []  # everything below an Agent Skill is its resources
             yield here / names["skill.md"]
-            continue
+            if depth > 0:
+                dirnames[:] = []  # everything below an Agent Skill is its resources
+                continue
+            # A SKILL.md right in the skills directory (an index some repositories keep there)
+            # is a skill, and the skill folders beside it are skills too.
         dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)
         for name in sorted(filenames):
             scanned += 1
             if scanned > MAX_FILES_SCANNED:
                 warnings.append(f"{directory}: stopped looking after {MAX_FILES_SCANNED:,} files")
                 return
-            if not name.lower().endswith(".md") or name.lower() == "readme.md":
+            if not name.lower().endswith(".md") or name.lower() in ("readme.md", "skill.md"):
                 continue
             path = here / name
             if not skills_dir or _looks_like_microagent(path, top_level=depth == 0):
