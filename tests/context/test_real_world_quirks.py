@@ -1,0 +1,192 @@
+"""Files as public skill repositories and projects really write them, each of which was once
+misread: frontmatter other tools accept, a SKILL.md in the skills directory itself, user-only
+skills, Cursor rules, Copilot instructions, monorepos with AGENTS.md in several folders, and
+`.claude/skills/`. The fixtures are our own, written in those shapes.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from openhands_tui.sdk import Agent, Conversation
+from openhands_tui.sdk.context import load_microagents
+from openhands_tui.sdk.context.agent_context import triggered_skills, workspace_block
+from openhands_tui.sdk.context.loader import LoadedMicroagents
+from openhands_tui.testing import Script, Turn
+from openhands_tui.testing.script import ScriptedToolCall
+from openhands_tui.tools.preset.default import get_default_tools
+from tests.conftest import llm_for, model_args, run_tui
+from tests.context.conftest import write
+
+
+def load(workspace: Path) -> LoadedMicroagents:
+    return load_microagents(workspace, home=workspace / "no-home", include_builtin=False)
+
+
+def skill_md(root: Path, folder: str, header: str, body: str = "Body.\n") -> Path:
+    return write(root / ".agents" / "skills" / folder / "SKILL.md", f"---\n{header}---\n{body}")
+
+
+def test_frontmatter_other_tools_accept_is_read(workspace: Path) -> None:
+    skill_md(workspace, "go", "name: go\ndescription: Go idioms\nglobs: **/*.go\nalways_apply: false\n")
+    skill_md(workspace, "research", "name: research\ndescription: | Use when researching posts.\n")
+    skill_md(
+        workspace,
+        "audit",
+        "name: audit\ndescription: Audit a skill\nallowed-tools: Read, Grep, Bash(git log:*), mcp__*\n"
+        'argument-hint: [<path>, "[--strict]"]\n',
+    )
+    skill_md(workspace, "block", "name: block\ndescription: |\n  Saves context.\n  Three modes: a, b.\n")
+    crlf = write(workspace / ".agents" / "skills" / "crlf" / "SKILL.md", "")
+    crlf.write_bytes("\ufeff---\r\nname: crlf\r\ndescription: Edited on Windows\r\n---\r\nBody.\r\n".encode())
+    skill_md(workspace, "tabbed", "name: tabbed\ndescription: Tab-indented metadata\nmetadata:\n\tauthor: me\n")
+    loaded = load(workspace)
+    assert loaded.warnings == []
+    found = {s.name: s for s in loaded.skills}
+    assert found["go"].description == "Go idioms" and found["go"].agent_skill
+    assert found["research"].description == "Use when researching posts."
+    assert found["audit"].allowed_tools == ["Read", "Grep", "Bash(git log:*)", "mcp__*"]
+    assert found["block"].description == "Saves context. Three modes: a, b."
+    assert found["crlf"].description == "Edited on Windows"
+    assert found["tabbed"].description == "Tab-indented metadata"
+    listing = workspace_block(workspace, loaded.skills)
+    for name in ("go", "research", "audit", "block", "crlf", "tabbed"):
+        assert f"- {name}: {found[name].description} (.agents/skills/{name})" in listing
+
+
+def test_broken_flow_lists_are_still_reported(workspace: Path) -> None:
+    skill_md(workspace, "broken", "name: broken\ndescription: x\nallowed-tools: [Read, Grep\n")
+    loaded = load(workspace)
+    assert loaded.skills == []
+    assert len(loaded.warnings) == 1 and "broken/SKILL.md: skipped, broken YAML frontmatter" in loaded.warnings[0]
+
+
+def test_a_skill_md_in_the_skills_directory_itself_hides_no_skill(workspace: Path) -> None:
+    write(workspace / ".agents/skills/SKILL.md", "---\nname: index\ndescription: What is here\n---\nSee below.\n")
+    for name in ("alpha", "beta"):
+        skill_md(workspace, name, f"name: {name}\ndescription: the {name} skill\n")
+    write(workspace / ".agents/skills/alpha/references/SKILL.md", "---\nname: template\n---\nA template.\n")
+    names = [s.name for s in load(workspace).skills]
+    assert names == ["index", "alpha", "beta"]  # each once; alpha's references stay its resources
+
+
+def test_a_user_only_skill_is_not_offered_to_the_model_but_runs_by_slash(workspace: Path) -> None:
+    skill_md(workspace, "release", "name: release\ndescription: Cut a release\ndisable-model-invocation: true\n")
+    skill_md(workspace, "review", "name: review\ndescription: Review code\ndisable-model-invocation: false\n")
+    skills = load(workspace).skills
+    block = workspace_block(workspace, skills)
+    assert "- review: Review code" in block and "release" not in block
+    assert [s.name for s, _ in triggered_skills(skills, "/release 1.2.0", set())] == ["release"]
+    assert [s.name for s, _ in triggered_skills(skills, "please release it", set())] == []
+
+
+def test_cursor_rules_apply_as_cursor_applies_them(workspace: Path) -> None:
+    rules = workspace / ".cursor" / "rules"
+    write(rules / "always.mdc", "---\ndescription: House style\nglobs:\nalwaysApply: true\n---\nUse tabs.\n")
+    write(rules / "go.mdc", "---\ndescription: Go idioms\nglobs: **/*.go, **/go.mod\nalwaysApply: false\n---\nWrap.\n")
+    write(rules / "py.mdc", '---\nglobs: ["**/*.py"]\nalwaysApply: false\n---\nNo bare except.\n')
+    write(rules / "frontend/react.mdc", "---\ndescription: React components\n---\nHooks only.\n")
+    write(rules / "manual.mdc", "---\ndescription:\nglobs:\nalwaysApply: false\n---\nThe release checklist.\n")
+    write(rules / "plain.mdc", "Never commit secrets.\n")
+    loaded = load(workspace)
+    assert loaded.warnings == []
+    block = workspace_block(workspace, loaded.skills)
+    assert "Use tabs." in block and "Never commit secrets." in block  # always on
+    assert "- cursor:go: Go idioms (for files matching **/*.go, **/go.mod)" in block
+    assert "- cursor:py: (for files matching **/*.py)" in block
+    assert "- cursor:frontend/react: React components" in block
+    for body in ("Wrap.", "No bare except.", "Hooks only.", "release checklist"):
+        assert body not in block  # read when the agent asks
+    assert "manual" not in block
+    fired = triggered_skills(loaded.skills, "follow @manual before tagging", set())
+    assert [(s.name, keyword) for s, keyword in fired] == [("cursor:manual", "@manual")]
+
+
+def test_copilot_instructions_are_always_on(workspace: Path) -> None:
+    write(workspace / ".github/copilot-instructions.md", "Use pnpm, never npm.\n")
+    write(workspace / ".github/instructions/README.md", "not an instruction file\n")
+    loaded = load(workspace)
+    assert [(s.name, s.type) for s in loaded.skills] == [("copilot", "repo")]
+    assert "Use pnpm, never npm." in workspace_block(workspace, loaded.skills)
+
+
+def test_a_monorepo_package_keeps_every_agents_md_above_it_and_points_to_those_below(workspace: Path) -> None:
+    subprocess.run(["git", "init", "-q", str(workspace)], check=True)
+    write(workspace / "AGENTS.md", "Root: run make check.\n")
+    write(workspace / "packages/AGENTS.md", "Packages: publish with changesets.\n")
+    write(workspace / "packages/api/AGENTS.md", "API: use pnpm --filter api test.\n")
+    write(workspace / "packages/api/src/db/AGENTS.md", "DB: migrations are append-only.\n")
+    write(workspace / "packages/api/docs/CLAUDE.md", "Docs: one sentence a line.\n")
+    write(workspace / "packages/api/node_modules/x/AGENTS.md", "a dependency's file\n")
+    loaded = load(workspace / "packages" / "api")
+    block = workspace_block(workspace / "packages" / "api", loaded.skills)
+    for text in ("Root: run make check.", "Packages: publish with changesets.", "API: use pnpm --filter api test."):
+        assert block.count(text) == 1
+    assert [s.name for s in loaded.skills if s.type == "repo"] == [
+        "agents",
+        "agents (packages)",
+        "agents (repository root)",
+        "nested instructions",
+    ]
+    assert loaded.shadowed == []
+    assert "- docs/CLAUDE.md\n- src/db/AGENTS.md" in block  # pointed to, not injected
+    assert "append-only" not in block and "one sentence a line" not in block and "node_modules" not in block
+
+
+def test_claude_code_skill_folders_load_and_a_copy_is_reported_once(workspace: Path) -> None:
+    deploy = "---\nname: deploy\ndescription: Ship it\n---\nRun make ship.\n"
+    write(workspace / ".claude/skills/deploy/SKILL.md", deploy)
+    write(workspace / ".claude/skills/deploy/scripts/ship.md", "---\ntitle: not a skill\n---\nresource\n")
+    skill_md(workspace, "deploy", "name: deploy\ndescription: Ship it (agents copy)\n")
+    home = workspace / "home"
+    write(home / ".claude/skills/mine/SKILL.md", "---\nname: mine\ndescription: Personal\n---\nMine.\n")
+    loaded = load_microagents(workspace, home=home, include_builtin=False)
+    assert [(s.name, s.origin) for s in loaded.skills] == [("deploy", "workspace"), ("mine", "user")]
+    assert len(loaded.shadowed) == 1 and ".claude/skills/deploy/SKILL.md" in loaded.shadowed[0]
+
+
+def test_tui_microagents_shows_rules_without_triggers_cleanly(workspace: Path, isolated_home: Path) -> None:
+    write(workspace / ".cursor/rules/go.mdc", "---\ndescription: Go idioms\nglobs: **/*.go\n---\nWrap.\n")
+    result = run_tui("microagents", "--workspace", str(workspace))
+    assert result.returncode == 0, result.stderr
+    line = next(line for line in result.stdout.splitlines() if line.startswith("cursor:go"))
+    assert line.endswith("[listed, read on demand]")
+
+
+@pytest.mark.parametrize("asked", ["tdd", "TDD", "Test-Driven Development", "test-driven-development"])
+async def test_the_skill_tool_finds_a_skill_by_its_folder_or_in_another_case(
+    workspace: Path, isolated_home: Path, serve, asked: str
+) -> None:
+    skill_md(workspace, "test-driven-development", "name: Test-Driven Development\ndescription: Tests first\n")
+    if asked.lower() == "tdd":
+        skill_md(workspace, "tdd", "name: tdd\ndescription: Tests first, short\n", "Red, green, refactor.\n")
+    call = Turn(tool_calls=[ScriptedToolCall(name="skill", arguments={"name": asked})])
+    server = serve([Script(turns=[call, Turn.finish()])])
+    events: list = []
+    agent = Agent(llm=llm_for(server), tools=get_default_tools())
+    conversation = Conversation(agent, workspace=workspace, subscribers=[events.append])
+    try:
+        await conversation.run("hello")
+    finally:
+        await conversation.close()
+    result = next(e for e in events if e.kind == "observation")
+    expected = "tdd" if asked.lower() == "tdd" else "Test-Driven Development"
+    assert result.content.startswith(f"# Skill: {expected}\n")
+
+
+def test_what_the_model_is_told_headless(workspace: Path, isolated_home: Path, serve) -> None:
+    write(workspace / ".cursor/rules/style.mdc", "---\nalwaysApply: true\n---\nPrefer early returns.\n")
+    write(workspace / ".cursor/rules/sql.mdc", "---\ndescription: SQL style\nglobs: **/*.sql\n---\nUPPER keywords.\n")
+    write(workspace / ".github/copilot-instructions.md", "Answer in British English.\n")
+    skill_md(workspace, "lint", "name: lint\ndescription: Lint the code\nglobs: **/*.py\n")
+    server = serve([Script(turns=[Turn.finish()])])
+    result = run_tui("--headless", "--workspace", str(workspace), *model_args(server), "--task", "hello")
+    assert result.returncode == 0, result.stderr
+    first = server.requests[0].messages[1]["content"]
+    assert "Prefer early returns." in first and "Answer in British English." in first
+    assert "- cursor:sql: SQL style (for files matching **/*.sql)" in first and "UPPER keywords." not in first
+    assert "- lint: Lint the code (.agents/skills/lint)" in first
+    assert "warning" not in result.stderr
