@@ -190,3 +190,37 @@ def test_what_the_model_is_told_headless(workspace: Path, isolated_home: Path, s
     assert "- cursor:sql: SQL style (for files matching **/*.sql)" in first and "UPPER keywords." not in first
     assert "- lint: Lint the code (.agents/skills/lint)" in first
     assert "warning" not in result.stderr
+
+
+def test_claude_md_imports_are_followed_inside_the_repository_only(workspace: Path) -> None:
+    write(workspace / "AGENTS.md", "Shared: run make test.\n")
+    write(
+        workspace / "CLAUDE.md",
+        "Shared rules, imported:\n\n@AGENTS.md\n@docs/conventions.md\n@~/.ssh/id_rsa\n@../outside.md\n"
+        "```\n@docs/example.md\n```\nPing @alice about it.\n",
+    )
+    write(workspace / "docs/conventions.md", "Conventions: snake_case.\n@style.md\n")
+    write(workspace / "docs/style.md", "Style: 100 columns.\n")
+    write(workspace / "docs/example.md", "not imported: inside a code block\n")
+    write(workspace.parent / "outside.md", "SECRET outside the repository\n")
+    write(workspace / "GEMINI.md", "@GEMINI.md\n")
+    loaded = load(workspace)
+    block = workspace_block(workspace, loaded.skills)
+    assert block.count("Shared: run make test.") == 1  # AGENTS.md is on anyway: not repeated
+    assert "(@AGENTS.md: given above)" in block
+    assert "Conventions: snake_case.\nStyle: 100 columns." in block  # nested imports
+    assert "SECRET" not in block and "not imported: inside" not in block and "Ping @alice about it." in block
+    assert any("@~/.ssh/id_rsa not imported, it is outside the repository" in w for w in loaded.warnings)
+    assert any("@../outside.md not imported, it is outside the repository" in w for w in loaded.warnings)
+    assert any("GEMINI.md: @GEMINI.md not imported, imports nest too deep or loop" in w for w in loaded.warnings)
+
+
+def test_a_package_claude_md_may_import_the_repository_agents_md(workspace: Path) -> None:
+    subprocess.run(["git", "init", "-q", str(workspace)], check=True)
+    write(workspace / "AGENTS.md", "Root rules.\n")
+    write(workspace / "docs/shared.md", "Shared doc.\n")
+    write(workspace / "pkg/CLAUDE.md", "@../AGENTS.md\n@../docs/shared.md\nPackage rules.\n")
+    loaded = load(workspace / "pkg")
+    block = workspace_block(workspace / "pkg", loaded.skills)
+    assert block.count("Root rules.") == 1 and "Shared doc.\nPackage rules." in block
+    assert loaded.warnings == []

@@ -39,7 +39,8 @@ from pathlib import Path
 from pydantic import Field
 
 from openhands_tui.sdk.context.agent_context import always_on_parts
-from openhands_tui.sdk.context.files import load_file, parse_header, split_frontmatter
+from openhands_tui.sdk.context.files import MAX_CONTENT_CHARS, load_file, parse_header, split_frontmatter
+from openhands_tui.sdk.context.imports import expand_imports
 from openhands_tui.sdk.context.rules import cursor_rules, nested_instructions
 from openhands_tui.sdk.context.skill import Skill
 from openhands_tui.sdk.model import Model
@@ -134,10 +135,15 @@ def load_microagents(
     workspace = workspace.resolve()
     git_root = _git_root(workspace)
     taken: set[str] = set()  # instruction-file names used by a nearer folder
-    for root in [workspace, *_parents_up_to(workspace, git_root)]:
+    chain = [workspace, *_parents_up_to(workspace, git_root)]
+    given = {os.path.realpath(path) for root in chain for path, _ in _instruction_files(root)}
+    for root in chain:
         label = "" if root == workspace else _label(root, git_root)
         full = root in (workspace, git_root)
-        for skill in _load_tree(root, "workspace", result.warnings, label=label, full=full, taken=taken):
+        confine = git_root if git_root is not None and git_root in root.parents else root
+        for skill in _load_tree(
+            root, "workspace", result.warnings, label=label, full=full, taken=taken, given=given, confine=confine
+        ):
             collector.offer(skill)
     nested = nested_instructions(workspace, INSTRUCTION_FILES, result.warnings)
     if nested is not None:
@@ -186,13 +192,23 @@ def _label(root: Path, git_root: Path | None) -> str:
 
 
 def _load_tree(
-    root: Path, origin: str, warnings: list[str], *, label: str = "", full: bool = True, taken: set[str] | None = None
+    root: Path,
+    origin: str,
+    warnings: list[str],
+    *,
+    label: str = "",
+    full: bool = True,
+    taken: set[str] | None = None,
+    given: set[str] | None = None,
+    confine: Path | None = None,
 ) -> list[Skill]:
     """A repository's microagents. Its files are the repository's to choose, so none may be a
     link to something outside it: a `SKILL.md -> ~/.ssh/id_rsa` would send the key to the model.
     `label`: an instruction file of a folder above the workspace whose name a nearer one took is
     named after its folder (`agents (repository root)`): both apply, neither shadows the other;
-    `full`: skills and rules too, not only instruction files."""
+    `full`: skills and rules too, not only instruction files. `given`: the instruction files
+    always on anyway, which an `@AGENTS.md` import need not repeat; `confine`: where imports may
+    come from (the repository)."""
     taken = set() if taken is None else taken
     skills: list[Skill] = []
     if full:
@@ -207,10 +223,20 @@ def _load_tree(
         taken.add(name)
         skill = load_file(path, origin, warnings, default_name=name, instructions=True)
         if skill is not None:
-            skills.append(skill)
+            skills.append(_with_imports(skill, path, confine or root, given or set(), warnings))
     if full:
         skills += cursor_rules(root, origin, warnings)
     return skills
+
+
+def _with_imports(skill: Skill, path: Path, root: Path, given: set[str], warnings: list[str]) -> Skill:
+    content = expand_imports(skill.content, path, root, given, warnings)
+    if content == skill.content:
+        return skill
+    truncated = len(content) > MAX_CONTENT_CHARS
+    if truncated:
+        content = content[:MAX_CONTENT_CHARS] + f"\n\n[... truncated: {path.name} with its imports is longer ...]"
+    return skill.model_copy(update={"content": content, "truncated": skill.truncated or truncated})
 
 
 def _instruction_files(root: Path) -> list[tuple[Path, str]]:
