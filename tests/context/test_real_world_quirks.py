@@ -224,3 +224,19 @@ def test_a_package_claude_md_may_import_the_repository_agents_md(workspace: Path
     block = workspace_block(workspace / "pkg", loaded.skills)
     assert block.count("Root rules.") == 1 and "Shared doc.\nPackage rules." in block
     assert loaded.warnings == []
+
+
+def test_an_openhands_microagent_typed_knowledge_without_triggers_is_always_on(workspace: Path) -> None:
+    m = workspace / ".openhands" / "microagents"
+    header = "name: overview\ntype: knowledge\nversion: 1.0.0\nagent: CodeActAgent"
+    write(m / "overview.md", f"\n---\n{header}\n---\nAn IDE.\n")
+    write(m / "readme_gen.md", "---\nname: readme_gen\ntype: knowledge\ntriggers: []\n---\nWrite READMEs.\n")
+    write(m / "review.md", "---\nname: review\ntype: knowledge\ntriggers:\n  - code review\n---\nR.\n")
+    loaded = load(workspace)
+    assert [(s.name, s.type, s.triggers) for s in loaded.skills] == [
+        ("overview", "repo", []),
+        ("readme_gen", "repo", []),
+        ("review", "knowledge", ["code review"]),
+    ]
+    assert loaded.warnings == []
+    assert "An IDE." in workspace_block(workspace, loaded.skills)

@@ -237,6 +237,8 @@ def build_skill(
         kind = "task"  # OpenHands: a file with `inputs` is a task, `type: task` or not
     if kind in (None, "knowledge") and agent_skill and not fields["triggers"] and "inputs" not in metadata:
         kind, fields["triggers"] = "knowledge", _name_triggers(str(fields["name"]))
+    if kind == "knowledge" and not fields["triggers"] and not agent_skill and "inputs" not in metadata:
+        kind = "repo"  # OpenHands reads `type` as a comment: no triggers and no inputs is always on
     if agent_skill and kind == "knowledge" and _yes(metadata.get("disable-model-invocation")):
         # Claude Code's user-only skill: not offered to the model, run by `/name`.
         fields["agent_skill"], fields["triggers"] = False, [f"/{fields['name']}"]
