@@ -240,3 +240,19 @@ def test_an_openhands_microagent_typed_knowledge_without_triggers_is_always_on(w
     ]
     assert loaded.warnings == []
     assert "An IDE." in workspace_block(workspace, loaded.skills)
+
+
+def test_a_page_long_description_is_cut_in_the_listing_and_names_cannot_paint_the_terminal(
+    workspace: Path, isolated_home: Path
+) -> None:
+    long = "Use when " + "working with spreadsheets and formulas, " * 60 + "END"
+    skill_md(workspace, "sheets", f"name: sheets\ndescription: {long}\n")
+    skill_md(workspace, "paint", 'name: "paint\\e]0;owned\\a\\e[2J"\ndescription: "red \\e[31mtext"\n')
+    loaded = load(workspace)
+    line = next(line for line in workspace_block(workspace, loaded.skills).splitlines() if line.startswith("- sheets"))
+    assert len(line) < 1024 + 40 and line.endswith("… (.agents/skills/sheets)") and "END" not in line
+    assert loaded.by_name("sheets").description.endswith("END")  # the skill itself keeps it all
+    result = run_tui("microagents", "--workspace", str(workspace))
+    assert result.returncode == 0, result.stderr
+    assert "\x1b" not in result.stdout and "\x07" not in result.stdout
+    assert any(line.startswith("paint ") for line in result.stdout.splitlines())

@@ -21,6 +21,10 @@ SKILLS_INTRO = (
     "scripts/ or references/, are relative to its folder."
 )
 
+#: A skill's description in the listing is cut here (the Agent Skills format's own limit):
+#: every first message carries it, and some repositories write pages.
+MAX_DESCRIPTION_CHARS = 1024
+
 
 class AgentContext(StrictModel):
     """What an agent knows beyond its task, given by the strategy."""
@@ -90,6 +94,8 @@ def skills_listing(skills: list[Skill], workspace: Path | None = None) -> str:
     lines = ["## Skills", SKILLS_INTRO]
     for skill in skills:
         description = skill.description.strip() or "(no description)"
+        if len(description) > MAX_DESCRIPTION_CHARS:  # the Agent Skills limit; the body has the rest
+            description = description[: MAX_DESCRIPTION_CHARS - 1].rstrip() + "…"
         where = f" ({_shown(skill.directory, workspace)})" if skill.directory else ""
         lines.append(f"- {skill.name}: {description}{where}")
     return "\n".join(lines)
