@@ -256,3 +256,12 @@ def test_a_page_long_description_is_cut_in_the_listing_and_names_cannot_paint_th
     assert result.returncode == 0, result.stderr
     assert "\x1b" not in result.stdout and "\x07" not in result.stdout
     assert any(line.startswith("paint ") for line in result.stdout.splitlines())
+
+
+def test_when_to_use_is_listed_after_the_description(workspace: Path) -> None:
+    header = "name: polling\ndescription: Poll remote state politely.\nwhen_to_use: >-\n  Use when waiting on CI.\n"
+    skill_md(workspace, "polling", header)
+    skill_md(workspace, "only-when", "name: only-when\nwhen_to_use: Use when releasing.\n")
+    block = workspace_block(workspace, load(workspace).skills)
+    assert "- polling: Poll remote state politely. Use when waiting on CI. (.agents/skills/polling)" in block
+    assert "- only-when: Use when releasing. (.agents/skills/only-when)" in block

@@ -213,7 +213,7 @@ def build_skill(
         "content": body,
         "triggers": triggers if not instructions else [],
         "inputs": _inputs(metadata.get("inputs")),
-        "description": _text(metadata.get("description")) or (_first_line(body) if agent_skill else ""),
+        "description": _description(metadata, body, agent_skill),
         "source": str(path),
         "origin": origin,
         "truncated": truncated,
@@ -293,6 +293,13 @@ def _text(raw: Any) -> str:
     if isinstance(raw, str):
         return " ".join(raw.split())
     return "" if raw is None else str(raw)
+
+
+def _description(metadata: dict[str, Any], body: str, agent_skill: bool) -> str:
+    """`description`, and Claude Code's `when_to_use` after it (it lists the two together); a
+    SKILL.md with neither is described by its first line of prose."""
+    parts = [_text(metadata.get("description")), _text(metadata.get("when_to_use"))]
+    return " ".join(p for p in parts if p) or (_first_line(body) if agent_skill else "")
 
 
 def _first_line(body: str) -> str:
