@@ -95,7 +95,7 @@ def test_cursor_rules_apply_as_cursor_applies_them(workspace: Path) -> None:
     assert loaded.warnings == []
     block = workspace_block(workspace, loaded.skills)
     assert "Use tabs." in block and "Never commit secrets." in block  # always on
-    assert "- cursor:go: Go idioms (for files matching **/*.go, **/go.mod)" in block
+    assert "- cursor:go: Go idioms (for files matching **/*.go, **/go.mod) (.cursor/rules/go.mdc)" in block
     assert "- cursor:py: (for files matching **/*.py)" in block
     assert "- cursor:frontend/react: React components" in block
     for body in ("Wrap.", "No bare except.", "Hooks only.", "release checklist"):

@@ -16,9 +16,9 @@ from openhands_tui.sdk.context.skill import Skill
 from openhands_tui.sdk.model import StrictModel, UnsupportedArgument
 
 SKILLS_INTRO = (
-    "Skills you can use: each is a folder with a SKILL.md. When a task matches one, read it first: "
-    "call the `skill` tool with its name (or view its SKILL.md). Paths a skill mentions, like "
-    "scripts/ or references/, are relative to its folder."
+    "Skills you can use: each is a folder with a SKILL.md (or a project rule file). When a task matches "
+    "one, read it first: call the `skill` tool with its name (or view the file). Paths a skill mentions, "
+    "like scripts/ or references/, are relative to its folder."
 )
 
 #: A skill's description in the listing is cut here (the Agent Skills format's own limit):
@@ -96,7 +96,8 @@ def skills_listing(skills: list[Skill], workspace: Path | None = None) -> str:
         description = skill.description.strip() or "(no description)"
         if len(description) > MAX_DESCRIPTION_CHARS:  # the Agent Skills limit; the body has the rest
             description = description[: MAX_DESCRIPTION_CHARS - 1].rstrip() + "…"
-        where = f" ({_shown(skill.directory, workspace)})" if skill.directory else ""
+        place = skill.directory or (skill.source if skill.origin != "strategy" else None)
+        where = f" ({_shown(place, workspace)})" if place else ""
         lines.append(f"- {skill.name}: {description}{where}")
     return "\n".join(lines)
 
