@@ -265,3 +265,21 @@ def test_when_to_use_is_listed_after_the_description(workspace: Path) -> None:
     block = workspace_block(workspace, load(workspace).skills)
     assert "- polling: Poll remote state politely. Use when waiting on CI. (.agents/skills/polling)" in block
     assert "- only-when: Use when releasing. (.agents/skills/only-when)" in block
+
+
+def test_copilot_path_instructions_and_claude_memory_files(workspace: Path) -> None:
+    instructions = workspace / ".github" / "instructions"
+    write(instructions / "all.instructions.md", '---\napplyTo: "**"\n---\nEvery file: no TODOs.\n')
+    write(instructions / "kotlin.instructions.md", '---\napplyTo: "**/*.test.kt,**/*.spec.kt"\n---\nUse Kotest.\n')
+    write(instructions / "docs.instructions.md", '---\ndescription: Docs style\napplyTo: "docs/**"\n---\nShort.\n')
+    write(instructions / "notes.md", "not an instructions file\n")
+    write(workspace / ".claude/CLAUDE.md", "Memory: prefer uv.\n")
+    write(workspace / "CLAUDE.local.md", "Local: my sandbox URL is http://localhost:3000.\n")
+    loaded = load(workspace)
+    assert loaded.warnings == [] and loaded.shadowed == []
+    block = workspace_block(workspace, loaded.skills)
+    for text in ("Every file: no TODOs.", "Memory: prefer uv.", "Local: my sandbox URL"):
+        assert text in block
+    assert "- copilot:kotlin: (for files matching **/*.test.kt, **/*.spec.kt)" in block
+    assert "- copilot:docs: Docs style (for files matching docs/**)" in block
+    assert "Use Kotest." not in block and "Short." not in block and "not an instructions" not in block

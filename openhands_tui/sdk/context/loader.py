@@ -5,8 +5,9 @@ Order (the first of a name wins; later ones are reported as shadowed):
 1. strategy-provided (`AgentContext(skills=[...])`);
 2. the workspace, then its git root: `.agents/skills/`, `.openhands/skills/`, `.claude/skills/`,
    `.openhands/microagents/`, Cursor's `.cursor/rules/` (rules.py), and the instruction files
-   `AGENTS.md`, `AGENT.md`, `CLAUDE.md`, `GEMINI.md`, `.cursorrules` (any case) and
-   `.github/copilot-instructions.md`; the folders between the two give their instruction files,
+   `AGENTS.md`, `AGENT.md`, `CLAUDE.md`, `CLAUDE.local.md`, `GEMINI.md`, `.cursorrules` (any
+   case), `.claude/CLAUDE.md` and `.github/copilot-instructions.md`; Copilot's
+   `.github/instructions/` (rules.py); the folders between the two give their instruction files,
    and those below the workspace are pointed to;
 3. the user's `~/.agents/skills/`, `~/.openhands/skills/`, `~/.claude/skills/` and
    `~/.openhands/microagents/`;
@@ -41,7 +42,7 @@ from pydantic import Field
 from openhands_tui.sdk.context.agent_context import always_on_parts
 from openhands_tui.sdk.context.files import MAX_CONTENT_CHARS, load_file, parse_header, split_frontmatter
 from openhands_tui.sdk.context.imports import expand_imports
-from openhands_tui.sdk.context.rules import cursor_rules, nested_instructions
+from openhands_tui.sdk.context.rules import copilot_instructions, cursor_rules, nested_instructions
 from openhands_tui.sdk.context.skill import Skill
 from openhands_tui.sdk.model import Model
 
@@ -54,10 +55,12 @@ INSTRUCTION_FILES = {
     "agent.md": "agent",
     "claude.md": "claude",
     "gemini.md": "gemini",
+    "claude.local.md": "claude-local",
     ".cursorrules": "cursorrules",
 }
-#: GitHub Copilot's repository instructions, always on like AGENTS.md.
-COPILOT_INSTRUCTIONS = ".github/copilot-instructions.md"
+#: Instruction files kept in a tool's folder, always on like AGENTS.md: GitHub Copilot's, and
+#: Claude Code's project memory in `.claude/`.
+TOOL_INSTRUCTION_FILES = {".github/copilot-instructions.md": "copilot", ".claude/CLAUDE.md": "claude (.claude)"}
 #: Claude Code keeps a project's skills in `.claude/skills/`; the same SKILL.md format.
 SKILL_DIRS = (".agents/skills", ".openhands/skills", ".claude/skills")
 MICROAGENT_DIRS = (".openhands/microagents",)
@@ -225,7 +228,7 @@ def _load_tree(
         if skill is not None:
             skills.append(_with_imports(skill, path, confine or root, given or set(), warnings))
     if full:
-        skills += cursor_rules(root, origin, warnings)
+        skills += cursor_rules(root, origin, warnings) + copilot_instructions(root, origin, warnings)
     return skills
 
 
@@ -240,8 +243,8 @@ def _with_imports(skill: Skill, path: Path, root: Path, given: set[str], warning
 
 
 def _instruction_files(root: Path) -> list[tuple[Path, str]]:
-    """AGENTS.md, agents.md, Agents.md...: any case, upper-case spellings first; then GitHub
-    Copilot's `.github/copilot-instructions.md`."""
+    """AGENTS.md, agents.md, Agents.md...: any case, upper-case spellings first; then those in
+    tools' folders (`.github/copilot-instructions.md`, `.claude/CLAUDE.md`)."""
     try:
         entries = sorted(root.iterdir(), key=lambda p: (p.name.lower(), p.name))
     except OSError:
@@ -249,9 +252,9 @@ def _instruction_files(root: Path) -> list[tuple[Path, str]]:
     found = [
         (p, INSTRUCTION_FILES[p.name.lower()]) for p in entries if p.name.lower() in INSTRUCTION_FILES and p.is_file()
     ]
-    copilot = root / COPILOT_INSTRUCTIONS
-    if copilot.is_file():
-        found.append((copilot, "copilot"))
+    for relative, name in TOOL_INSTRUCTION_FILES.items():
+        if (root / relative).is_file():
+            found.append((root / relative, name))
     return found
 
 

@@ -1,4 +1,5 @@
-"""Other tools' project rules: Cursor's `.cursor/rules/*.mdc`, and instruction files
+"""Other tools' project rules: Cursor's `.cursor/rules/*.mdc`, GitHub Copilot's
+`.github/instructions/*.instructions.md` (`applyTo` for `globs`), and instruction files
 (AGENTS.md, CLAUDE.md...) in the subdirectories of a repository.
 
 Cursor decides when a rule applies from its frontmatter, and so do we:
@@ -22,6 +23,7 @@ from openhands_tui.sdk.context.files import load_file, parse_header, split_front
 from openhands_tui.sdk.context.skill import Skill
 
 CURSOR_RULES_DIR = ".cursor/rules"
+COPILOT_INSTRUCTIONS_DIR = ".github/instructions"
 RULE_SUFFIXES = (".mdc", ".md")
 MAX_RULES = 500
 #: Where nested instruction files are looked for below a workspace, and how hard.
@@ -34,39 +36,55 @@ _SKIP_DIRS = {"node_modules", "__pycache__", "venv", "vendor", "dist", "build", 
 def cursor_rules(root: Path, origin: str, warnings: list[str]) -> list[Skill]:
     """The Cursor rules of a repository, in a stable order."""
     directory = root / CURSOR_RULES_DIR
-    if not directory.is_dir():
-        return []
-    skills: list[Skill] = []
-    paths = sorted(p for p in directory.rglob("*") if p.suffix.lower() in RULE_SUFFIXES and p.is_file())
-    if len(paths) > MAX_RULES:
-        warnings.append(f"{directory}: only the first {MAX_RULES} of {len(paths):,} rules are read")
-    for path in paths[:MAX_RULES]:
-        if not _inside(path, root, warnings):
-            continue
-        skill = _cursor_rule(path, directory, origin, warnings)
+    return [
+        skill
+        for path in _rule_files(directory, root, RULE_SUFFIXES, warnings)
+        if (skill := _rule(path, "cursor:" + path.relative_to(directory).with_suffix("").as_posix(), origin, warnings))
+    ]
+
+
+def copilot_instructions(root: Path, origin: str, warnings: list[str]) -> list[Skill]:
+    """GitHub Copilot's path-specific instructions (`.github/instructions/*.instructions.md`):
+    `applyTo: "**"` is always on, other patterns are listed for the files they name."""
+    directory = root / COPILOT_INSTRUCTIONS_DIR
+    skills = []
+    for path in _rule_files(directory, root, (".instructions.md",), warnings):
+        name = "copilot:" + path.relative_to(directory).as_posix().removesuffix(".instructions.md")
+        skill = _rule(path, name, origin, warnings, globs_key="applyTo")
         if skill is not None:
             skills.append(skill)
     return skills
 
 
-def _cursor_rule(path: Path, directory: Path, origin: str, warnings: list[str]) -> Skill | None:
-    name = "cursor:" + path.relative_to(directory).with_suffix("").as_posix()
+def _rule_files(directory: Path, root: Path, suffixes: tuple[str, ...], warnings: list[str]) -> list[Path]:
+    if not directory.is_dir():
+        return []
+    paths = sorted(p for p in directory.rglob("*") if p.name.lower().endswith(suffixes) and p.is_file())
+    if len(paths) > MAX_RULES:
+        warnings.append(f"{directory}: only the first {MAX_RULES} of {len(paths):,} rules are read")
+    return [p for p in paths[:MAX_RULES] if _inside(p, root, warnings)]
+
+
+def _rule(path: Path, name: str, origin: str, warnings: list[str], *, globs_key: str = "globs") -> Skill | None:
+    """One rule: always on, listed with its description and file patterns, or (neither) applied
+    when a message names it."""
     loaded = load_file(path, origin, warnings, default_name=name, instructions=True)
     if loaded is None:
         return None
     header, _ = split_frontmatter(loaded_text(path))
     metadata: dict[str, Any] = (parse_header(header)[0] or {}) if header is not None else {}
-    if _true(metadata.get("alwaysApply", metadata.get("always_apply"))) or header is None:
-        return loaded  # always on, as an instruction file (no frontmatter: Cursor applies it too)
+    globs = _globs(metadata.get(globs_key))
+    always = _true(metadata.get("alwaysApply", metadata.get("always_apply"))) or header is None
+    if always or (globs_key == "applyTo" and set(globs) & {"**", "**/*", "*"}):
+        return loaded  # always on, as an instruction file (no frontmatter: the tool applies it too)
     description = _text(metadata.get("description"))
-    globs = _globs(metadata.get("globs"))
     update: dict[str, Any] = {"type": "knowledge", "triggers": [], "agent_skill": True}
     if globs:
         description = f"{description} (for files matching {', '.join(globs)})".strip()
     if description:
         update["description"] = description
     else:  # a manual rule: it applies when a message names it
-        update.update(agent_skill=False, triggers=[f"@{path.stem}", name])
+        update.update(agent_skill=False, triggers=[f"@{path.name.split('.')[0]}", name])
     return Skill.model_validate({**loaded.model_dump(exclude={"trigger"}), **update})
 
 
