@@ -53,6 +53,10 @@ def microagents_command(
 ) -> None:
     """List the microagents a session here would load: type, triggers, source, and problems."""
     from openhands_tui.sdk.context.loader import load_microagents
+    from openhands_tui.sdk.terminal_text import strip_controls
+
+    def shown(text: str) -> str:
+        return " ".join(strip_controls(text).split())
 
     root = (workspace or Path.cwd()).resolve()
     if not root.is_dir():
@@ -76,12 +80,14 @@ def microagents_command(
         else:
             when = ", ".join(skill.triggers)
         if skill.agent_skill:
-            when += "; listed, read on demand"
+            when = f"{when}; listed, read on demand" if when else "listed, read on demand"
         cut = " (truncated)" if skill.truncated else ""
-        print(f"{skill.name:<20} {skill.type:<9} {skill.origin:<9} {skill.tokens:>5} tok{cut}  [{when}]")
-        print(f"{'':<20} {skill.source}")
+        # names, triggers and paths are the repository's words: no escape sequence reaches the terminal
+        name, when = shown(skill.name), shown(when)
+        print(f"{name:<20} {skill.type:<9} {skill.origin:<9} {skill.tokens:>5} tok{cut}  [{when}]")
+        print(f"{'':<20} {shown(skill.source)}")
     for problem in loaded.shadowed + loaded.warnings:
-        print(f"warning: {problem}")
+        print(f"warning: {shown(problem)}")
 
 
 def risk_command(
