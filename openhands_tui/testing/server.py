@@ -176,7 +176,7 @@ def _chunks(turn: Turn, body: dict[str, Any], include_usage: bool, request_bytes
     yield chunk({"role": "assistant", "content": ""})
     for piece in _pieces(turn.thinking or "", 12):
         yield chunk({"reasoning_content": piece})
-    for piece in _pieces(turn.text, 12):
+    for piece in _pieces(turn.text, max(12, len(turn.text) // 500)):  # megabytes: not millions of frames
         yield chunk({"content": piece})
     for index, (call_id, call) in enumerate(zip(_call_ids(turn), turn.tool_calls, strict=True)):
         opening = {
