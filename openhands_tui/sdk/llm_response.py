@@ -121,6 +121,7 @@ async def assemble_stream(
     usage = Usage()
     text_joiner = DeltaJoiner()
     async for chunk in stream:
+        _unburden(stream)
         response_id = response_id or getattr(chunk, "id", "") or ""
         chunk_usage = getattr(chunk, "usage", None)
         if chunk_usage:
@@ -173,6 +174,26 @@ async def assemble_stream(
         finish_reason=finish_reason,
         usage=usage,
     )
+
+
+#: What litellm's stream wrapper may hold of an answer before it is let go (see `_unburden`).
+_WRAPPER_KEEPS_CHARS = 65_536
+_WRAPPER_KEEPS_CHUNKS = 64  # trimmed every ~60 chunks: cheap, and a 30 MB answer stays +13 MB RSS
+
+
+def _unburden(stream: Any) -> None:
+    """Let go of what litellm's stream wrapper keeps of an answer we have already taken: it
+    appends every piece of text to one string attribute (copied whole on each piece, so
+    quadratic: a megabyte in small pieces is gigabytes copied) for its post-call rules, which we
+    do not use, and keeps every chunk for the logging callbacks, which we do not use either (our
+    usage is the provider's own usage chunk; litellm adds them up only without `include_usage`).
+    The first chunk and the last two (its check for a model repeating itself) are kept."""
+    so_far = getattr(stream, "response_uptil_now", None)
+    if isinstance(so_far, str) and len(so_far) > _WRAPPER_KEEPS_CHARS:
+        stream.response_uptil_now = ""
+    chunks = getattr(stream, "chunks", None)
+    if isinstance(chunks, list) and len(chunks) > _WRAPPER_KEEPS_CHUNKS:
+        del chunks[1:-2]
 
 
 def _call(parts: dict[str, str], arguments: BoundedText | None, fallback_id: str) -> ToolCall:
