@@ -21,12 +21,12 @@ WORDS = "héllo wörld ✓ 🎉 日本語 — "
 
 
 def _finish_with(message: str, text: str = "", fault: str | None = None) -> Turn:
-    return Turn(text=text, fault=fault, tool_calls=[ScriptedToolCall(name="finish", arguments={"message": message})])  # type: ignore[arg-type]
+    return Turn(text=text, fault=fault, tool_calls=[ScriptedToolCall(name="finish", arguments={"message": message})])
 
 
 @pytest.mark.parametrize("fault", ["html_502", "error_200"])
 async def test_an_error_page_or_an_error_with_200_is_retried(serve, workspace: Path, fault: str) -> None:
-    server = serve([Script(turns=[Turn(fault=fault), Turn.finish("done")])])  # type: ignore[arg-type]
+    server = serve([Script(turns=[Turn(fault=fault), Turn.finish("done")])])
     result = await run(Agent(llm=llm_for(server), tools=[]), workspace, "go")
     assert result.outcome.status == "finished" and result.outcome.result == "done"
     assert len(server.requests) == 2
