@@ -17,12 +17,15 @@ def sessions_command(
     limit: Annotated[int, typer.Option(metavar="N", help="How many to list, newest first (1 or more).")] = 20,
 ) -> None:
     """List stored sessions (newest first) with the ids --resume accepts."""
+    from openhands_tui.sdk.errors import OpenHandsTUIError
     from openhands_tui.sdk.store import SessionStore
 
     if limit < 1:
         raise fail(f"--limit {limit}: give 1 or more")
-
-    metas = SessionStore().list_sessions()[:limit]
+    try:
+        metas = SessionStore().list_sessions()[:limit]
+    except OpenHandsTUIError as exc:  # a state directory that cannot be read
+        raise fail(str(exc), exc.exit_code) from None
     if not metas:
         print("no sessions stored yet")
     for meta in metas:
