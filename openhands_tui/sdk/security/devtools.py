@@ -106,6 +106,15 @@ def package_manager(a: Analysis, inv: Invocation) -> None:
         elif value.startswith(("--target=", "--prefix=", "--root=")):
             a.write_path(Word(value.split("=", 1)[1]), inv.cwd)
     if sub in _INSTALLS:
+        listed = [
+            values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-r", "--requirement", "-c", "--constraint")
+        ]
+        listed += [v.split("=", 1)[1] for v in values if v.startswith(("--requirement=", "--constraint="))]
+        for source in listed:
+            if "://" in source:
+                a.flag(
+                    Risk.HIGH, f"{inv.name} installs what {source} lists, which the rules cannot read (supply chain)"
+                )
         for word in inv.operands(frozenset({"-r", "--requirement", "-c", "--constraint", "-e", "--editable"})):
             if _remote_source(word.value, family):
                 a.flag(

@@ -78,6 +78,12 @@ def wrapper(a: Analysis, inv: Invocation) -> None:
     """`env`, `timeout`, `nice`, `nohup`, `command`, `exec`, `xargs`... run their operand."""
     if inv.name == "command" and inv.has("-v", "-V"):
         return
+    if inv.name == "systemd-run":
+        a.flag(
+            Risk.HIGH,
+            "systemd-run hands the command to the service manager: it runs outside this session and its "
+            "sandbox, and can stay behind as a service or timer (persistence)",
+        )
     values = inv.values
     if inv.name == "env" and any(
         v in ("-S", "--split-string") or v.startswith(("-S", "--split-string=")) for v in values

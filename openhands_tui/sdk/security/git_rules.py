@@ -28,9 +28,10 @@ def git(a: Analysis, inv: Invocation) -> None:
     args, index = inv.args, 0
     while index < len(args) and args[index].value.startswith("-"):
         option = args[index].value
-        if option in ("-c", "--config-env") or option.startswith("-c"):
+        if option in ("-c", "--config-env") or option.startswith(("-c", "--config-env=")):
             a.flag(Risk.MEDIUM, "git -c overrides configuration for this call (it can select programs to run)")
             setting = option[2:] if option.startswith("-c") and len(option) > 2 else ""
+            setting = option.split("=", 1)[1] if option.startswith("--config-env=") else setting
             if not setting and index + 1 < len(args):
                 setting = args[index + 1].value
             if setting.lower().startswith(_GIT_EXEC_KEYS) or not (
@@ -150,6 +151,13 @@ def _git_stash(a: Analysis, inv: Invocation) -> None:
 
 def _git_config(a: Analysis, inv: Invocation) -> None:
     values = inv.values
+    if values[:1] in (["set"], ["unset"], ["get"], ["list"], ["edit"], ["rename-section"], ["remove-section"]):
+        # git 2.46's verbs (`git config set core.pager x`): the same as the options they replace
+        verb, rest = values[0], inv.args[1:]
+        extra = {"unset": "--unset", "list": "--list", "get": "--get", "edit": "--edit"}.get(verb, "--" + verb)
+        extra = "" if verb == "set" else extra
+        inv = Invocation(inv.name, [Word(extra), *rest] if extra else rest, inv.command, inv.cwd, inv.pipeline)
+        values = inv.values
     writes = not inv.has("--get", "--get-all", "--get-regexp", "-l", "--list", "--show-origin", "--name-only")
     operands = [w.value for w in inv.operands(frozenset({"--file", "-f", "--type", "--blob", "--default"}))]
     if not writes or (
@@ -185,6 +193,9 @@ def _git_remote(a: Analysis, inv: Invocation) -> None:
         a.facts.setdefault("git remotes added", set()).add(operands[1])
     if inv.values and inv.values[0] in ("add", "set-url", "rename", "remove", "rm", "set-head", "prune"):
         a.flag(Risk.MEDIUM, "git remote changes where the repository fetches from and pushes to")
+    if operands[:1] in (["add"], ["set-url"]) and len(operands) > 2:
+        # as `git config remote.x.url` is: a later, plain-looking `git push x` sends the code there
+        a.flag(Risk.HIGH, f"git remote {operands[0]} points {operands[1]} at {operands[2]}: later pushes go there")
 
 
 def _git_gc(a: Analysis, inv: Invocation) -> None:
