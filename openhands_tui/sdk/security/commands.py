@@ -367,4 +367,6 @@ def assess_command(
     judge = PathJudge(workspace, home)
     analysis = CommandAnalysis(judge, cwd or judge.workspace)
     analysis.run(command, parsed)
+    if not analysis.findings:  # `git branch -a`, `python3 --version`: every verdict says why
+        return [Finding(Risk.LOW, "no rule found anything it changes, runs or reads beyond the workspace")]
     return analysis.findings

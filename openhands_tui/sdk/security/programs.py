@@ -12,7 +12,7 @@ import os
 from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, words
 from openhands_tui.sdk.security.scripted_tools import find, sed, tar
-from openhands_tui.sdk.security.searches import hunts_secrets
+from openhands_tui.sdk.security.searches import hunts_secrets, prints_environment
 from openhands_tui.sdk.security.shell_state import SECRET_VARIABLE, check_declaration
 from openhands_tui.sdk.shell_syntax import Word
 
@@ -326,7 +326,7 @@ def ps(a: Analysis, inv: Invocation) -> None:
 def set_variables(a: Analysis, inv: Invocation) -> None:
     """`export`/`declare`/`set` with no arguments list every variable; with arguments they set them."""
     if not inv.args or inv.has("-p"):
-        a.flag(Risk.MEDIUM, f"{inv.name} prints environment variables, API keys included")
+        prints_environment(a, inv)
     else:
         a.flag(Risk.LOW, f"{inv.name} sets shell variables")
         check_declaration(a, inv)
@@ -338,7 +338,7 @@ def env_dump(a: Analysis, inv: Invocation) -> None:
             if SECRET_VARIABLE.search(word.value):
                 a.flag(Risk.HIGH, f"{inv.name} prints {word.value}, which holds a secret")
         return read_only(a, inv)
-    a.flag(Risk.MEDIUM, f"{inv.name} prints environment variables, API keys included")
+    prints_environment(a, inv)
 
 
 def tee(a: Analysis, inv: Invocation) -> None:
