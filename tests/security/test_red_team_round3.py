@@ -52,6 +52,17 @@ HIGH_CASES = [
     "env | grep -i key",
     "printenv | grep -iE 'token|secret'",
     "set | grep -i pass",
+    # tools told to run this directory's code by themselves later (self-approval), or for the user's editor
+    "direnv allow",
+    "direnv allow .",
+    "mise trust",
+    "code --install-extension evil.ext",
+    "npm link",
+    # files git writes, judged by where they land
+    "git archive -o ../out.zip HEAD",
+    "git format-patch -o ~/patches HEAD~3",
+    "git bundle create ../r.bundle --all",
+    "git config --file=../other/.git/config core.pager 'sh -c id'",
     # nested repositories' own git state
     "cp hook vendor/lib/.git/hooks/pre-commit",
     "echo '[core] fsmonitor = id' >> third_party/x/.git/config",
@@ -85,6 +96,14 @@ NOT_HIGH = [
     "cat .vscode/settings.json",
     "ls .github/workflows",
     "python -m venv .venv",
+    "direnv status",
+    "mise install",
+    "code .",
+    "npm link ../shared-lib",
+    "git archive -o dist/src.zip HEAD",
+    "git format-patch -o patches HEAD~3",
+    "pip install --no-index --find-links ./wheels -r requirements.txt",
+    "conda env create -f environment.yml",
     ". .venv/bin/activate",
 ]
 
@@ -137,3 +156,9 @@ def test_files_that_run_code_later_are_high_to_edit(secret_project: Path, path: 
 @pytest.mark.parametrize("path", NOT_HIGH_EDITS)
 def test_ordinary_files_stay_below_high_to_edit(secret_project: Path, path: str) -> None:
     assert assess_case("edit", {"path": path, "op": "edit"}, secret_project).risk is not Risk.HIGH
+
+
+def test_npm_audit_fix_changes_the_install(secret_project: Path) -> None:
+    """`npm audit fix` (a positional `fix`, not `--fix`) installs and upgrades: it was LOW as a read."""
+    assert assess_case("cmd", "npm audit fix --force", secret_project).risk is Risk.MEDIUM
+    assert assess_case("cmd", "npm audit", secret_project).risk is Risk.LOW

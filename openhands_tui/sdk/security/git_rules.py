@@ -52,6 +52,7 @@ def git(a: Analysis, inv: Invocation) -> None:
     sub, rest = args[index].value, args[index + 1 :]
     sub_inv = Invocation(f"git {sub}", rest, inv.command, inv.cwd, inv.pipeline)
     handler = _GIT_SUBCOMMANDS.get(sub)
+    _git_written_files(a, sub_inv)
     if handler is not None:
         handler(a, sub_inv)
     elif sub in _GIT_READ:
@@ -149,6 +150,22 @@ def _git_stash(a: Analysis, inv: Invocation) -> None:
         a.flag(Risk.MEDIUM, "git stash moves uncommitted changes")
 
 
+def _git_written_files(a: Analysis, inv: Invocation) -> None:
+    """Files `git archive -o`, `git format-patch -o` and `git bundle create` write: judged by where
+    they land, as a redirection would be (`-o ~/out` is outside the workspace)."""
+    if inv.name not in ("git archive", "git format-patch", "git bundle"):
+        return
+    values = inv.values
+    for index, value in enumerate(values[:-1]):
+        if value in ("-o", "--output", "--output-directory"):
+            a.write_path(inv.args[index + 1], inv.cwd)
+    for value in values:
+        if value.startswith(("--output=", "--output-directory=")):
+            a.write_path(Word(value.split("=", 1)[1]), inv.cwd)
+    if inv.name == "git bundle" and values[:1] == ["create"] and len(values) > 1:
+        a.write_path(inv.args[1], inv.cwd)
+
+
 def _git_config(a: Analysis, inv: Invocation) -> None:
     values = inv.values
     if values[:1] in (["set"], ["unset"], ["get"], ["list"], ["edit"], ["rename-section"], ["remove-section"]):
@@ -175,8 +192,12 @@ def _git_config(a: Analysis, inv: Invocation) -> None:
     ):
         a.flag(Risk.MEDIUM, "git config reads configuration (it may contain credentials)")
         return
-    if inv.has("--global", "--system") or "--file" in values or "-f" in values:
+    files = [inv.args[i + 1] for i, v in enumerate(values[:-1]) if v in ("--file", "-f")]
+    files += [Word(v.split("=", 1)[1]) for v in values if v.startswith("--file=")]
+    if inv.has("--global", "--system") or files:
         a.flag(Risk.HIGH, "git config writes configuration outside the repository (it applies everywhere)")
+    for file in files:
+        a.write_path(file, inv.cwd)
     key = operands[0].lower() if operands else ""
     if key.startswith(_GIT_EXEC_KEYS):
         a.flag(Risk.HIGH, f"git config {key} sets a program, hook directory or remote that git will use later")
