@@ -13,6 +13,7 @@ import signal
 import sys
 from typing import TextIO
 
+from openhands_tui.approval_details import approval_details
 from openhands_tui.demo import resume_hint
 from openhands_tui.launch import Launched, LaunchOptions, launch, log_to_session
 from openhands_tui.sdk.confirmation import ConfirmationMode, ConfirmationRequest, Decision
@@ -200,9 +201,11 @@ class TerminalConfirmer:
             if request.escalation
             else "wants to run"
         )
+        details = approval_details(request.subject)
         prompt = (
             f"\n[{chain}] {wants} ({request.risk}: {reasons}):\n"
-            f"  {shown_for_approval(request.summary)}\nApprove? [y = yes, N = no{always}, or type a reason to reject] "
+            f"  {shown_for_approval(request.summary)}\n{details + chr(10) if details else ''}"
+            f"Approve? [y = yes, N = no{always}, or type a reason to reject] "
         )
         async with self._one_at_a_time:
             answer = (await asyncio.to_thread(_ask, prompt)).strip()

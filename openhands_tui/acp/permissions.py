@@ -16,7 +16,7 @@ from acp.schema import PermissionOption, ToolCallUpdate
 from openhands_tui.acp.updates import locations, tool_kind
 from openhands_tui.sdk.confirmation import ConfirmationRequest, Decision
 from openhands_tui.sdk.security.permissions import PermissionRule
-from openhands_tui.sdk.terminal_text import strip_controls
+from openhands_tui.sdk.terminal_text import shown_for_approval
 
 ALLOW_ONCE, ALLOW_ALWAYS, REJECT = "allow_once", "allow_always", "reject_once"
 
@@ -30,10 +30,11 @@ class EditorConfirmer:
         self._one_at_a_time = asyncio.Lock()
 
     async def confirm(self, request: ConfirmationRequest) -> Decision:
-        chain = " → ".join(request.chain)
-        summary = strip_controls(request.summary)
+        chain = shown_for_approval(" → ".join(request.chain))
+        summary = shown_for_approval(request.summary)  # bidi and zero-width characters named, not obeyed
         if request.escalation:
-            title = f"{chain}: the sandbox stopped `{summary}`; run it again with {request.escalation}?"
+            escalation = shown_for_approval(request.escalation)
+            title = f"{chain}: the sandbox stopped `{summary}`; run it again with {escalation}?"
         else:
             title = f"{chain} wants to: {summary} ({request.risk})"
         options = [PermissionOption(option_id=ALLOW_ONCE, name="Allow once", kind="allow_once")]
@@ -41,7 +42,9 @@ class EditorConfirmer:
         if rule is not None:
             target = rule.command if rule.command is not None else rule.path
             options.append(
-                PermissionOption(option_id=ALLOW_ALWAYS, name=f"Always allow {target!r}", kind="allow_always")
+                PermissionOption(
+                    option_id=ALLOW_ALWAYS, name=f"Always allow {shown_for_approval(repr(target))}", kind="allow_always"
+                )
             )
         options.append(PermissionOption(option_id=REJECT, name="Reject", kind="reject_once"))
         call = ToolCallUpdate(

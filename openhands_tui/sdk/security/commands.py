@@ -71,6 +71,10 @@ _KEYWORDS = frozenset(
 )
 
 
+#: Programs whose output is what they fetched (`curl URL > a.sh`).
+_DOWNLOADERS = frozenset({"curl", "wget", "http", "https", "xh", "aria2c", "fetch"})
+
+
 class CommandAnalysis:
     """Findings for one command line (and everything nested in it)."""
 
@@ -213,6 +217,7 @@ class CommandAnalysis:
                     self.read_path(redirect.target, cwd)
                 elif redirect.op != "<<<":
                     self.write_path(redirect.target, cwd)
+                    self._note_fetched_output(command, redirect.target.value, cwd)
             if not command.words:
                 continue
             if command.words[0].value in ("cd", "pushd") and command.words[0].plain and not command.nested:
@@ -274,6 +279,11 @@ class CommandAnalysis:
         for word in inv.args:
             if word.static and word.value.startswith(("/", "~", "../")) and "://" not in word.value:
                 self.read_path(word, cwd)
+
+    def _note_fetched_output(self, command: SimpleCommand, target: str, cwd: str) -> None:
+        """`curl -s URL > a.sh; bash a.sh`: what a downloader prints into a file is fetched code too."""
+        if command.words and command.words[0].value.rsplit("/", 1)[-1] in _DOWNLOADERS:
+            self.facts.setdefault("downloaded", set()).add(os.path.join(cwd, target))
 
     def _runs_download(self, name_word: Word, inv: Invocation) -> None:
         """`curl -o a.sh URL && bash a.sh`, `git clone URL r && ./r/install.sh`: code fetched
@@ -357,4 +367,6 @@ def assess_command(
     judge = PathJudge(workspace, home)
     analysis = CommandAnalysis(judge, cwd or judge.workspace)
     analysis.run(command, parsed)
+    if not analysis.findings:  # `git branch -a`, `python3 --version`: every verdict says why
+        return [Finding(Risk.LOW, "no rule found anything it changes, runs or reads beyond the workspace")]
     return analysis.findings

@@ -63,6 +63,15 @@ _FAMILY = {
 }
 
 
+def _remote_links(values: list[str], program: str) -> bool:
+    """Whether pip's `-f/--find-links` name a place on the network (conda's `-f` is a file)."""
+    if program in ("conda", "mamba"):
+        return False
+    links = [values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-f", "--find-links")]
+    links += [v.split("=", 1)[1] for v in values if v.startswith("--find-links=")]
+    return not links or any("://" in link or not link.strip() for link in links)
+
+
 def package_manager(a: Analysis, inv: Invocation) -> None:
     values = inv.values
     family = _FAMILY.get(inv.name, inv.name)
@@ -83,8 +92,13 @@ def package_manager(a: Analysis, inv: Invocation) -> None:
     flags = {v.split("=", 1)[0] for v in values if v.startswith("-")}
     if sub in ("source", "sources") and ({"add", "-a", "--add"} & set(values)):
         a.flag(Risk.HIGH, f"{inv.name} {sub} adds a package source (supply chain)")
-    if flags & _SOURCE_FLAGS.get(family, set()):
+    sources = flags & _SOURCE_FLAGS.get(family, set())
+    if sources & {"-f", "--find-links"} and not _remote_links(values, inv.name):
+        sources -= {"-f", "--find-links"}  # `--find-links ./wheels`: the project's own files (`conda -f`: a file)
+    if sources:
         a.flag(Risk.HIGH, f"{inv.name} installs from a source other than the default registry (supply chain)")
+    if inv.name == "npm" and sub == "link" and len(subcommands) == 1:
+        a.flag(Risk.HIGH, "npm link puts this package's programs on the user's PATH, outside the workspace")
     if family == "npm" and (
         {"-g", "--global"} & flags
         or "--location=global" in values
@@ -106,6 +120,15 @@ def package_manager(a: Analysis, inv: Invocation) -> None:
         elif value.startswith(("--target=", "--prefix=", "--root=")):
             a.write_path(Word(value.split("=", 1)[1]), inv.cwd)
     if sub in _INSTALLS:
+        listed = [
+            values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-r", "--requirement", "-c", "--constraint")
+        ]
+        listed += [v.split("=", 1)[1] for v in values if v.startswith(("--requirement=", "--constraint="))]
+        for source in listed:
+            if "://" in source:
+                a.flag(
+                    Risk.HIGH, f"{inv.name} installs what {source} lists, which the rules cannot read (supply chain)"
+                )
         for word in inv.operands(frozenset({"-r", "--requirement", "-c", "--constraint", "-e", "--editable"})):
             if _remote_source(word.value, family):
                 a.flag(
@@ -118,7 +141,7 @@ def package_manager(a: Analysis, inv: Invocation) -> None:
         and any(v.startswith("scripts") or v in _LIFECYCLE for v in values)
     ):
         a.flag(Risk.HIGH, f"{inv.name} {sub} changes package scripts that run on install (persistence)")
-    if sub in _READ_SUBCOMMANDS and "--fix" not in flags:
+    if sub in _READ_SUBCOMMANDS and "--fix" not in flags and "fix" not in subcommands[1:]:
         return
     what = "installs packages (their install scripts run code)" if sub in _INSTALLS else "runs project tooling"
     a.flag(Risk.MEDIUM, f"{inv.name} {sub} {what}" if sub else f"{inv.name} {what}")

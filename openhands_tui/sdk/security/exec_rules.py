@@ -15,6 +15,7 @@ from itertools import dropwhile
 from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.security.code_checks import check_python, check_script, path_literals
 from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, words
+from openhands_tui.sdk.security.searches import prints_environment
 from openhands_tui.sdk.shell_syntax import Word
 
 SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "mksh", "csh", "tcsh", "yash", "posh"}
@@ -78,6 +79,12 @@ def wrapper(a: Analysis, inv: Invocation) -> None:
     """`env`, `timeout`, `nice`, `nohup`, `command`, `exec`, `xargs`... run their operand."""
     if inv.name == "command" and inv.has("-v", "-V"):
         return
+    if inv.name == "systemd-run":
+        a.flag(
+            Risk.HIGH,
+            "systemd-run hands the command to the service manager: it runs outside this session and its "
+            "sandbox, and can stay behind as a service or timer (persistence)",
+        )
     values = inv.values
     if inv.name == "env" and any(
         v in ("-S", "--split-string") or v.startswith(("-S", "--split-string=")) for v in values
@@ -89,7 +96,7 @@ def wrapper(a: Analysis, inv: Invocation) -> None:
     if inv.name == "env":
         inner = list(dropwhile(lambda word: "=" in word.value, inner))  # VAR=value settings
         if not inner:
-            a.flag(Risk.MEDIUM, "env prints every environment variable, API keys included")
+            prints_environment(a, inv)
             return
     if inv.name == "timeout" and inner:
         inner = inner[1:]  # the duration

@@ -28,9 +28,10 @@ def git(a: Analysis, inv: Invocation) -> None:
     args, index = inv.args, 0
     while index < len(args) and args[index].value.startswith("-"):
         option = args[index].value
-        if option in ("-c", "--config-env") or option.startswith("-c"):
+        if option in ("-c", "--config-env") or option.startswith(("-c", "--config-env=")):
             a.flag(Risk.MEDIUM, "git -c overrides configuration for this call (it can select programs to run)")
             setting = option[2:] if option.startswith("-c") and len(option) > 2 else ""
+            setting = option.split("=", 1)[1] if option.startswith("--config-env=") else setting
             if not setting and index + 1 < len(args):
                 setting = args[index + 1].value
             if setting.lower().startswith(_GIT_EXEC_KEYS) or not (
@@ -51,6 +52,7 @@ def git(a: Analysis, inv: Invocation) -> None:
     sub, rest = args[index].value, args[index + 1 :]
     sub_inv = Invocation(f"git {sub}", rest, inv.command, inv.cwd, inv.pipeline)
     handler = _GIT_SUBCOMMANDS.get(sub)
+    _git_written_files(a, sub_inv)
     if handler is not None:
         handler(a, sub_inv)
     elif sub in _GIT_READ:
@@ -148,8 +150,31 @@ def _git_stash(a: Analysis, inv: Invocation) -> None:
         a.flag(Risk.MEDIUM, "git stash moves uncommitted changes")
 
 
+def _git_written_files(a: Analysis, inv: Invocation) -> None:
+    """Files `git archive -o`, `git format-patch -o` and `git bundle create` write: judged by where
+    they land, as a redirection would be (`-o ~/out` is outside the workspace)."""
+    if inv.name not in ("git archive", "git format-patch", "git bundle"):
+        return
+    values = inv.values
+    for index, value in enumerate(values[:-1]):
+        if value in ("-o", "--output", "--output-directory"):
+            a.write_path(inv.args[index + 1], inv.cwd)
+    for value in values:
+        if value.startswith(("--output=", "--output-directory=")):
+            a.write_path(Word(value.split("=", 1)[1]), inv.cwd)
+    if inv.name == "git bundle" and values[:1] == ["create"] and len(values) > 1:
+        a.write_path(inv.args[1], inv.cwd)
+
+
 def _git_config(a: Analysis, inv: Invocation) -> None:
     values = inv.values
+    if values[:1] in (["set"], ["unset"], ["get"], ["list"], ["edit"], ["rename-section"], ["remove-section"]):
+        # git 2.46's verbs (`git config set core.pager x`): the same as the options they replace
+        verb, rest = values[0], inv.args[1:]
+        extra = {"unset": "--unset", "list": "--list", "get": "--get", "edit": "--edit"}.get(verb, "--" + verb)
+        extra = "" if verb == "set" else extra
+        inv = Invocation(inv.name, [Word(extra), *rest] if extra else rest, inv.command, inv.cwd, inv.pipeline)
+        values = inv.values
     writes = not inv.has("--get", "--get-all", "--get-regexp", "-l", "--list", "--show-origin", "--name-only")
     operands = [w.value for w in inv.operands(frozenset({"--file", "-f", "--type", "--blob", "--default"}))]
     if not writes or (
@@ -167,8 +192,12 @@ def _git_config(a: Analysis, inv: Invocation) -> None:
     ):
         a.flag(Risk.MEDIUM, "git config reads configuration (it may contain credentials)")
         return
-    if inv.has("--global", "--system") or "--file" in values or "-f" in values:
+    files = [inv.args[i + 1] for i, v in enumerate(values[:-1]) if v in ("--file", "-f")]
+    files += [Word(v.split("=", 1)[1]) for v in values if v.startswith("--file=")]
+    if inv.has("--global", "--system") or files:
         a.flag(Risk.HIGH, "git config writes configuration outside the repository (it applies everywhere)")
+    for file in files:
+        a.write_path(file, inv.cwd)
     key = operands[0].lower() if operands else ""
     if key.startswith(_GIT_EXEC_KEYS):
         a.flag(Risk.HIGH, f"git config {key} sets a program, hook directory or remote that git will use later")
@@ -185,6 +214,9 @@ def _git_remote(a: Analysis, inv: Invocation) -> None:
         a.facts.setdefault("git remotes added", set()).add(operands[1])
     if inv.values and inv.values[0] in ("add", "set-url", "rename", "remove", "rm", "set-head", "prune"):
         a.flag(Risk.MEDIUM, "git remote changes where the repository fetches from and pushes to")
+    if operands[:1] in (["add"], ["set-url"]) and len(operands) > 2:
+        # as `git config remote.x.url` is: a later, plain-looking `git push x` sends the code there
+        a.flag(Risk.HIGH, f"git remote {operands[0]} points {operands[1]} at {operands[2]}: later pushes go there")
 
 
 def _git_gc(a: Analysis, inv: Invocation) -> None:

@@ -57,6 +57,10 @@ _SENSITIVE = {
         .bunfig.toml
     """),
     "editor auto-run configuration": (".vscode/*", ".idea/*", "*.code-workspace", ".devcontainer/*"),
+    "interpreter start-up code (runs in every later Python or activated shell)": words("""
+        site-packages/*.pth dist-packages/*.pth site-packages/sitecustomize.py site-packages/usercustomize.py
+        dist-packages/sitecustomize.py bin/activate bin/activate.* bin/activate_this.py pyvenv.cfg
+    """),
 }
 
 #: Relative to the home directory (or anywhere, for names): start-up and persistence points.
@@ -124,6 +128,8 @@ class PathJudge:
             relative = os.path.relpath(resolved, self.home)
         parts = PurePosixPath(relative).parts
         tails = ["/".join(parts[i:]) for i in range(len(parts))]  # also match nested repos' files
+        # the directory itself too: `cp -r evil/.vscode .` writes everything `.vscode/*` names
+        tails += [tail + "/-" for tail in tails]
         for family, patterns in _SENSITIVE.items():
             if any(_matches(tail, patterns) for tail in tails):
                 return family

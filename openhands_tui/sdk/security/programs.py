@@ -12,7 +12,7 @@ import os
 from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, words
 from openhands_tui.sdk.security.scripted_tools import find, sed, tar
-from openhands_tui.sdk.security.searches import hunts_secrets
+from openhands_tui.sdk.security.searches import hunts_secrets, prints_environment
 from openhands_tui.sdk.security.shell_state import SECRET_VARIABLE, check_declaration
 from openhands_tui.sdk.shell_syntax import Word
 
@@ -193,10 +193,14 @@ def _sets_setuid(mode: str) -> bool:
 
 def system_control(a: Analysis, inv: Invocation) -> None:
     values = inv.values
-    if (
-        inv.name == "systemctl"
-        and values[:1]
-        and values[0] in ("status", "is-active", "is-enabled", "list-units", "list-unit-files", "show", "cat")
+    if inv.name == "systemctl" and [v for v in values if not v.startswith("-")][:1] in (
+        ["status"],
+        ["is-active"],
+        ["is-enabled"],
+        ["list-units"],
+        ["list-unit-files"],
+        ["show"],
+        ["cat"],
     ):
         a.flag(Risk.MEDIUM, "systemctl queries services")
         return
@@ -228,9 +232,13 @@ def network(a: Analysis, inv: Invocation) -> None:
     method = next((values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-X", "--request", "--method")), "")
     if method.upper() in ("POST", "PUT", "PATCH", "DELETE"):
         a.flag(Risk.HIGH, f"{inv.name} sends a {method.upper()} request (changes remote state or uploads)")
-    for word in inv.args:
+    outputs = ("-o", "--output", "-O", "--output-document", "--output-dir", "-P", "--directory-prefix")
+    for index, word in enumerate(inv.args):
         if "://" in word.value and (word.substituted or word.variables):
             a.flag(Risk.HIGH, "the URL is built from command output or variables (a way to exfiltrate data)")
+        elif word.substituted and not (index and values[index - 1] in outputs):
+            # `-H "X: $(cat notes.txt)"`, `--user-agent "$(env)"`: whatever it prints goes with the request
+            a.flag(Risk.HIGH, f"{inv.name} sends command output to a remote server (in a header or field)")
     if inv.command.pipe_index > 0:
         a.flag(Risk.HIGH, f"{inv.name} receives the output of another command (exfiltration)")
     a.flag(Risk.MEDIUM, f"{inv.name} accesses the network")
@@ -251,6 +259,13 @@ def network(a: Analysis, inv: Invocation) -> None:
     for word in inv.args:
         if "=@" in word.value:
             a.read_path(_word(word.value.split("=@", 1)[1]), inv.cwd)
+
+
+def getent(a: Analysis, inv: Invocation) -> None:
+    """`getent hosts NAME` asks the resolver (DNS); `getent passwd $USER` reads local tables."""
+    if inv.values[:1] and inv.values[0] in ("hosts", "ahosts", "ahostsv4", "ahostsv6"):
+        return probe(a, inv)
+    a.flag(Risk.LOW, "getent reads a local table")
 
 
 def probe(a: Analysis, inv: Invocation) -> None:
@@ -283,13 +298,35 @@ def _note_downloads(a: Analysis, inv: Invocation) -> None:
 
 
 def remote(a: Analysis, inv: Invocation) -> None:
+    if inv.name == "rsync" and not _rsync_is_remote(inv):
+        return writer(a, inv)  # `rsync -a template/ build/`: a copy between local directories
     a.flag(Risk.HIGH, f"{inv.name} opens a connection to another machine (remote execution or data transfer)")
+
+
+def _rsync_is_remote(inv: Invocation) -> bool:
+    """Whether rsync reaches another machine: `host:path`, `rsync://`, `--rsh`/`-e` (a program
+    to run), or an operand only known at run time."""
+    if inv.has("-e", "--rsh", "--rsync-path") or any(v.startswith(("--rsh=", "--rsync-path=")) for v in inv.values):
+        return True
+    for word in inv.operands():
+        head = word.value.split("/", 1)[0]
+        if not word.static or "://" in word.value or ":" in head:
+            return True
+    return False
+
+
+def ps(a: Analysis, inv: Invocation) -> None:
+    """BSD-style `ps e` (`ps eww`, `ps auxe`) prints every process's environment, keys included."""
+    if any(not v.startswith("-") and "e" in v for v in inv.values):
+        a.flag(Risk.MEDIUM, "ps e prints the environment of every process, API keys included")
+    else:
+        read_only(a, inv)
 
 
 def set_variables(a: Analysis, inv: Invocation) -> None:
     """`export`/`declare`/`set` with no arguments list every variable; with arguments they set them."""
     if not inv.args or inv.has("-p"):
-        a.flag(Risk.MEDIUM, f"{inv.name} prints environment variables, API keys included")
+        prints_environment(a, inv)
     else:
         a.flag(Risk.LOW, f"{inv.name} sets shell variables")
         check_declaration(a, inv)
@@ -301,7 +338,7 @@ def env_dump(a: Analysis, inv: Invocation) -> None:
             if SECRET_VARIABLE.search(word.value):
                 a.flag(Risk.HIGH, f"{inv.name} prints {word.value}, which holds a secret")
         return read_only(a, inv)
-    a.flag(Risk.MEDIUM, f"{inv.name} prints environment variables, API keys included")
+    prints_environment(a, inv)
 
 
 def tee(a: Analysis, inv: Invocation) -> None:
@@ -347,7 +384,8 @@ HANDLERS: dict[str, Handler] = {
         for name in words("""
             systemctl service shutdown reboot halt poweroff init telinit launchctl crontab at ufw
             iptables ip6tables nft firewall-cmd setenforce csrutil spctl sysctl modprobe insmod batch
-            rmmod mount umount swapoff swapon update-rc.d chkconfig
+            rmmod mount umount swapoff swapon update-rc.d chkconfig busctl dbus-send gdbus
+            qdbus
         """)
     },
     **{
@@ -376,7 +414,9 @@ HANDLERS: dict[str, Handler] = {
             ssh scp sftp rsync nc ncat netcat socat telnet ftp mosh rlogin rsh tftp sshpass
         """)
     },
-    **{name: probe for name in ("ping", "dig", "nslookup", "host", "traceroute", "whois", "mtr")},
+    **{name: probe for name in ("ping", "dig", "nslookup", "host", "traceroute", "whois", "mtr", "drill")},
+    "getent": getent,
+    "ps": ps,
     "printenv": env_dump,
     **{name: set_variables for name in ("export", "declare", "typeset", "set", "local", "readonly")},
     "tee": tee,

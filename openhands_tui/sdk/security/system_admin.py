@@ -54,7 +54,26 @@ def other_agent(a: Analysis, inv: Invocation) -> None:
     a.flag(Risk.HIGH, f"{inv.name} starts another coding agent, which acts under its own approvals")
 
 
+def approves_for_later(a: Analysis, inv: Invocation) -> None:
+    """`direnv allow`, `mise trust`: tell a tool in the user's shell to run this directory's
+    `.envrc` / `mise.toml` by itself on every later `cd` (self-approval of persistence).
+    `code --install-extension`: an extension for the user's editor, outside the workspace."""
+    values = inv.values
+    verbs = {"direnv": ("allow", "permit", "grant"), "mise": ("trust",), "rtx": ("trust",)}.get(inv.name, ())
+    if (values[:1] and values[0] in verbs) or (
+        inv.name in ("code", "codium", "cursor") and _installs_extension(values)
+    ):
+        a.flag(Risk.HIGH, f"{inv.name} {values[0]} approves code to run by itself later, outside this session")
+    else:
+        a.flag(Risk.MEDIUM, f"{inv.name} is not a known read-only command")
+
+
+def _installs_extension(values: list[str]) -> bool:
+    return any(v == "--install-extension" or v.startswith("--install-extension=") for v in values)
+
+
 HANDLERS: dict[str, Handler] = {
+    **{name: approves_for_later for name in words("direnv mise rtx code codium cursor")},
     **{name: other_agent for name in words("tui openhands claude codex gemini aider opencode goose amp cursor-agent")},
     **{name: machine_settings for name in words("ip ifconfig route nmcli timedatectl hostnamectl hwclock date")},
     **{name: tunnel for name in words("ngrok cloudflared lt localtunnel bore frpc")},

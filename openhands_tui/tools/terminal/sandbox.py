@@ -31,6 +31,12 @@ from openhands_tui.sdk.sandbox import (
     SandboxPolicy,
     editor_wrote_under,
 )
+from openhands_tui.tools.terminal.git_state import (
+    harmless_new_git,
+    harmless_new_nested,
+    nested_repositories_state,
+    submodule_hooks_and_config,
+)
 
 #: Under /run, what commands still see: the resolver's files (`/etc/resolv.conf` may point here).
 _RUN_KEPT = ("/run/systemd/resolve", "/run/resolvconf", "/run/NetworkManager/resolv.conf")
@@ -117,8 +123,8 @@ class ProtectedPaths:
         if git.is_symlink() or git.is_file():  # `gitdir: elsewhere`: a repository with other hooks and config
             found.append(git)
         elif git.is_dir():
-            found += _submodule_hooks_and_config(git / "modules")
-        return found
+            found += submodule_hooks_and_config(git / "modules")
+        return found + nested_repositories_state(self.workspace)
 
     def snapshot(self) -> dict[Path, tuple[int, int] | None]:
         return {path: _identity(path) for path in self.existing()}
@@ -140,69 +146,25 @@ class ProtectedPaths:
         now = self.snapshot()
         # no hooks or config before: a repository `git init` or `git clone` just made
         new_git = not any(p.relative_to(self.workspace).parts[0].lower() == ".git" for p in before)
+        known = {identity for identity in before.values() if identity is not None}
         for path, identity in now.items():
             if path in before and before[path] == identity:
                 continue
+            if path not in before and identity in known:
+                continue  # a nested repository moved with its directory (`mv vendor lib`): the same files
             if spare_editor and editor_wrote_under(str(path)):
                 continue
             relative = path.relative_to(self.workspace)
             new_module = relative.parts[:2] == (".git", "modules") and path not in before
-            if ((new_git and relative.parts[0] == ".git") or new_module) and _harmless_new_git(path):
+            if ((new_git and relative.parts[0] == ".git") or new_module) and harmless_new_git(path):
                 continue  # `git init`, `git clone`, `git submodule add`: sample hooks, plain config
+            if path not in before and relative.parts[0] != ".git" and harmless_new_nested(path, self.workspace):
+                continue  # `git clone` into vendor/, `git submodule update --init`: a plain new checkout
             _remove(path)
             undone.append(str(relative))
         #: What the protected paths are after this check (what was undone is gone from it).
         self.settled = {p: i for p, i in now.items() if str(p.relative_to(self.workspace)) not in undone}
         return undone
-
-
-_GIT_CONFIG_DANGER = re.compile(
-    r"^\s*(hookspath|fsmonitor|sshcommand|pager|editor|askpass|gitproxy|externaldiff|external|"
-    r"textconv|command|clean|smudge|process|helper|path|sequenceeditor|cmd|tool)\s*=",
-    re.IGNORECASE | re.MULTILINE,
-)
-
-
-#: How far `.git/modules` is searched for submodules' own git directories (names may nest).
-_MODULES_DEPTH = 4
-_MODULES_MAX_DIRECTORIES = 400
-
-
-def _submodule_hooks_and_config(modules: Path) -> list[Path]:
-    """The hooks and config of every submodule's git directory under `.git/modules`: git runs
-    those hooks (and obeys that config) when the user works in the submodule, so they are
-    protected as the repository's own are. Bounded, as this runs around every command."""
-    found: list[Path] = []
-    pending, seen = [(modules, 0)], 0
-    while pending and seen < _MODULES_MAX_DIRECTORIES:
-        directory, depth = pending.pop()
-        seen += 1
-        try:
-            entries = list(os.scandir(directory))
-        except OSError:
-            continue
-        names = {entry.name for entry in entries}
-        if "HEAD" in names and directory != modules:  # a git directory
-            found += [directory / name for name in ("hooks", "config") if name in names]
-            nested = directory / "modules"  # a submodule's own submodules
-            if "modules" in names and depth < _MODULES_DEPTH:
-                pending.append((nested, depth + 1))
-            continue
-        if depth < _MODULES_DEPTH:
-            pending += [(Path(entry.path), depth + 1) for entry in entries if entry.is_dir(follow_symlinks=False)]
-    return found
-
-
-def _harmless_new_git(path: Path) -> bool:
-    if path.name == "hooks":
-        return all(child.name.endswith(".sample") for child in path.iterdir()) if path.is_dir() else False
-    if path.name == "config":
-        try:
-            text = path.read_text(errors="replace")
-        except OSError:
-            return False
-        return _GIT_CONFIG_DANGER.search(text) is None and "[alias" not in text.lower()
-    return False
 
 
 def _remove(path: Path) -> None:

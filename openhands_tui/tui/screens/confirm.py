@@ -64,8 +64,8 @@ class ConfirmScreen(ModalScreen[Decision]):
                     yield Static(Text(json.dumps(subject.arguments, indent=2)), id="confirm-mcp-arguments")
                 else:
                     yield Static(Text(shown_for_approval(request.summary), style="bold"), id="confirm-summary")
-                if diff:
-                    yield Static(highlighted(diff, "diff"), id="confirm-diff")
+                if diff:  # the new text is the model's: what hides in it must show (as in the command)
+                    yield Static(highlighted(shown_for_approval(diff), "diff"), id="confirm-diff")
                 reasons = (
                     "\n".join(f"• {shown_for_approval(reason)}" for reason in request.reasons) or "• no reasons given"
                 )
@@ -87,11 +87,12 @@ class ConfirmScreen(ModalScreen[Decision]):
     def _header(self) -> Text:
         header = Text()
         header.append(f" {self.request.risk} ", style="bold reverse")
-        who = " → ".join(self.request.chain)
+        who = shown_for_approval(" → ".join(self.request.chain))  # agent names a model may have chosen
         if self.request.escalation:
-            header.append(f"  {who}: the sandbox stopped it — run it again with {self.request.escalation}?")
+            again = shown_for_approval(self.request.escalation)
+            header.append(f"  {who}: the sandbox stopped it — run it again with {again}?")
         else:
-            header.append(f"  {who} wants to run {self.request.tool_name}")
+            header.append(f"  {who} wants to run {shown_for_approval(self.request.tool_name)}")
         if self.queued:
             header.append(f"   (+{self.queued} more waiting)", style="bold")
         return header

@@ -1,0 +1,147 @@
+"""The git state inside a workspace that makes git run code for the user later: hooks and
+config of the repository's submodules (`.git/modules/**`) and of repositories nested in the
+working tree (`vendor/lib/.git`), and `.git` pointer files that hand git another directory.
+
+The sandbox binds these read-only (`ProtectedPaths.existing`) and undoes a command's changes
+to them. Both looks here run around every command, so they are bounded in depth and size.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import deque
+from pathlib import Path
+
+_GIT_CONFIG_DANGER = re.compile(
+    r"^\s*(hookspath|fsmonitor|sshcommand|pager|editor|askpass|gitproxy|externaldiff|external|"
+    r"textconv|command|clean|smudge|process|helper|path|sequenceeditor|cmd|tool)\s*=",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+#: How far `.git/modules` is searched for submodules' own git directories (names may nest).
+_MODULES_DEPTH = 4
+_MODULES_MAX_DIRECTORIES = 400
+
+
+def submodule_hooks_and_config(modules: Path) -> list[Path]:
+    """The hooks and config of every submodule's git directory under `.git/modules`: git runs
+    those hooks (and obeys that config) when the user works in the submodule, so they are
+    protected as the repository's own are. Bounded, as this runs around every command."""
+    found: list[Path] = []
+    pending, seen = [(modules, 0)], 0
+    while pending and seen < _MODULES_MAX_DIRECTORIES:
+        directory, depth = pending.pop()
+        seen += 1
+        try:
+            entries = list(os.scandir(directory))
+        except OSError:
+            continue
+        names = {entry.name for entry in entries}
+        if "HEAD" in names and directory != modules:  # a git directory
+            found += [directory / name for name in ("hooks", "config") if name in names]
+            nested = directory / "modules"  # a submodule's own submodules
+            if "modules" in names and depth < _MODULES_DEPTH:
+                pending.append((nested, depth + 1))
+            continue
+        if depth < _MODULES_DEPTH:
+            pending += [(Path(entry.path), depth + 1) for entry in entries if entry.is_dir(follow_symlinks=False)]
+    return found
+
+
+def harmless_new_git(path: Path) -> bool:
+    """A hooks directory with only git's samples, or a config that names no program to run."""
+    if path.name == "hooks":
+        return all(child.name.endswith(".sample") for child in path.iterdir()) if path.is_dir() else False
+    if path.name == "config":
+        try:
+            text = path.read_text(errors="replace")
+        except OSError:
+            return False
+        return _GIT_CONFIG_DANGER.search(text) is None and "[alias" not in text.lower()
+    return False
+
+
+#: How deep below the workspace nested repositories are looked for (`a/b/c/.git` is depth 3),
+#: and how many directories one look may open: a vendored checkout sits near the top.
+NESTED_DEPTH = 3
+NESTED_MAX_DIRECTORIES = 2000
+#: Trees that hold no repository the user works in, and can be huge.
+_SKIPPED = frozenset(
+    {
+        ".git",
+        "node_modules",
+        ".venv",
+        "venv",
+        "__pycache__",
+        ".tox",
+        ".nox",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".pytest_cache",
+        ".cache",
+        "site-packages",
+        "target",
+        ".gradle",
+        ".terraform",
+    }
+)
+
+
+def nested_repositories_state(workspace: Path) -> list[Path]:
+    """For every repository nested in the working tree (depth <= NESTED_DEPTH): its hooks and
+    config (and its own submodules'), or the `.git` file itself when it points elsewhere. git
+    runs those hooks and obeys that config when the user works in the nested directory.
+    Breadth first, so a budget cut on a huge tree drops the deepest directories, not vendor/."""
+    found: list[Path] = []
+    top = str(workspace)
+    pending, seen = deque([(top, 0)]), 0
+    while pending and seen < NESTED_MAX_DIRECTORIES:
+        directory, depth = pending.popleft()
+        seen += 1
+        if depth == NESTED_DEPTH:  # only whether it is a repository: one lstat, not a listing
+            if os.path.lexists(directory + "/.git"):
+                found += _repository_state(Path(directory, ".git"))
+            continue
+        try:
+            entries = list(os.scandir(directory))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.name.lower() == ".git" and directory != top:
+                found += _repository_state(Path(entry.path))
+            elif entry.name not in _SKIPPED and entry.is_dir(follow_symlinks=False):
+                pending.append((entry.path, depth + 1))
+    return found
+
+
+def _repository_state(git: Path) -> list[Path]:
+    if git.is_symlink() or not git.is_dir():
+        return [git]  # `gitdir: somewhere`: what it names decides which hooks and config run
+    try:
+        names = {name.lower(): name for name in os.listdir(git)}
+    except OSError:
+        return []
+    found = [git / names[name] for name in ("hooks", "config") if name in names]
+    if "modules" in names:
+        found += submodule_hooks_and_config(git / names["modules"])
+    return found
+
+
+def harmless_new_nested(path: Path, workspace: Path) -> bool:
+    """What a plain `git clone` into a subdirectory or `git submodule update --init` leaves: sample
+    hooks, a config naming no program, a `.git` file pointing into the workspace's own `.git`."""
+    if path.name.lower() != ".git":
+        return harmless_new_git(path)
+    if path.is_symlink() or not path.is_file():
+        return False
+    try:
+        text = path.read_text(errors="replace").strip()
+    except OSError:
+        return False
+    if not text.startswith("gitdir:") or "\n" in text:
+        return False
+    target = os.path.realpath(os.path.join(path.parent, text.removeprefix("gitdir:").strip()))
+    own = os.path.realpath(workspace / ".git")
+    return target.startswith(own + os.sep)
