@@ -283,3 +283,17 @@ def test_copilot_path_instructions_and_claude_memory_files(workspace: Path) -> N
     assert "- copilot:kotlin: (for files matching **/*.test.kt, **/*.spec.kt)" in block
     assert "- copilot:docs: Docs style (for files matching docs/**)" in block
     assert "Use Kotest." not in block and "Short." not in block and "not an instructions" not in block
+
+
+def test_skill_folders_shared_by_symlink_load_once_without_noise(workspace: Path) -> None:
+    skill_md(workspace, "alpha", "name: alpha\ndescription: A\n")
+    write(workspace / "shared/beta/SKILL.md", "---\nname: beta\ndescription: B\n---\nB.\n")
+    (workspace / ".agents/skills/beta").symlink_to("../../shared/beta")
+    (workspace / ".claude").mkdir()
+    (workspace / ".claude/skills").symlink_to("../.agents/skills")
+    loaded = load(workspace)
+    assert [(s.name, s.directory) for s in loaded.skills] == [
+        ("alpha", str(workspace / ".agents/skills/alpha")),
+        ("beta", str(workspace / ".agents/skills/beta")),
+    ]
+    assert loaded.shadowed == [] and loaded.warnings == []

@@ -215,10 +215,13 @@ def _load_tree(
     taken = set() if taken is None else taken
     skills: list[Skill] = []
     if full:
-        for relative in SKILL_DIRS:
-            skills += _load_directory(root / relative, origin, warnings, skills_dir=True, confine=root)
-        for relative in MICROAGENT_DIRS:
-            skills += _load_directory(root / relative, origin, warnings, skills_dir=False, confine=root)
+        # `.claude/skills -> ../.agents/skills` is the usual way to share one set: read it once
+        read: set[str] = set()
+        for relative, skills_dir in [*((d, True) for d in SKILL_DIRS), *((d, False) for d in MICROAGENT_DIRS)]:
+            real = os.path.realpath(root / relative)
+            if real not in read:
+                read.add(real)
+                skills += _load_directory(root / relative, origin, warnings, skills_dir=skills_dir, confine=root)
     for path, name in _instruction_files(root):
         if _escapes(path, root, warnings):
             continue
