@@ -297,3 +297,14 @@ def test_skill_folders_shared_by_symlink_load_once_without_noise(workspace: Path
         ("beta", str(workspace / ".agents/skills/beta")),
     ]
     assert loaded.shadowed == [] and loaded.warnings == []
+
+
+def test_nested_instruction_files_in_and_out_of_git(workspace: Path) -> None:
+    write(workspace / "app/Agents.md", "app rules\n")
+    write(workspace / "generated/AGENTS.md", "generated rules\n")
+    block = workspace_block(workspace, load(workspace).skills)
+    assert "- app/Agents.md\n- generated/AGENTS.md" in block  # no repository: a bounded walk
+    subprocess.run(["git", "init", "-q", str(workspace)], check=True)
+    write(workspace / ".gitignore", "generated/\n")
+    block = workspace_block(workspace, load(workspace).skills)
+    assert "- app/Agents.md" in block and "generated/" not in block  # git: ignored folders stay out

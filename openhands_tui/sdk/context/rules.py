@@ -16,6 +16,7 @@ one before changing files under it, instead of every first message carrying all 
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ RULE_SUFFIXES = (".mdc", ".md")
 MAX_RULES = 500
 #: Where nested instruction files are looked for below a workspace, and how hard.
 MAX_NESTED_DEPTH = 6
-MAX_DIRS_SCANNED = 5_000
+MAX_DIRS_SCANNED = 2_000
 MAX_NESTED_LISTED = 50
 _SKIP_DIRS = {"node_modules", "__pycache__", "venv", "vendor", "dist", "build", "target"}
 
@@ -112,25 +113,12 @@ def _text(value: Any) -> str:
 
 def nested_instructions(workspace: Path, instruction_names: dict[str, str], warnings: list[str]) -> Skill | None:
     """An always-on note listing the instruction files in the workspace's subdirectories, or
-    None when there are none."""
-    found: list[str] = []
-    scanned = 0
-    for current, dirnames, filenames in os.walk(workspace):
-        here = Path(current)
-        depth = len(here.relative_to(workspace).parts)
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in _SKIP_DIRS)
-        if depth >= MAX_NESTED_DEPTH:
-            dirnames[:] = []
-        scanned += 1
-        if scanned > MAX_DIRS_SCANNED:
-            warnings.append(f"{workspace}: stopped looking for nested AGENTS.md after {MAX_DIRS_SCANNED:,} folders")
-            break
-        if depth == 0:
-            continue
-        for name in sorted(filenames):
-            path = here / name
-            if name.lower() in instruction_names and _inside(path, workspace, warnings) and path.is_file():
-                found.append(path.relative_to(workspace).as_posix())
+    None when there are none. In a git repository git's index answers (fast, and ignored
+    folders like build output stay out); elsewhere a bounded walk does."""
+    found = _from_git(workspace, instruction_names)
+    if found is None:
+        found = _walked(workspace, instruction_names)
+    found = [p for p in found if "/" in p and _inside(workspace / p, workspace, warnings)]
     if not found:
         return None
     shown = found[:MAX_NESTED_LISTED]
@@ -140,6 +128,52 @@ def nested_instructions(workspace: Path, instruction_names: dict[str, str], warn
         "anything in one of them, read its file:\n" + "\n".join(f"- {p}" for p in shown) + more
     )
     return Skill(name="nested instructions", content=content, type="repo", source=str(workspace), origin="workspace")
+
+
+def _from_git(workspace: Path, instruction_names: dict[str, str]) -> list[str] | None:
+    """Tracked and untracked-but-not-ignored instruction files, or None outside a repository."""
+    # git's `icase` magic does not reach untracked files: spell each name in any case instead
+    specs = [
+        "*/" + "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in name) for name in instruction_names
+    ]
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(workspace), "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", *specs],
+            capture_output=True,
+            timeout=5,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if out.returncode != 0:
+        return None
+    names = out.stdout.decode("utf-8", "replace").split("\0")
+    return sorted(
+        {
+            n
+            for n in names
+            if n.rsplit("/", 1)[-1].lower() in instruction_names
+            and n.count("/") <= MAX_NESTED_DEPTH
+            and not _hidden_or_skipped(n)
+        }
+    )
+
+
+def _hidden_or_skipped(relative: str) -> bool:
+    return any(part.startswith(".") or part in _SKIP_DIRS for part in relative.split("/")[:-1])
+
+
+def _walked(workspace: Path, instruction_names: dict[str, str]) -> list[str]:
+    found: list[str] = []
+    for scanned, (current, dirnames, filenames) in enumerate(os.walk(workspace), start=1):
+        if scanned > MAX_DIRS_SCANNED:
+            break  # a courtesy, not a promise: a huge folder that is no repository is not searched whole
+        here = Path(current)
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in _SKIP_DIRS)
+        if len(here.relative_to(workspace).parts) >= MAX_NESTED_DEPTH:
+            dirnames[:] = []
+        found += [(here / n).relative_to(workspace).as_posix() for n in filenames if n.lower() in instruction_names]
+    return sorted(found)
 
 
 def _inside(path: Path, root: Path, warnings: list[str]) -> bool:
