@@ -308,3 +308,20 @@ def test_nested_instruction_files_in_and_out_of_git(workspace: Path) -> None:
     write(workspace / ".gitignore", "generated/\n")
     block = workspace_block(workspace, load(workspace).skills)
     assert "- app/Agents.md" in block and "generated/" not in block  # git: ignored folders stay out
+
+
+def test_windsurf_rules_follow_their_trigger(workspace: Path) -> None:
+    rules = workspace / ".windsurf" / "rules"
+    write(rules / "always.md", "---\ntrigger: always_on\n---\nAlways: small functions.\n")
+    write(rules / "react.md", "---\ntrigger: glob\nglobs: **/*.jsx,**/*.tsx\n---\nFunctional components.\n")
+    write(rules / "perf.md", "---\ntrigger: model_decision\ndescription: Performance tuning\n---\nProfile first.\n")
+    write(rules / "release.md", "---\ntrigger: manual\ndescription: ignored\n---\nRelease steps.\n")
+    write(workspace / ".windsurfrules", "Legacy: use yarn.\n")
+    loaded = load(workspace)
+    assert loaded.warnings == []
+    block = workspace_block(workspace, loaded.skills)
+    assert "Always: small functions." in block and "Legacy: use yarn." in block
+    assert "- windsurf:react: (for files matching **/*.jsx, **/*.tsx)" in block
+    assert "- windsurf:perf: Performance tuning" in block
+    assert "Functional components." not in block and "Profile first." not in block and "release" not in block
+    assert [s.name for s, _ in triggered_skills(loaded.skills, "run @release now", set())] == ["windsurf:release"]

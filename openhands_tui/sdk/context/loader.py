@@ -6,9 +6,9 @@ Order (the first of a name wins; later ones are reported as shadowed):
 2. the workspace, then its git root: `.agents/skills/`, `.openhands/skills/`, `.claude/skills/`,
    `.openhands/microagents/`, Cursor's `.cursor/rules/` (rules.py), and the instruction files
    `AGENTS.md`, `AGENT.md`, `CLAUDE.md`, `CLAUDE.local.md`, `GEMINI.md`, `.cursorrules` (any
-   case), `.claude/CLAUDE.md` and `.github/copilot-instructions.md`; Copilot's
-   `.github/instructions/` (rules.py); the folders between the two give their instruction files,
-   and those below the workspace are pointed to;
+   case), `.windsurfrules`, `.claude/CLAUDE.md` and `.github/copilot-instructions.md`; the rule
+   folders of Cursor, Copilot and Windsurf (rules.py); the folders between the two give their
+   instruction files, and those below the workspace are pointed to;
 3. the user's `~/.agents/skills/`, `~/.openhands/skills/`, `~/.claude/skills/` and
    `~/.openhands/microagents/`;
 4. the built-in set shipped with the package.
@@ -42,7 +42,7 @@ from pydantic import Field
 from openhands_tui.sdk.context.agent_context import always_on_parts
 from openhands_tui.sdk.context.files import MAX_CONTENT_CHARS, load_file, parse_header, split_frontmatter
 from openhands_tui.sdk.context.imports import expand_imports
-from openhands_tui.sdk.context.rules import copilot_instructions, cursor_rules, nested_instructions
+from openhands_tui.sdk.context.rules import copilot_instructions, cursor_rules, nested_instructions, windsurf_rules
 from openhands_tui.sdk.context.skill import Skill
 from openhands_tui.sdk.model import Model
 
@@ -57,6 +57,7 @@ INSTRUCTION_FILES = {
     "gemini.md": "gemini",
     "claude.local.md": "claude-local",
     ".cursorrules": "cursorrules",
+    ".windsurfrules": "windsurfrules",
 }
 #: Instruction files kept in a tool's folder, always on like AGENTS.md: GitHub Copilot's, and
 #: Claude Code's project memory in `.claude/`.
@@ -231,7 +232,8 @@ def _load_tree(
         if skill is not None:
             skills.append(_with_imports(skill, path, confine or root, given or set(), warnings))
     if full:
-        skills += cursor_rules(root, origin, warnings) + copilot_instructions(root, origin, warnings)
+        for rules in (cursor_rules, copilot_instructions, windsurf_rules):
+            skills += rules(root, origin, warnings)
     return skills
 
 

@@ -1,5 +1,6 @@
 """Other tools' project rules: Cursor's `.cursor/rules/*.mdc`, GitHub Copilot's
-`.github/instructions/*.instructions.md` (`applyTo` for `globs`), and instruction files
+`.github/instructions/*.instructions.md` (`applyTo` for `globs`), Windsurf's `.windsurf/rules/`
+(`trigger: always_on | glob | model_decision | manual`), and instruction files
 (AGENTS.md, CLAUDE.md...) in the subdirectories of a repository.
 
 Cursor decides when a rule applies from its frontmatter, and so do we:
@@ -25,6 +26,7 @@ from openhands_tui.sdk.context.skill import Skill
 
 CURSOR_RULES_DIR = ".cursor/rules"
 COPILOT_INSTRUCTIONS_DIR = ".github/instructions"
+WINDSURF_RULES_DIR = ".windsurf/rules"
 RULE_SUFFIXES = (".mdc", ".md")
 MAX_RULES = 500
 #: Where nested instruction files are looked for below a workspace, and how hard.
@@ -57,6 +59,19 @@ def copilot_instructions(root: Path, origin: str, warnings: list[str]) -> list[S
     return skills
 
 
+def windsurf_rules(root: Path, origin: str, warnings: list[str]) -> list[Skill]:
+    """Windsurf's `.windsurf/rules/*.md`: its `trigger` (always_on, glob, model_decision,
+    manual) says the same as Cursor's frontmatter."""
+    directory = root / WINDSURF_RULES_DIR
+    return [
+        skill
+        for path in _rule_files(directory, root, (".md",), warnings)
+        if (
+            skill := _rule(path, "windsurf:" + path.relative_to(directory).with_suffix("").as_posix(), origin, warnings)
+        )
+    ]
+
+
 def _rule_files(directory: Path, root: Path, suffixes: tuple[str, ...], warnings: list[str]) -> list[Path]:
     if not directory.is_dir():
         return []
@@ -75,7 +90,11 @@ def _rule(path: Path, name: str, origin: str, warnings: list[str], *, globs_key:
     header, _ = split_frontmatter(loaded_text(path))
     metadata: dict[str, Any] = (parse_header(header)[0] or {}) if header is not None else {}
     globs = _globs(metadata.get(globs_key))
+    trigger = str(metadata.get("trigger", "")).strip().lower()
     always = _true(metadata.get("alwaysApply", metadata.get("always_apply"))) or header is None
+    always = always or trigger == "always_on"
+    if trigger == "manual":
+        metadata, globs = {}, []  # named in a message, whatever else it says
     if always or (globs_key == "applyTo" and set(globs) & {"**", "**/*", "*"}):
         return loaded  # always on, as an instruction file (no frontmatter: the tool applies it too)
     description = _text(metadata.get("description"))
