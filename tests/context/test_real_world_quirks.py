@@ -325,3 +325,14 @@ def test_windsurf_rules_follow_their_trigger(workspace: Path) -> None:
     assert "- windsurf:perf: Performance tuning" in block
     assert "Functional components." not in block and "Profile first." not in block and "release" not in block
     assert [s.name for s, _ in triggered_skills(loaded.skills, "run @release now", set())] == ["windsurf:release"]
+
+
+def test_a_vendored_repositorys_typed_docs_are_resources_not_microagents(workspace: Path) -> None:
+    vendor = workspace / ".agents" / "skills" / "vendor"
+    write(vendor / "docs/how-to.md", "---\ntitle: How skills load\ntype: explanation\n---\nLong docs.\n")
+    write(vendor / "docs/reference.md", "---\ntype: reference\ncategory: spec\n---\nThe spec.\n")
+    write(vendor / "deploy.md", "---\ntype: knowledge\ntriggers: [deploy]\n---\nShip it.\n")
+    write(vendor / "skills/pdf/SKILL.md", "---\nname: pdf\ndescription: PDFs\n---\nUse pdftotext.\n")
+    loaded = load(workspace)
+    assert [s.name for s in loaded.skills] == ["deploy", "pdf"]
+    assert "Long docs." not in workspace_block(workspace, loaded.skills)

@@ -25,7 +25,8 @@ from openhands_tui.sdk.model import UnsupportedArgument
 
 MAX_FILE_BYTES = 256 * 1024  # larger files are not read at all
 MAX_CONTENT_CHARS = 24_000  # about 6,000 tokens per microagent
-_TYPES = {"repo": "repo", "repo_knowledge": "repo", "knowledge": "knowledge", "task": "task"}
+#: The `type` values of OpenHands microagents, and the type each means here.
+MICROAGENT_TYPES = {"repo": "repo", "repo_knowledge": "repo", "knowledge": "knowledge", "task": "task"}
 _FENCE = re.compile(r"^(?:---|\.\.\.)[ \t]*$")
 _LINE = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]+(.*?))?[ \t]*$")
 
@@ -267,7 +268,7 @@ def _yes(raw: Any) -> bool:
 def _kind(raw: Any, path: Path, warnings: list[str]) -> str | None:
     if raw is None:
         return None
-    kind = _TYPES.get(str(raw).strip().lower())
+    kind = MICROAGENT_TYPES.get(str(raw).strip().lower())
     if kind is None:
         warnings.append(f"{path}: unknown type {raw!r} ignored (repo, knowledge or task)")
     return kind

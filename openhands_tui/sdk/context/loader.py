@@ -40,7 +40,13 @@ from pathlib import Path
 from pydantic import Field
 
 from openhands_tui.sdk.context.agent_context import always_on_parts
-from openhands_tui.sdk.context.files import MAX_CONTENT_CHARS, load_file, parse_header, split_frontmatter
+from openhands_tui.sdk.context.files import (
+    MAX_CONTENT_CHARS,
+    MICROAGENT_TYPES,
+    load_file,
+    parse_header,
+    split_frontmatter,
+)
 from openhands_tui.sdk.context.imports import expand_imports
 from openhands_tui.sdk.context.rules import copilot_instructions, cursor_rules, nested_instructions, windsurf_rules
 from openhands_tui.sdk.context.skill import Skill
@@ -338,7 +344,10 @@ def _looks_like_microagent(path: Path, *, top_level: bool) -> bool:
     if top_level:
         return True
     metadata, _ = parse_header(header)
-    return bool(metadata) and bool(_MICROAGENT_KEYS & set(metadata or {}))
+    keys = set(metadata or {}) & _MICROAGENT_KEYS
+    if "type" in keys and str((metadata or {})["type"]).strip().lower() not in MICROAGENT_TYPES:
+        keys.discard("type")  # a document's `type: tutorial` (Diataxis docs) is no microagent type
+    return bool(keys)
 
 
 def _real(source: str) -> str | None:
