@@ -13,7 +13,7 @@ import pytest
 
 from openhands_tui.sdk import Agent, Conversation
 from openhands_tui.sdk.context import load_microagents
-from openhands_tui.sdk.context.agent_context import triggered_skills, workspace_block
+from openhands_tui.sdk.context.agent_context import extra_info_block, skill_text, triggered_skills, workspace_block
 from openhands_tui.sdk.context.loader import LoadedMicroagents
 from openhands_tui.testing import Script, Turn
 from openhands_tui.testing.script import ScriptedToolCall
@@ -336,3 +336,11 @@ def test_a_vendored_repositorys_typed_docs_are_resources_not_microagents(workspa
     loaded = load(workspace)
     assert [s.name for s in loaded.skills] == ["deploy", "pdf"]
     assert "Long docs." not in workspace_block(workspace, loaded.skills)
+
+
+def test_base_dir_in_a_skill_points_at_its_folder(workspace: Path) -> None:
+    body = 'Run `bash "{baseDir}/scripts/backup.sh" setup`.\n'
+    skill_md(workspace, "backup", "name: backup\ndescription: Back up\n", body)
+    skill = load(workspace).by_name("backup")
+    assert 'bash ".agents/skills/backup/scripts/backup.sh" setup' in extra_info_block(skill, "backup", workspace)
+    assert f'bash "{workspace}/.agents/skills/backup/scripts/backup.sh"' in skill_text(skill)

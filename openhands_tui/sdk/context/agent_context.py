@@ -127,6 +127,8 @@ def skill_text(skill: Skill, workspace: Path | None = None) -> str:
     """A skill's body as an agent reads it, with where its relative paths point."""
     body = skill.content.strip()
     if skill.directory:
+        # `{baseDir}/scripts/x.py`: how OpenClaw-style skills name their folder
+        body = body.replace("{baseDir}", _shown(skill.directory, workspace))
         body += (
             f"\n\n(This skill's folder is {_shown(skill.directory, workspace)}; files it mentions, "
             f"such as scripts/ or references/, are relative to it.)"
