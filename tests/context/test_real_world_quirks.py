@@ -344,3 +344,9 @@ def test_base_dir_in_a_skill_points_at_its_folder(workspace: Path) -> None:
     skill = load(workspace).by_name("backup")
     assert 'bash ".agents/skills/backup/scripts/backup.sh" setup' in extra_info_block(skill, "backup", workspace)
     assert f'bash "{workspace}/.agents/skills/backup/scripts/backup.sh"' in skill_text(skill)
+
+
+def test_an_agents_md_written_by_windows_powershell_is_read(workspace: Path) -> None:
+    (workspace / "AGENTS.md").write_bytes("Use dotnet test.\r\n".encode("utf-16"))  # with its BOM
+    loaded = load(workspace)
+    assert loaded.warnings == [] and loaded.by_name("agents").content == "Use dotnet test."

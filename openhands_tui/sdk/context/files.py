@@ -65,7 +65,7 @@ def load_file(
 
 def _read(path: Path, warnings: list[str]) -> str | None:
     try:
-        return read_regular(path, MAX_FILE_BYTES).decode("utf-8-sig")
+        return _decoded(read_regular(path, MAX_FILE_BYTES))
     except OSError as exc:
         too_big = exc.errno == errno.EFBIG
         warnings.append(
@@ -75,6 +75,13 @@ def _read(path: Path, warnings: list[str]) -> str | None:
     except UnicodeDecodeError as exc:
         warnings.append(f"{path}: skipped, unreadable ({exc})")
         return None
+
+
+def _decoded(data: bytes) -> str:
+    """UTF-8 (a BOM or not), or UTF-16 with its BOM: what Windows PowerShell's `>` writes."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16")
+    return data.decode("utf-8-sig")
 
 
 def split_frontmatter(text: str) -> tuple[str | None, str]:
