@@ -339,10 +339,12 @@ def test_a_vendored_repositorys_typed_docs_are_resources_not_microagents(workspa
 
 
 def test_base_dir_in_a_skill_points_at_its_folder(workspace: Path) -> None:
-    body = 'Run `bash "{baseDir}/scripts/backup.sh" setup`.\n'
+    body = 'Run `bash "{baseDir}/scripts/backup.sh" setup`, then `python3 <this-skill-path>/scripts/check.py`.\n'
     skill_md(workspace, "backup", "name: backup\ndescription: Back up\n", body)
     skill = load(workspace).by_name("backup")
-    assert 'bash ".agents/skills/backup/scripts/backup.sh" setup' in extra_info_block(skill, "backup", workspace)
+    block = extra_info_block(skill, "backup", workspace)
+    assert 'bash ".agents/skills/backup/scripts/backup.sh" setup' in block
+    assert "python3 .agents/skills/backup/scripts/check.py" in block
     assert f'bash "{workspace}/.agents/skills/backup/scripts/backup.sh"' in skill_text(skill)
 
 

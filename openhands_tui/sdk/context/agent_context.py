@@ -127,8 +127,10 @@ def skill_text(skill: Skill, workspace: Path | None = None) -> str:
     """A skill's body as an agent reads it, with where its relative paths point."""
     body = skill.content.strip()
     if skill.directory:
-        # `{baseDir}/scripts/x.py`: how OpenClaw-style skills name their folder
-        body = body.replace("{baseDir}", _shown(skill.directory, workspace))
+        # `{baseDir}/scripts/x.py` (OpenClaw's skills) and `<this-skill-path>/scripts/x.py`
+        # (OpenHands' extensions): how skills name their own folder
+        folder = _shown(skill.directory, workspace)
+        body = body.replace("{baseDir}", folder).replace("<this-skill-path>", folder)
         body += (
             f"\n\n(This skill's folder is {_shown(skill.directory, workspace)}; files it mentions, "
             f"such as scripts/ or references/, are relative to it.)"
