@@ -352,3 +352,32 @@ def test_an_agents_md_written_by_windows_powershell_is_read(workspace: Path) -> 
     (workspace / "AGENTS.md").write_bytes("Use dotnet test.\r\n".encode("utf-16"))  # with its BOM
     loaded = load(workspace)
     assert loaded.warnings == [] and loaded.by_name("agents").content == "Use dotnet test."
+
+
+def test_claude_code_commands_run_as_tasks_with_their_arguments(workspace: Path, isolated_home: Path, serve) -> None:
+    from openhands_tui.sdk.context.tasks import find_task_command
+
+    commands = workspace / ".claude" / "commands"
+    write(
+        commands / "review.md",
+        '---\ndescription: Review a module\nargument-hint: "<module>"\nallowed-tools: Read, Grep\n---\n'
+        "Review $ARGUMENTS for bugs.\nContext: !`git diff HEAD`\n",
+    )
+    write(commands / "frontend/build.md", "Build the frontend and report size.\n")
+    loaded = load(workspace)
+    found = {s.name: s for s in loaded.skills}
+    assert (found["review"].type, found["review"].triggers, found["review"].description) == (
+        "task",
+        ["/review"],
+        "Review a module",
+    )
+    assert found["build"].type == "task" and loaded.warnings == []
+    command = find_task_command("/build --prod", loaded)
+    assert command is not None and command.render({}) == "Build the frontend and report size.\n\n--prod"
+    server = serve([Script(turns=[Turn.finish()])])
+    task = "/review the auth module"
+    result = run_tui("--headless", "--workspace", str(workspace), *model_args(server), "--task", task)
+    assert result.returncode == 0, result.stderr
+    sent = server.requests[0].messages[-1]["content"]
+    assert "Review the auth module for bugs.\nContext: !`git diff HEAD`" in sent  # shown, never run
+    assert "$ARGUMENTS" not in sent

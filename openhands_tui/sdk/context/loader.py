@@ -7,7 +7,8 @@ Order (the first of a name wins; later ones are reported as shadowed):
    `.openhands/microagents/`, Cursor's `.cursor/rules/` (rules.py), and the instruction files
    `AGENTS.md`, `AGENT.md`, `CLAUDE.md`, `CLAUDE.local.md`, `GEMINI.md`, `.cursorrules` (any
    case), `.windsurfrules`, `.claude/CLAUDE.md` and `.github/copilot-instructions.md`; the rule
-   folders of Cursor, Copilot and Windsurf (rules.py); the folders between the two give their
+   folders of Cursor, Copilot and Windsurf (rules.py), Claude Code's `.claude/commands/` as
+   tasks (commands.py); the folders between the two give their
    instruction files, and those below the workspace are pointed to;
 3. the user's `~/.agents/skills/`, `~/.openhands/skills/`, `~/.claude/skills/` and
    `~/.openhands/microagents/`;
@@ -40,6 +41,7 @@ from pathlib import Path
 from pydantic import Field
 
 from openhands_tui.sdk.context.agent_context import always_on_parts
+from openhands_tui.sdk.context.commands import claude_commands
 from openhands_tui.sdk.context.files import (
     MAX_CONTENT_CHARS,
     MICROAGENT_TYPES,
@@ -238,7 +240,7 @@ def _load_tree(
         if skill is not None:
             skills.append(_with_imports(skill, path, confine or root, given or set(), warnings))
     if full:
-        for rules in (cursor_rules, copilot_instructions, windsurf_rules):
+        for rules in (cursor_rules, copilot_instructions, windsurf_rules, claude_commands):
             skills += rules(root, origin, warnings)
     return skills
 

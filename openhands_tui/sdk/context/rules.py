@@ -41,7 +41,7 @@ def cursor_rules(root: Path, origin: str, warnings: list[str]) -> list[Skill]:
     directory = root / CURSOR_RULES_DIR
     return [
         skill
-        for path in _rule_files(directory, root, RULE_SUFFIXES, warnings)
+        for path in rule_files(directory, root, RULE_SUFFIXES, warnings)
         if (skill := _rule(path, "cursor:" + path.relative_to(directory).with_suffix("").as_posix(), origin, warnings))
     ]
 
@@ -51,7 +51,7 @@ def copilot_instructions(root: Path, origin: str, warnings: list[str]) -> list[S
     `applyTo: "**"` is always on, other patterns are listed for the files they name."""
     directory = root / COPILOT_INSTRUCTIONS_DIR
     skills = []
-    for path in _rule_files(directory, root, (".instructions.md",), warnings):
+    for path in rule_files(directory, root, (".instructions.md",), warnings):
         name = "copilot:" + path.relative_to(directory).as_posix().removesuffix(".instructions.md")
         skill = _rule(path, name, origin, warnings, globs_key="applyTo")
         if skill is not None:
@@ -65,14 +65,14 @@ def windsurf_rules(root: Path, origin: str, warnings: list[str]) -> list[Skill]:
     directory = root / WINDSURF_RULES_DIR
     return [
         skill
-        for path in _rule_files(directory, root, (".md",), warnings)
+        for path in rule_files(directory, root, (".md",), warnings)
         if (
             skill := _rule(path, "windsurf:" + path.relative_to(directory).with_suffix("").as_posix(), origin, warnings)
         )
     ]
 
 
-def _rule_files(directory: Path, root: Path, suffixes: tuple[str, ...], warnings: list[str]) -> list[Path]:
+def rule_files(directory: Path, root: Path, suffixes: tuple[str, ...], warnings: list[str]) -> list[Path]:
     if not directory.is_dir():
         return []
     paths = sorted(p for p in directory.rglob("*") if p.name.lower().endswith(suffixes) and p.is_file())
