@@ -182,7 +182,8 @@ def test_what_the_model_is_told_headless(workspace: Path, isolated_home: Path, s
     write(workspace / ".cursor/rules/sql.mdc", "---\ndescription: SQL style\nglobs: **/*.sql\n---\nUPPER keywords.\n")
     write(workspace / ".github/copilot-instructions.md", "Answer in British English.\n")
     skill_md(workspace, "lint", "name: lint\ndescription: Lint the code\nglobs: **/*.py\n")
-    server = serve([Script(turns=[Turn.finish()])])
+    read_rule = Turn(tool_calls=[ScriptedToolCall(name="skill", arguments={"name": "cursor:sql"})])
+    server = serve([Script(turns=[read_rule, Turn.finish()])])
     result = run_tui("--headless", "--workspace", str(workspace), *model_args(server), "--task", "hello")
     assert result.returncode == 0, result.stderr
     first = server.requests[0].messages[1]["content"]
@@ -190,6 +191,7 @@ def test_what_the_model_is_told_headless(workspace: Path, isolated_home: Path, s
     assert "- cursor:sql: SQL style (for files matching **/*.sql)" in first and "UPPER keywords." not in first
     assert "- lint: Lint the code (.agents/skills/lint)" in first
     assert "warning" not in result.stderr
+    assert server.requests[1].messages[-1]["content"].startswith("# Skill: cursor:sql\n\nUPPER keywords.")
 
 
 def test_claude_md_imports_are_followed_inside_the_repository_only(workspace: Path) -> None:
