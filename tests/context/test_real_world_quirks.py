@@ -133,6 +133,7 @@ def test_a_monorepo_package_keeps_every_agents_md_above_it_and_points_to_those_b
     ]
     assert loaded.shadowed == []
     assert "- docs/CLAUDE.md\n- src/db/AGENTS.md" in block  # pointed to, not injected
+    assert "## nested instructions\n" in block  # it comes from no one file
     assert "append-only" not in block and "one sentence a line" not in block and "node_modules" not in block
 
 
