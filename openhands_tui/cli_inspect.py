@@ -87,6 +87,9 @@ def microagents_command(
         cut = " (truncated)" if skill.truncated else ""
         # names, triggers and paths are the repository's words: no escape sequence reaches the terminal
         name, when = shown(skill.name), shown(when)
+        if len(name) > 20:  # a long name on its own line keeps the columns under each other
+            print(name)
+            name = ""
         print(f"{name:<20} {skill.type:<9} {skill.origin:<9} {skill.tokens:>5} tok{cut}  [{when}]")
         print(f"{'':<20} {shown(skill.source)}")
     for problem in loaded.shadowed + loaded.warnings:

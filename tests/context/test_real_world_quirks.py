@@ -13,7 +13,7 @@ import pytest
 
 from openhands_tui.sdk import Agent, Conversation
 from openhands_tui.sdk.context import load_microagents
-from openhands_tui.sdk.context.agent_context import triggered_skills, workspace_block
+from openhands_tui.sdk.context.agent_context import extra_info_block, skill_text, triggered_skills, workspace_block
 from openhands_tui.sdk.context.loader import LoadedMicroagents
 from openhands_tui.testing import Script, Turn
 from openhands_tui.testing.script import ScriptedToolCall
@@ -133,6 +133,7 @@ def test_a_monorepo_package_keeps_every_agents_md_above_it_and_points_to_those_b
     ]
     assert loaded.shadowed == []
     assert "- docs/CLAUDE.md\n- src/db/AGENTS.md" in block  # pointed to, not injected
+    assert "## nested instructions\n" in block  # it comes from no one file
     assert "append-only" not in block and "one sentence a line" not in block and "node_modules" not in block
 
 
@@ -156,7 +157,7 @@ def test_tui_microagents_shows_rules_without_triggers_cleanly(workspace: Path, i
     assert line.endswith("[listed, read on demand]")
 
 
-@pytest.mark.parametrize("asked", ["tdd", "TDD", "Test-Driven Development", "test-driven-development"])
+@pytest.mark.parametrize("asked", ["TDD", "test-driven-development"])
 async def test_the_skill_tool_finds_a_skill_by_its_folder_or_in_another_case(
     workspace: Path, isolated_home: Path, serve, asked: str
 ) -> None:
@@ -182,7 +183,8 @@ def test_what_the_model_is_told_headless(workspace: Path, isolated_home: Path, s
     write(workspace / ".cursor/rules/sql.mdc", "---\ndescription: SQL style\nglobs: **/*.sql\n---\nUPPER keywords.\n")
     write(workspace / ".github/copilot-instructions.md", "Answer in British English.\n")
     skill_md(workspace, "lint", "name: lint\ndescription: Lint the code\nglobs: **/*.py\n")
-    server = serve([Script(turns=[Turn.finish()])])
+    read_rule = Turn(tool_calls=[ScriptedToolCall(name="skill", arguments={"name": "cursor:sql"})])
+    server = serve([Script(turns=[read_rule, Turn.finish()])])
     result = run_tui("--headless", "--workspace", str(workspace), *model_args(server), "--task", "hello")
     assert result.returncode == 0, result.stderr
     first = server.requests[0].messages[1]["content"]
@@ -190,6 +192,7 @@ def test_what_the_model_is_told_headless(workspace: Path, isolated_home: Path, s
     assert "- cursor:sql: SQL style (for files matching **/*.sql)" in first and "UPPER keywords." not in first
     assert "- lint: Lint the code (.agents/skills/lint)" in first
     assert "warning" not in result.stderr
+    assert server.requests[1].messages[-1]["content"].startswith("# Skill: cursor:sql\n\nUPPER keywords.")
 
 
 def test_claude_md_imports_are_followed_inside_the_repository_only(workspace: Path) -> None:
@@ -283,3 +286,101 @@ def test_copilot_path_instructions_and_claude_memory_files(workspace: Path) -> N
     assert "- copilot:kotlin: (for files matching **/*.test.kt, **/*.spec.kt)" in block
     assert "- copilot:docs: Docs style (for files matching docs/**)" in block
     assert "Use Kotest." not in block and "Short." not in block and "not an instructions" not in block
+
+
+def test_skill_folders_shared_by_symlink_load_once_without_noise(workspace: Path) -> None:
+    skill_md(workspace, "alpha", "name: alpha\ndescription: A\n")
+    write(workspace / "shared/beta/SKILL.md", "---\nname: beta\ndescription: B\n---\nB.\n")
+    (workspace / ".agents/skills/beta").symlink_to("../../shared/beta")
+    (workspace / ".claude").mkdir()
+    (workspace / ".claude/skills").symlink_to("../.agents/skills")
+    loaded = load(workspace)
+    assert [(s.name, s.directory) for s in loaded.skills] == [
+        ("alpha", str(workspace / ".agents/skills/alpha")),
+        ("beta", str(workspace / ".agents/skills/beta")),
+    ]
+    assert loaded.shadowed == [] and loaded.warnings == []
+
+
+def test_nested_instruction_files_in_and_out_of_git(workspace: Path) -> None:
+    write(workspace / "app/Agents.md", "app rules\n")
+    write(workspace / "generated/AGENTS.md", "generated rules\n")
+    block = workspace_block(workspace, load(workspace).skills)
+    assert "- app/Agents.md\n- generated/AGENTS.md" in block  # no repository: a bounded walk
+    subprocess.run(["git", "init", "-q", str(workspace)], check=True)
+    write(workspace / ".gitignore", "generated/\n")
+    block = workspace_block(workspace, load(workspace).skills)
+    assert "- app/Agents.md" in block and "generated/" not in block  # git: ignored folders stay out
+
+
+def test_windsurf_rules_follow_their_trigger(workspace: Path) -> None:
+    rules = workspace / ".windsurf" / "rules"
+    write(rules / "always.md", "---\ntrigger: always_on\n---\nAlways: small functions.\n")
+    write(rules / "react.md", "---\ntrigger: glob\nglobs: **/*.jsx,**/*.tsx\n---\nFunctional components.\n")
+    write(rules / "perf.md", "---\ntrigger: model_decision\ndescription: Performance tuning\n---\nProfile first.\n")
+    write(rules / "release.md", "---\ntrigger: manual\ndescription: ignored\n---\nRelease steps.\n")
+    write(workspace / ".windsurfrules", "Legacy: use yarn.\n")
+    loaded = load(workspace)
+    assert loaded.warnings == []
+    block = workspace_block(workspace, loaded.skills)
+    assert "Always: small functions." in block and "Legacy: use yarn." in block
+    assert "- windsurf:react: (for files matching **/*.jsx, **/*.tsx)" in block
+    assert "- windsurf:perf: Performance tuning" in block
+    assert "Functional components." not in block and "Profile first." not in block and "release" not in block
+    assert [s.name for s, _ in triggered_skills(loaded.skills, "run @release now", set())] == ["windsurf:release"]
+
+
+def test_a_vendored_repositorys_typed_docs_are_resources_not_microagents(workspace: Path) -> None:
+    vendor = workspace / ".agents" / "skills" / "vendor"
+    write(vendor / "docs/how-to.md", "---\ntitle: How skills load\ntype: explanation\n---\nLong docs.\n")
+    write(vendor / "docs/reference.md", "---\ntype: reference\ncategory: spec\n---\nThe spec.\n")
+    write(vendor / "deploy.md", "---\ntype: knowledge\ntriggers: [deploy]\n---\nShip it.\n")
+    write(vendor / "skills/pdf/SKILL.md", "---\nname: pdf\ndescription: PDFs\n---\nUse pdftotext.\n")
+    loaded = load(workspace)
+    assert [s.name for s in loaded.skills] == ["deploy", "pdf"]
+    assert "Long docs." not in workspace_block(workspace, loaded.skills)
+
+
+def test_base_dir_in_a_skill_points_at_its_folder(workspace: Path) -> None:
+    body = 'Run `bash "{baseDir}/scripts/backup.sh" setup`, then `python3 <this-skill-path>/scripts/check.py`.\n'
+    skill_md(workspace, "backup", "name: backup\ndescription: Back up\n", body)
+    skill = load(workspace).by_name("backup")
+    block = extra_info_block(skill, "backup", workspace)
+    assert 'bash ".agents/skills/backup/scripts/backup.sh" setup' in block
+    assert "python3 .agents/skills/backup/scripts/check.py" in block
+    assert f'bash "{workspace}/.agents/skills/backup/scripts/backup.sh"' in skill_text(skill)
+
+
+def test_an_agents_md_written_by_windows_powershell_is_read(workspace: Path) -> None:
+    (workspace / "AGENTS.md").write_bytes("Use dotnet test.\r\n".encode("utf-16"))  # with its BOM
+    loaded = load(workspace)
+    assert loaded.warnings == [] and loaded.by_name("agents").content == "Use dotnet test."
+
+
+def test_claude_code_commands_run_as_tasks_with_their_arguments(workspace: Path, isolated_home: Path, serve) -> None:
+    from openhands_tui.sdk.context.tasks import find_task_command
+
+    commands = workspace / ".claude" / "commands"
+    write(
+        commands / "review.md",
+        '---\ndescription: Review a module\nargument-hint: "<module>"\nallowed-tools: Read, Grep\n---\n'
+        "Review $ARGUMENTS for bugs.\nContext: !`git diff HEAD`\n",
+    )
+    write(commands / "frontend/build.md", "Build the frontend and report size.\n")
+    loaded = load(workspace)
+    found = {s.name: s for s in loaded.skills}
+    assert (found["review"].type, found["review"].triggers, found["review"].description) == (
+        "task",
+        ["/review"],
+        "Review a module",
+    )
+    assert found["build"].type == "task" and loaded.warnings == []
+    command = find_task_command("/build --prod", loaded)
+    assert command is not None and command.render({}) == "Build the frontend and report size.\n\n--prod"
+    server = serve([Script(turns=[Turn.finish()])])
+    task = "/review the auth module"
+    result = run_tui("--headless", "--workspace", str(workspace), *model_args(server), "--task", task)
+    assert result.returncode == 0, result.stderr
+    sent = server.requests[0].messages[-1]["content"]
+    assert "Review the auth module for bugs.\nContext: !`git diff HEAD`" in sent  # shown, never run
+    assert "$ARGUMENTS" not in sent

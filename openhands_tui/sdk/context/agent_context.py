@@ -80,7 +80,8 @@ def workspace_block(workspace: Path, skills: list[Skill]) -> str:
     the skills it can load."""
     lines = ["<WORKSPACE_CONTEXT>", f"Working directory: {workspace}"]
     for skill in always_on(skills):
-        lines += ["", f"## {skill.name} ({Path(skill.source).name})", skill.content.strip()]
+        where = "" if skill.origin != "strategy" and Path(skill.source).is_dir() else f" ({Path(skill.source).name})"
+        lines += ["", f"## {skill.name}{where}", skill.content.strip()]
     listing = skills_listing(listed(skills), workspace)
     if listing:
         lines += ["", listing]
@@ -114,9 +115,18 @@ def _shown(directory: str | None, workspace: Path | None) -> str:
     return str(path)
 
 
+def _file_name(skill: Skill) -> str | None:
+    """The file a skill came from, by name (`AGENTS.md`); None for one made in code or from
+    several files (the note about nested AGENTS.md, whose source is the workspace)."""
+    if skill.origin == "strategy":
+        return None
+    path = Path(skill.source)
+    return None if path.is_dir() else path.name
+
+
 def always_on_parts(skills: list[Skill]) -> list[tuple[str, int]]:
     """(label, tokens) of everything every agent's first message carries, for the budget."""
-    parts = [(Path(s.source).name if s.origin != "strategy" else s.name, s.tokens) for s in always_on(skills)]
+    parts = [(_file_name(s) or s.name, s.tokens) for s in always_on(skills)]
     listing = skills_listing(listed(skills))
     if listing:
         parts.append((f"the list of {len(listed(skills))} skills", (len(listing) + 3) // 4))
@@ -127,6 +137,10 @@ def skill_text(skill: Skill, workspace: Path | None = None) -> str:
     """A skill's body as an agent reads it, with where its relative paths point."""
     body = skill.content.strip()
     if skill.directory:
+        # `{baseDir}/scripts/x.py` (OpenClaw's skills) and `<this-skill-path>/scripts/x.py`
+        # (OpenHands' extensions): how skills name their own folder
+        folder = _shown(skill.directory, workspace)
+        body = body.replace("{baseDir}", folder).replace("<this-skill-path>", folder)
         body += (
             f"\n\n(This skill's folder is {_shown(skill.directory, workspace)}; files it mentions, "
             f"such as scripts/ or references/, are relative to it.)"

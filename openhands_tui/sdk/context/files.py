@@ -25,7 +25,8 @@ from openhands_tui.sdk.model import UnsupportedArgument
 
 MAX_FILE_BYTES = 256 * 1024  # larger files are not read at all
 MAX_CONTENT_CHARS = 24_000  # about 6,000 tokens per microagent
-_TYPES = {"repo": "repo", "repo_knowledge": "repo", "knowledge": "knowledge", "task": "task"}
+#: The `type` values of OpenHands microagents, and the type each means here.
+MICROAGENT_TYPES = {"repo": "repo", "repo_knowledge": "repo", "knowledge": "knowledge", "task": "task"}
 _FENCE = re.compile(r"^(?:---|\.\.\.)[ \t]*$")
 _LINE = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]+(.*?))?[ \t]*$")
 
@@ -64,7 +65,7 @@ def load_file(
 
 def _read(path: Path, warnings: list[str]) -> str | None:
     try:
-        return read_regular(path, MAX_FILE_BYTES).decode("utf-8-sig")
+        return _decoded(read_regular(path, MAX_FILE_BYTES))
     except OSError as exc:
         too_big = exc.errno == errno.EFBIG
         warnings.append(
@@ -74,6 +75,13 @@ def _read(path: Path, warnings: list[str]) -> str | None:
     except UnicodeDecodeError as exc:
         warnings.append(f"{path}: skipped, unreadable ({exc})")
         return None
+
+
+def _decoded(data: bytes) -> str:
+    """UTF-8 (a BOM or not), or UTF-16 with its BOM: what Windows PowerShell's `>` writes."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16")
+    return data.decode("utf-8-sig")
 
 
 def split_frontmatter(text: str) -> tuple[str | None, str]:
@@ -267,7 +275,7 @@ def _yes(raw: Any) -> bool:
 def _kind(raw: Any, path: Path, warnings: list[str]) -> str | None:
     if raw is None:
         return None
-    kind = _TYPES.get(str(raw).strip().lower())
+    kind = MICROAGENT_TYPES.get(str(raw).strip().lower())
     if kind is None:
         warnings.append(f"{path}: unknown type {raw!r} ignored (repo, knowledge or task)")
     return kind

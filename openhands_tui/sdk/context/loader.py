@@ -6,9 +6,10 @@ Order (the first of a name wins; later ones are reported as shadowed):
 2. the workspace, then its git root: `.agents/skills/`, `.openhands/skills/`, `.claude/skills/`,
    `.openhands/microagents/`, Cursor's `.cursor/rules/` (rules.py), and the instruction files
    `AGENTS.md`, `AGENT.md`, `CLAUDE.md`, `CLAUDE.local.md`, `GEMINI.md`, `.cursorrules` (any
-   case), `.claude/CLAUDE.md` and `.github/copilot-instructions.md`; Copilot's
-   `.github/instructions/` (rules.py); the folders between the two give their instruction files,
-   and those below the workspace are pointed to;
+   case), `.windsurfrules`, `.claude/CLAUDE.md` and `.github/copilot-instructions.md`; the rule
+   folders of Cursor, Copilot and Windsurf (rules.py), Claude Code's `.claude/commands/` as
+   tasks (commands.py); the folders between the two give their
+   instruction files, and those below the workspace are pointed to;
 3. the user's `~/.agents/skills/`, `~/.openhands/skills/`, `~/.claude/skills/` and
    `~/.openhands/microagents/`;
 4. the built-in set shipped with the package.
@@ -40,9 +41,16 @@ from pathlib import Path
 from pydantic import Field
 
 from openhands_tui.sdk.context.agent_context import always_on_parts
-from openhands_tui.sdk.context.files import MAX_CONTENT_CHARS, load_file, parse_header, split_frontmatter
+from openhands_tui.sdk.context.commands import claude_commands
+from openhands_tui.sdk.context.files import (
+    MAX_CONTENT_CHARS,
+    MICROAGENT_TYPES,
+    load_file,
+    parse_header,
+    split_frontmatter,
+)
 from openhands_tui.sdk.context.imports import expand_imports
-from openhands_tui.sdk.context.rules import copilot_instructions, cursor_rules, nested_instructions
+from openhands_tui.sdk.context.rules import copilot_instructions, cursor_rules, nested_instructions, windsurf_rules
 from openhands_tui.sdk.context.skill import Skill
 from openhands_tui.sdk.model import Model
 
@@ -57,6 +65,7 @@ INSTRUCTION_FILES = {
     "gemini.md": "gemini",
     "claude.local.md": "claude-local",
     ".cursorrules": "cursorrules",
+    ".windsurfrules": "windsurfrules",
 }
 #: Instruction files kept in a tool's folder, always on like AGENTS.md: GitHub Copilot's, and
 #: Claude Code's project memory in `.claude/`.
@@ -215,10 +224,13 @@ def _load_tree(
     taken = set() if taken is None else taken
     skills: list[Skill] = []
     if full:
-        for relative in SKILL_DIRS:
-            skills += _load_directory(root / relative, origin, warnings, skills_dir=True, confine=root)
-        for relative in MICROAGENT_DIRS:
-            skills += _load_directory(root / relative, origin, warnings, skills_dir=False, confine=root)
+        # `.claude/skills -> ../.agents/skills` is the usual way to share one set: read it once
+        read: set[str] = set()
+        for relative, skills_dir in [*((d, True) for d in SKILL_DIRS), *((d, False) for d in MICROAGENT_DIRS)]:
+            real = os.path.realpath(root / relative)
+            if real not in read:
+                read.add(real)
+                skills += _load_directory(root / relative, origin, warnings, skills_dir=skills_dir, confine=root)
     for path, name in _instruction_files(root):
         if _escapes(path, root, warnings):
             continue
@@ -228,7 +240,8 @@ def _load_tree(
         if skill is not None:
             skills.append(_with_imports(skill, path, confine or root, given or set(), warnings))
     if full:
-        skills += cursor_rules(root, origin, warnings) + copilot_instructions(root, origin, warnings)
+        for rules in (cursor_rules, copilot_instructions, windsurf_rules, claude_commands):
+            skills += rules(root, origin, warnings)
     return skills
 
 
@@ -333,7 +346,10 @@ def _looks_like_microagent(path: Path, *, top_level: bool) -> bool:
     if top_level:
         return True
     metadata, _ = parse_header(header)
-    return bool(metadata) and bool(_MICROAGENT_KEYS & set(metadata or {}))
+    keys = set(metadata or {}) & _MICROAGENT_KEYS
+    if "type" in keys and str((metadata or {})["type"]).strip().lower() not in MICROAGENT_TYPES:
+        keys.discard("type")  # a document's `type: tutorial` (Diataxis docs) is no microagent type
+    return bool(keys)
 
 
 def _real(source: str) -> str | None:

@@ -1,5 +1,6 @@
 """Other tools' project rules: Cursor's `.cursor/rules/*.mdc`, GitHub Copilot's
-`.github/instructions/*.instructions.md` (`applyTo` for `globs`), and instruction files
+`.github/instructions/*.instructions.md` (`applyTo` for `globs`), Windsurf's `.windsurf/rules/`
+(`trigger: always_on | glob | model_decision | manual`), and instruction files
 (AGENTS.md, CLAUDE.md...) in the subdirectories of a repository.
 
 Cursor decides when a rule applies from its frontmatter, and so do we:
@@ -16,6 +17,7 @@ one before changing files under it, instead of every first message carrying all 
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -24,11 +26,12 @@ from openhands_tui.sdk.context.skill import Skill
 
 CURSOR_RULES_DIR = ".cursor/rules"
 COPILOT_INSTRUCTIONS_DIR = ".github/instructions"
+WINDSURF_RULES_DIR = ".windsurf/rules"
 RULE_SUFFIXES = (".mdc", ".md")
 MAX_RULES = 500
 #: Where nested instruction files are looked for below a workspace, and how hard.
 MAX_NESTED_DEPTH = 6
-MAX_DIRS_SCANNED = 5_000
+MAX_DIRS_SCANNED = 2_000
 MAX_NESTED_LISTED = 50
 _SKIP_DIRS = {"node_modules", "__pycache__", "venv", "vendor", "dist", "build", "target"}
 
@@ -38,7 +41,7 @@ def cursor_rules(root: Path, origin: str, warnings: list[str]) -> list[Skill]:
     directory = root / CURSOR_RULES_DIR
     return [
         skill
-        for path in _rule_files(directory, root, RULE_SUFFIXES, warnings)
+        for path in rule_files(directory, root, RULE_SUFFIXES, warnings)
         if (skill := _rule(path, "cursor:" + path.relative_to(directory).with_suffix("").as_posix(), origin, warnings))
     ]
 
@@ -48,7 +51,7 @@ def copilot_instructions(root: Path, origin: str, warnings: list[str]) -> list[S
     `applyTo: "**"` is always on, other patterns are listed for the files they name."""
     directory = root / COPILOT_INSTRUCTIONS_DIR
     skills = []
-    for path in _rule_files(directory, root, (".instructions.md",), warnings):
+    for path in rule_files(directory, root, (".instructions.md",), warnings):
         name = "copilot:" + path.relative_to(directory).as_posix().removesuffix(".instructions.md")
         skill = _rule(path, name, origin, warnings, globs_key="applyTo")
         if skill is not None:
@@ -56,7 +59,20 @@ def copilot_instructions(root: Path, origin: str, warnings: list[str]) -> list[S
     return skills
 
 
-def _rule_files(directory: Path, root: Path, suffixes: tuple[str, ...], warnings: list[str]) -> list[Path]:
+def windsurf_rules(root: Path, origin: str, warnings: list[str]) -> list[Skill]:
+    """Windsurf's `.windsurf/rules/*.md`: its `trigger` (always_on, glob, model_decision,
+    manual) says the same as Cursor's frontmatter."""
+    directory = root / WINDSURF_RULES_DIR
+    return [
+        skill
+        for path in rule_files(directory, root, (".md",), warnings)
+        if (
+            skill := _rule(path, "windsurf:" + path.relative_to(directory).with_suffix("").as_posix(), origin, warnings)
+        )
+    ]
+
+
+def rule_files(directory: Path, root: Path, suffixes: tuple[str, ...], warnings: list[str]) -> list[Path]:
     if not directory.is_dir():
         return []
     paths = sorted(p for p in directory.rglob("*") if p.name.lower().endswith(suffixes) and p.is_file())
@@ -74,7 +90,11 @@ def _rule(path: Path, name: str, origin: str, warnings: list[str], *, globs_key:
     header, _ = split_frontmatter(loaded_text(path))
     metadata: dict[str, Any] = (parse_header(header)[0] or {}) if header is not None else {}
     globs = _globs(metadata.get(globs_key))
+    trigger = str(metadata.get("trigger", "")).strip().lower()
     always = _true(metadata.get("alwaysApply", metadata.get("always_apply"))) or header is None
+    always = always or trigger == "always_on"
+    if trigger == "manual":
+        metadata, globs = {}, []  # named in a message, whatever else it says
     if always or (globs_key == "applyTo" and set(globs) & {"**", "**/*", "*"}):
         return loaded  # always on, as an instruction file (no frontmatter: the tool applies it too)
     description = _text(metadata.get("description"))
@@ -112,25 +132,12 @@ def _text(value: Any) -> str:
 
 def nested_instructions(workspace: Path, instruction_names: dict[str, str], warnings: list[str]) -> Skill | None:
     """An always-on note listing the instruction files in the workspace's subdirectories, or
-    None when there are none."""
-    found: list[str] = []
-    scanned = 0
-    for current, dirnames, filenames in os.walk(workspace):
-        here = Path(current)
-        depth = len(here.relative_to(workspace).parts)
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in _SKIP_DIRS)
-        if depth >= MAX_NESTED_DEPTH:
-            dirnames[:] = []
-        scanned += 1
-        if scanned > MAX_DIRS_SCANNED:
-            warnings.append(f"{workspace}: stopped looking for nested AGENTS.md after {MAX_DIRS_SCANNED:,} folders")
-            break
-        if depth == 0:
-            continue
-        for name in sorted(filenames):
-            path = here / name
-            if name.lower() in instruction_names and _inside(path, workspace, warnings) and path.is_file():
-                found.append(path.relative_to(workspace).as_posix())
+    None when there are none. In a git repository git's index answers (fast, and ignored
+    folders like build output stay out); elsewhere a bounded walk does."""
+    found = _from_git(workspace, instruction_names)
+    if found is None:
+        found = _walked(workspace, instruction_names)
+    found = [p for p in found if "/" in p and _inside(workspace / p, workspace, warnings)]
     if not found:
         return None
     shown = found[:MAX_NESTED_LISTED]
@@ -140,6 +147,52 @@ def nested_instructions(workspace: Path, instruction_names: dict[str, str], warn
         "anything in one of them, read its file:\n" + "\n".join(f"- {p}" for p in shown) + more
     )
     return Skill(name="nested instructions", content=content, type="repo", source=str(workspace), origin="workspace")
+
+
+def _from_git(workspace: Path, instruction_names: dict[str, str]) -> list[str] | None:
+    """Tracked and untracked-but-not-ignored instruction files, or None outside a repository."""
+    # git's `icase` magic does not reach untracked files: spell each name in any case instead
+    specs = [
+        "*/" + "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in name) for name in instruction_names
+    ]
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(workspace), "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", *specs],
+            capture_output=True,
+            timeout=5,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if out.returncode != 0:
+        return None
+    names = out.stdout.decode("utf-8", "replace").split("\0")
+    return sorted(
+        {
+            n
+            for n in names
+            if n.rsplit("/", 1)[-1].lower() in instruction_names
+            and n.count("/") <= MAX_NESTED_DEPTH
+            and not _hidden_or_skipped(n)
+        }
+    )
+
+
+def _hidden_or_skipped(relative: str) -> bool:
+    return any(part.startswith(".") or part in _SKIP_DIRS for part in relative.split("/")[:-1])
+
+
+def _walked(workspace: Path, instruction_names: dict[str, str]) -> list[str]:
+    found: list[str] = []
+    for scanned, (current, dirnames, filenames) in enumerate(os.walk(workspace), start=1):
+        if scanned > MAX_DIRS_SCANNED:
+            break  # a courtesy, not a promise: a huge folder that is no repository is not searched whole
+        here = Path(current)
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in _SKIP_DIRS)
+        if len(here.relative_to(workspace).parts) >= MAX_NESTED_DEPTH:
+            dirnames[:] = []
+        found += [(here / n).relative_to(workspace).as_posix() for n in filenames if n.lower() in instruction_names]
+    return sorted(found)
 
 
 def _inside(path: Path, root: Path, warnings: list[str]) -> bool:

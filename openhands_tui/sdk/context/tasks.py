@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from openhands_tui.sdk.context.commands import fill_arguments
 from openhands_tui.sdk.context.loader import LoadedMicroagents
 from openhands_tui.sdk.context.skill import Skill
 from openhands_tui.sdk.errors import OpenHandsTUIError
@@ -42,6 +43,9 @@ class TaskCommand:
             flags = " ".join(f"--input {name}=..." for name in missing)
             raise TaskInputError(f"/{self.skill.name} needs input {', '.join(missing)} (give {flags})")
         text = self.skill.render(inputs)
+        filled = fill_arguments(text, self.rest)  # a Claude Code command's `$ARGUMENTS`
+        if filled is not None:
+            return filled
         return f"{text}\n\n{self.rest.strip()}" if self.rest.strip() else text
 
 

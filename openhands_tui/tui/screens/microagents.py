@@ -66,6 +66,8 @@ def loaded_table(microagents: list[dict[str, Any]]) -> Table:
     table.add_column(ratio=1, overflow="fold")
     for info in microagents:
         triggers = ", ".join(info["triggers"]) if info["type"] != "repo" else "always on"
+        if info.get("agent_skill"):  # a rule has no triggers: it is only listed
+            triggers = f"{triggers}; listed, read on demand" if triggers else "listed, read on demand"
         what = Text(f"[{triggers}]\n")
         what.append(str(info["source"]), style="dim")
         table.add_row(str(info["name"]), str(info["type"]), f"{info['tokens']} tok", what)
