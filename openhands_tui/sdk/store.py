@@ -299,8 +299,13 @@ class SessionStore:
         if not ref or "/" in ref or ref.startswith("."):  # an id, never a path out of the store
             raise SessionError(f"--resume {ref}: not a session id (see tui sessions)")
         exact = self.root / ref
-        if _exists(exact / "meta.json"):
+        try:
+            os.stat(exact / "meta.json")
             return exact
+        except PermissionError as exc:  # it is there, but not ours to look into
+            raise SessionError(f"--resume {ref}: cannot read {exact} ({exc.strerror})") from None
+        except OSError:
+            pass  # not an exact id: a prefix, perhaps
         matches = [d for d in self._directories_newest_first() if d.name.startswith(ref)]
         if len(matches) == 1:
             return matches[0]
