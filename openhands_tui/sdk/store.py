@@ -98,10 +98,9 @@ class SessionLog:
             raise SessionError(
                 f"session {self.id} is in use by another tui (pid {holder}); wait for it to end, or start a new session"
             ) from None
-        handle.seek(0)
-        handle.truncate()
-        handle.write(str(os.getpid()).encode())
-        handle.flush()
+        with contextlib.suppress(OSError):  # the pid only names the holder: a full disk keeps the lock
+            os.ftruncate(handle.fileno(), 0)  # unbuffered: nothing left to fail again at close
+            os.pwrite(handle.fileno(), str(os.getpid()).encode(), 0)
         self._lock = handle
 
     def append(self, event: Event, line: str | None = None) -> None:
