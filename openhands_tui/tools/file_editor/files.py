@@ -86,7 +86,8 @@ def write_atomically(target: Path, data: bytes) -> None:
     with contextlib.suppress(FileNotFoundError):
         mode = stat.S_IMODE(os.stat(target).st_mode)
     if mode is not None and not os.access(target, os.W_OK):  # renaming over it would succeed, and
-        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(target))  # take it over
+        code = errno.EROFS if _on_read_only_mount(target) else errno.EACCES  # take it over
+        raise OSError(code, os.strerror(code), str(target))
     handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(handle, "wb") as out:
@@ -97,6 +98,13 @@ def write_atomically(target: Path, data: bytes) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _on_read_only_mount(path: Path) -> bool:
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
 
 
 @dataclass
