@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from openhands_tui.sdk import Agent
+from openhands_tui.sdk.detached import run_detached
 from openhands_tui.testing import Script, Turn
 from openhands_tui.tools.preset.default import get_default_tools
 from tests.conftest import llm_for
@@ -38,3 +41,33 @@ async def test_a_kernel_file_that_would_block_is_refused_at_once(serve, workspac
     assert result.outcome.result == "done"
     told = str(server.requests[1].messages[-1]["content"])
     assert told == f"{KMSG} would block when read (a kernel file such as /proc/kmsg); the editor only reads files."
+
+
+STUCK_THEN_CANCELLED = """
+import asyncio, threading
+from openhands_tui.sdk.detached import run_detached
+
+async def main():
+    stuck = asyncio.ensure_future(run_detached(threading.Event().wait))  # never returns
+    await asyncio.sleep(0.2)
+    stuck.cancel()
+    try:
+        await stuck
+    except asyncio.CancelledError:
+        print("cancelled", flush=True)
+
+asyncio.run(main())
+"""
+
+
+def test_a_read_stuck_in_the_kernel_does_not_keep_the_process_alive() -> None:
+    """What the file editor's work runs on: cancelled, it lets the process exit although its
+    thread is still stuck (asyncio.to_thread's would be joined at exit, for ever)."""
+    result = subprocess.run([sys.executable, "-c", STUCK_THEN_CANCELLED], capture_output=True, text=True, timeout=20)
+    assert result.returncode == 0 and result.stdout == "cancelled\n", result.stderr
+
+
+async def test_detached_work_returns_its_result_or_raises_its_error() -> None:
+    assert await run_detached(sum, [1, 2, 3]) == 6
+    with pytest.raises(ZeroDivisionError):
+        await run_detached(lambda: 1 / 0)
