@@ -61,6 +61,8 @@ def _load_raw(path: Path) -> dict[str, Any]:
         data = json.loads(text) if text.strip() else {}
     except json.JSONDecodeError as exc:
         raise _fail(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno}); fix or remove it") from None
+    except (RecursionError, ValueError):  # nested thousands deep, or a number of thousands of digits
+        raise _fail(f"{path}: not valid JSON (nested too deeply or a number too long); fix or remove it") from None
     if not isinstance(data, dict) or not isinstance(data.setdefault("mcpServers", {}), dict):
         raise _fail(f"{path}: expected a JSON object with an `mcpServers` object")
     return data

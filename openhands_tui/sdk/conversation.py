@@ -15,7 +15,7 @@ from openhands_tui.sdk.confirmation import ApproveAll, ConfirmationMode, Confirm
 from openhands_tui.sdk.context.loader import LoadedMicroagents, load_microagents
 from openhands_tui.sdk.context.tasks import find_task_command
 from openhands_tui.sdk.delegation import ChildRuns
-from openhands_tui.sdk.errors import SessionError
+from openhands_tui.sdk.errors import SessionError, StorageError
 from openhands_tui.sdk.event import (
     DelegationClosedEvent,
     DelegationOpenedEvent,
@@ -166,7 +166,11 @@ class Conversation:
             raise SessionError("nothing to continue: the session has finished; give a new --task")
         outcome = await run_agent(self.root)
         if self.log is not None:
-            self.log.save_meta(status=outcome.status.value)
+            try:
+                self.log.save_meta(status=outcome.status.value)
+            except StorageError as exc:  # the disk filled as the run ended: said as mid-run, not raised
+                update = {"status": Status.ERROR, "exit_code": exc.exit_code, "detail": str(exc)}
+                outcome = outcome.model_copy(update=update)
         return outcome
 
     def _title_from(self, task: str) -> None:

@@ -10,11 +10,13 @@ unless it is a regular file, and read only up to a limit. The refusals are `OSEr
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import io
 import os
 import stat
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, cast
 
 #: What a settings or instructions file may be at most, unless the caller says otherwise.
 DEFAULT_LIMIT = 4 * 1024 * 1024
@@ -71,4 +73,31 @@ def open_regular_for_append(path: str | Path) -> TextIO:
         os.close(fd)
         raise OSError(errno.EINVAL, "not a regular file (a pipe, device or socket)", str(path))
     os.set_blocking(fd, True)
-    return os.fdopen(fd, "a", encoding="utf-8")
+    return cast(TextIO, _LossyAppend(fd))
+
+
+class _LossyAppend(io.TextIOBase):
+    """Text appended with one unbuffered write each, and a failed write (a full disk, a log
+    that became read-only) dropped: this is a diagnostic log, and `logging` answers a handler's
+    OSError by printing a traceback on the user's terminal — on a full disk, for every record."""
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self._fd = fd
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def write(self, text: str) -> int:
+        with contextlib.suppress(OSError):
+            os.write(self._fd, text.encode("utf-8", errors="replace"))
+        return len(text)
+
+    def close(self) -> None:
+        if not self.closed:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+        super().close()

@@ -25,6 +25,7 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field, ValidationError, model_validator
 
+from openhands_tui.sdk.file_read import read_regular
 from openhands_tui.sdk.model import Model
 from openhands_tui.sdk.security.secrets import SHELL_SECRET_NAME
 from openhands_tui.sdk.security.trust import ProjectTrust, TrustRequest, digest_of
@@ -157,15 +158,21 @@ def project_mcp_file(workspace: Path) -> Path:
 def read_mcp_file(path: Path) -> tuple[dict[str, MCPServerConfig], list[str]]:
     """The servers in one file ({} if it does not exist), with its problems."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_regular(path).decode("utf-8")  # a FIFO or /dev/zero in its place: refused
     except FileNotFoundError:
         return {}, []
     except OSError as exc:
         return {}, [f"{path}: cannot read it ({exc.strerror or exc})"]
+    except UnicodeDecodeError:
+        return {}, [f"{path}: not UTF-8 text"]
     try:
         data = json.loads(text) if text.strip() else {}
     except json.JSONDecodeError as exc:
         return {}, [f"{path}: not valid JSON ({exc.msg} at line {exc.lineno})"]
+    except RecursionError:
+        return {}, [f"{path}: not valid JSON (nested too deeply)"]
+    except ValueError as exc:  # an integer of more than 4,300 digits
+        return {}, [f"{path}: not valid JSON ({exc})"]
     return parse_servers(data, str(path))
 
 

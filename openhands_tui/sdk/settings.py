@@ -40,6 +40,8 @@ def load_config(path: Path | None = None) -> dict[str, Any]:
         raise SettingsError(f"{path}: not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise SettingsError(f"{path}: invalid TOML ({exc})") from None
+    except RecursionError:  # tomllib recurses once per level of nesting
+        raise SettingsError(f"{path}: invalid TOML (nested too deeply)") from None
     except OSError as exc:
         raise SettingsError(f"{path}: cannot read ({exc.strerror})") from None
 

@@ -98,10 +98,9 @@ class SessionLog:
             raise SessionError(
                 f"session {self.id} is in use by another tui (pid {holder}); wait for it to end, or start a new session"
             ) from None
-        handle.seek(0)
-        handle.truncate()
-        handle.write(str(os.getpid()).encode())
-        handle.flush()
+        with contextlib.suppress(OSError):  # the pid only names the holder: a full disk keeps the lock
+            os.ftruncate(handle.fileno(), 0)  # unbuffered: nothing left to fail again at close
+            os.pwrite(handle.fileno(), str(os.getpid()).encode(), 0)
         self._lock = handle
 
     def append(self, event: Event, line: str | None = None) -> None:
@@ -299,8 +298,13 @@ class SessionStore:
         if not ref or "/" in ref or ref.startswith("."):  # an id, never a path out of the store
             raise SessionError(f"--resume {ref}: not a session id (see tui sessions)")
         exact = self.root / ref
-        if _exists(exact / "meta.json"):
+        try:
+            os.stat(exact / "meta.json")
             return exact
+        except PermissionError as exc:  # it is there, but not ours to look into
+            raise SessionError(f"--resume {ref}: cannot read {exact} ({exc.strerror})") from None
+        except OSError:
+            pass  # not an exact id: a prefix, perhaps
         matches = [d for d in self._directories_newest_first() if d.name.startswith(ref)]
         if len(matches) == 1:
             return matches[0]

@@ -282,7 +282,11 @@ def _escapes(path: Path, root: Path, warnings: list[str]) -> bool:
 def _load_directory(
     directory: Path, origin: str, warnings: list[str], *, skills_dir: bool, confine: Path | None = None
 ) -> list[Skill]:
-    if not directory.is_dir():
+    try:
+        if not directory.is_dir():
+            return []
+    except OSError as exc:  # a parent we cannot look into
+        warnings.append(f"{directory}: skipped, unreadable ({exc.strerror or exc})")
         return []
     skills = []
     for path in _candidates(directory, warnings, skills_dir=skills_dir):
@@ -302,7 +306,11 @@ def _candidates(directory: Path, warnings: list[str], *, skills_dir: bool) -> It
     """The files in `directory` that are microagents or skills, in a stable order."""
     visited: set[str] = set()
     scanned = 0
-    for current, dirnames, filenames in os.walk(directory, followlinks=True):
+
+    def unreadable(exc: OSError) -> None:  # said, as an unreadable file is: not silently empty
+        warnings.append(f"{exc.filename or directory}: skipped, unreadable ({exc.strerror or exc})")
+
+    for current, dirnames, filenames in os.walk(directory, onerror=unreadable, followlinks=True):
         here = Path(current)
         real = os.path.realpath(current)
         depth = len(here.relative_to(directory).parts)
@@ -339,7 +347,7 @@ def _looks_like_microagent(path: Path, *, top_level: bool) -> bool:
         with path.open(encoding="utf-8-sig", errors="replace") as handle:
             head = handle.read(16_384)
     except OSError:
-        return False
+        return True  # loading it says why it is skipped
     header, _ = split_frontmatter(head)
     if header is None:
         return False

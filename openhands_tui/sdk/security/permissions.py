@@ -319,6 +319,8 @@ def _read_rules(path: Path) -> list[PermissionRule]:
         raise SettingsError(f"{path}: cannot read permission rules (not UTF-8 text)") from None
     except tomllib.TOMLDecodeError as exc:
         raise SettingsError(f"{path}: cannot read permission rules ({exc})") from None
+    except RecursionError:  # tomllib recurses once per level of nesting
+        raise SettingsError(f"{path}: cannot read permission rules (nested too deeply)") from None
     except OSError as exc:
         raise SettingsError(f"{path}: cannot read permission rules ({exc.strerror or exc})") from None
     entries = data.get("rule", [])

@@ -55,7 +55,7 @@ class ProjectTrust:
     def _load(self) -> dict[str, dict[str, list[str]]]:
         try:
             data = json.loads(self.store.read_text())
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             return {}  # no decisions yet, or a damaged file: nothing is trusted
         return data if isinstance(data, dict) else {}
 

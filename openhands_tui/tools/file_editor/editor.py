@@ -57,7 +57,13 @@ class FileEditor:
         if not path.strip():
             raise EditorError("`path` is empty.")
         candidate = Path(path).expanduser()
-        return candidate if candidate.is_absolute() else self.workspace / candidate
+        target = candidate if candidate.is_absolute() else self.workspace / candidate
+        if target.is_relative_to(self.workspace) and not _is_directory(self.workspace):
+            raise EditorError(  # never recreated by `create`'s mkdir, as if nothing had happened
+                f"The workspace {self.workspace} is gone (deleted or replaced during the run); "
+                "nothing in it can be viewed or changed. Tell the user."
+            )
+        return target
 
     def close(self) -> None:
         self.undo.close()
@@ -253,6 +259,13 @@ def _first_entries(directory: Path, limit: int) -> tuple[list[os.DirEntry[str]],
     except OSError as exc:
         return [], 0, exc.strerror or str(exc)
     return chosen, total - len(chosen), ""
+
+
+def _is_directory(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
 
 
 def _is_dir(entry: os.DirEntry[str]) -> bool:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import select
 import shutil
 import stat
 import tempfile
@@ -41,7 +42,27 @@ def check_regular(target: Path) -> os.stat_result:
         raise EditorError(f"{target} is a directory; `view` lists it.")
     if not stat.S_ISREG(info.st_mode):
         raise EditorError(f"{target} is not a regular file (a device, pipe or socket); the editor only reads files.")
+    if not _ready_to_read(target):
+        raise EditorError(
+            f"{target} would block when read (a kernel file such as /proc/kmsg); the editor only reads files."
+        )
     return info
+
+
+def _ready_to_read(target: Path) -> bool:
+    """Whether reading `target` can start at once. A disk file always can; some files that
+    look regular do not (/proc/kmsg waits for the kernel's next message — for ever, in a thread
+    that then holds up the process's exit and every signal's clean end)."""
+    try:
+        fd = os.open(target, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return True  # reading it says why it cannot be read
+    try:
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        return bool(poller.poll(0))
+    finally:
+        os.close(fd)
 
 
 @dataclass
@@ -86,7 +107,8 @@ def write_atomically(target: Path, data: bytes) -> None:
     with contextlib.suppress(FileNotFoundError):
         mode = stat.S_IMODE(os.stat(target).st_mode)
     if mode is not None and not os.access(target, os.W_OK):  # renaming over it would succeed, and
-        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(target))  # take it over
+        code = errno.EROFS if _on_read_only_mount(target) else errno.EACCES  # take it over
+        raise OSError(code, os.strerror(code), str(target))
     handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(handle, "wb") as out:
@@ -97,6 +119,13 @@ def write_atomically(target: Path, data: bytes) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _on_read_only_mount(path: Path) -> bool:
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
 
 
 @dataclass

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
 from typing import Any, Literal
 
 from pydantic import Field
 
+from openhands_tui.sdk.detached import run_detached
 from openhands_tui.sdk.sandbox import note_editor_write
 from openhands_tui.sdk.subject import FileChange, FileOperation
 from openhands_tui.sdk.tool import Observation, RiskyAction, ToolContext, ToolDefinition
@@ -104,8 +104,9 @@ class FileEditorTool(ToolDefinition[FileEditorAction]):
             text = f"{action.path} now points to {real}, not to {rated} as when it was checked; nothing was done."
             return FileEditorObservation(text=text, is_error=True, command=action.command, path=action.path)
         try:
-            # on a worker thread: a big file must not hold up Esc, signals or other agents
-            result = await asyncio.to_thread(self._dispatch, action)
+            # on a worker thread: a big file must not hold up Esc, signals or other agents, and
+            # a read stuck in the kernel must not keep the process alive once the run has ended
+            result = await run_detached(self._dispatch, action)
         except EditorError as exc:
             return FileEditorObservation(text=str(exc), is_error=True, command=action.command, path=action.path)
         except OSError as exc:
