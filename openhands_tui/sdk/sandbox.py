@@ -92,6 +92,18 @@ PROTECTED = (
     ".pre-commit-config.yaml",
     "lefthook.yml",
     ".lefthook.yml",
+    ".gitlab/ci",
+    ".gitea/workflows",
+    ".forgejo/workflows",
+    ".tekton",
+    "cloudbuild.yaml",
+    ".cirrus.yml",
+    "appveyor.yml",
+    ".semaphore",
+    ".devcontainer.json",
+    ".nvim.lua",
+    ".exrc",
+    ".gitpod.yml",
 )
 
 #: Relative to the home directory: hidden from commands (keys, tokens, our own API key).

@@ -144,8 +144,30 @@ HIGH_EDITS = [
     ".venv/pyvenv.cfg",
     ".openhands-tui/permissions.toml",
     ".claude/settings.local.json",
+    # the editor or dev-container runs these on open (devcontainer initializeCommand runs on the host)
+    ".devcontainer.json",
+    ".nvim.lua",
+    ".exrc",
+    ".gitpod.yml",
+    # CI systems beyond the first list
+    ".gitlab/ci/deploy.yml",
+    ".gitea/workflows/ci.yml",
+    ".tekton/pipeline.yaml",
+    "cloudbuild.yaml",
+    ".cirrus.yml",
+    "appveyor.yml",
 ]
-NOT_HIGH_EDITS = ["model.pth", "src/site.py", "scripts/activate_env.md", "Makefile", "tox.ini", "conftest.py"]
+NOT_HIGH_EDITS = [
+    "model.pth",
+    "src/site.py",
+    "scripts/activate_env.md",
+    "Makefile",
+    "tox.ini",
+    "conftest.py",
+    ".github/dependabot.yml",
+    "docs/ci.md",
+    ".editorconfig",
+]
 
 
 @pytest.mark.parametrize("path", HIGH_EDITS)

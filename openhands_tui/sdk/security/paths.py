@@ -40,7 +40,9 @@ _SENSITIVE = {
     "CI configuration": words("""
         .github/workflows/* .github/actions/* .gitlab-ci.yml .gitlab-ci/* .circleci/* Jenkinsfile
         .travis.yml azure-pipelines.yml bitbucket-pipelines.yml .buildkite/* .drone.yml
-        .woodpecker.yml .woodpecker/*
+        .woodpecker.yml .woodpecker/* .gitlab/ci/* .gitea/workflows/* .forgejo/workflows/* .tekton/*
+        cloudbuild.yaml cloudbuild.yml .cirrus.yml appveyor.yml .appveyor.yml .semaphore/* buildspec.yml
+        codemagic.yaml bitrise.yml
     """),
     "git hooks": (".githooks/*", ".husky/*", ".pre-commit-config.yaml", "lefthook.yml", ".lefthook.yml", ".envrc"),
     "agent instructions or permissions": words("""
@@ -56,7 +58,10 @@ _SENSITIVE = {
         pip.conf pip.ini .npmrc .yarnrc .yarnrc.yml .pnpmfile.cjs bunfig.toml uv.toml .condarc .pypirc
         .bunfig.toml
     """),
-    "editor auto-run configuration": (".vscode/*", ".idea/*", "*.code-workspace", ".devcontainer/*"),
+    "editor auto-run configuration": words("""
+        .vscode/* .idea/* *.code-workspace .devcontainer/* .devcontainer.json .nvim.lua .nvimrc .exrc
+        .gitpod.yml
+    """),
     "interpreter start-up code (runs in every later Python or activated shell)": words("""
         site-packages/*.pth dist-packages/*.pth site-packages/sitecustomize.py site-packages/usercustomize.py
         dist-packages/sitecustomize.py bin/activate bin/activate.* bin/activate_this.py pyvenv.cfg
