@@ -42,8 +42,9 @@ _PLACE_INDEPENDENT = frozenset(
 )
 #: Programs whose arguments are text, not files: `echo .env` shows the name, not the file.
 _PRINTS_ITS_ARGUMENTS = frozenset(words("echo printf test [ [[ type which command alias export declare local"))
-#: Programs whose first operand is a pattern (`grep -rn .env src` looks for the text ".env").
-_PATTERN_FIRST = frozenset(words("grep egrep fgrep rg ag ack git"))
+#: Programs whose first operand is a pattern or query (`grep -rn .env src` looks for the text ".env",
+#: `jq .env config.json` reads its `env` key).
+_PATTERN_FIRST = frozenset(words("grep egrep fgrep rg ag ack git jq gojq jaq yq awk gawk mawk"))
 _SEARCH_VALUE_FLAGS = frozenset(
     words("-g --glob --iglob -t --type -T --type-not -m --max-count -A -B -C --context --include --exclude -d -D")
 )
@@ -70,6 +71,9 @@ _KEYWORDS = frozenset(
 """)
 )
 
+
+#: Facts naming what a variable was set to earlier in the same line (`f=~/.bashrc; ... $f`).
+_VARIABLE_FACT = "variable "
 
 #: Programs whose output is what they fetched (`curl URL > a.sh`).
 _DOWNLOADERS = frozenset({"curl", "wget", "http", "https", "xh", "aria2c", "fetch"})
@@ -101,6 +105,9 @@ class CommandAnalysis:
         if word.substituted:
             self.flag(Risk.MEDIUM, f"reads a path produced by a command ({word.value})")
             return
+        known = self._with_known_variables(word)
+        if known is not None:
+            self.read_path(known, cwd)
         if not word.static:
             self.flag(Risk.MEDIUM, f"reads a path known only at run time ({word.value})")
             self._judge_known_part(word, cwd, "reads")
@@ -121,6 +128,9 @@ class CommandAnalysis:
             for match in self._expand(word, cwd):
                 self.write_path(match, cwd)
             return
+        known = self._with_known_variables(word)
+        if known is not None:  # judged as well, never instead: `read f` may have changed it since
+            self.write_path(known, cwd)
         if not word.static:
             self.flag(Risk.MEDIUM, f"writes a path known only at run time ({word.value})")
             self._judge_known_part(word, cwd, "writes")
@@ -136,6 +146,26 @@ class CommandAnalysis:
             self.flag(Risk.HIGH, f"writes {verdict.resolved}, outside the workspace")
         else:
             self.flag(Risk.MEDIUM, "writes files inside the workspace")
+
+    def _with_known_variables(self, word: Word) -> Word | None:
+        """`f=~/.bashrc; echo x >> $f`: a path made only of variables this same line set to fixed
+        values is judged as the path it will be (None when any part is still unknown)."""
+        if word.static or word.substituted or not word.variables:
+            return None
+        unknown = False
+
+        def known(match: re.Match[str]) -> str:
+            nonlocal unknown
+            values = self.facts.get(_VARIABLE_FACT + (match.group(1) or match.group(2)))
+            if not values:
+                unknown = True
+                return ""
+            return next(iter(values))
+
+        value = re.sub(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)", known, word.value)
+        if unknown or "$" in value or "`" in value:
+            return None
+        return Word(value)
 
     def _judge_known_part(self, word: Word, cwd: str, verb: str) -> None:
         """`/proc/$PPID/environ`, `/home/$USER/.ssh`: the fixed directory before the first
@@ -210,6 +240,8 @@ class CommandAnalysis:
             self._check_variables(command)
             for name, value in command.assignments:
                 check_assignment(self, name, value, cwd, kept=not command.words)
+                if not command.words:  # kept for the commands after it in this line
+                    self.facts[_VARIABLE_FACT + name] = {value.value} if value.static else set()
             for redirect in command.redirects:
                 if redirect.target is None:
                     continue

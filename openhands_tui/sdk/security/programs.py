@@ -8,6 +8,7 @@ over all the parts of a command line decides.
 from __future__ import annotations
 
 import os
+import re
 
 from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, words
@@ -61,8 +62,12 @@ def read_only(a: Analysis, inv: Invocation) -> None:
     operands = inv.operands(_VALUE_FLAGS)
     if inv.name in ("grep", "egrep", "fgrep", "rg", "ag"):
         hunts_secrets(a, inv, operands)
+    if inv.name in ("jq", "gojq", "jaq", "yq"):
+        _query_reads_environment(a, inv)
     if inv.name in ("grep", "egrep", "fgrep", "rg", "ag") and operands and not inv.has("-e", "-f"):
         operands = operands[1:]  # the first operand is the pattern
+    elif inv.name in ("jq", "gojq", "jaq", "yq") and operands and not inv.has("-f", "--from-file"):
+        operands = operands[1:]  # the first operand is the query (`jq .env config.json`)
     if inv.name in ("echo", "printf"):
         operands = []  # they print their arguments; `echo "$HOME"` reads nothing
     if inv.name in words("""
@@ -259,6 +264,18 @@ def network(a: Analysis, inv: Invocation) -> None:
     for word in inv.args:
         if "=@" in word.value:
             a.read_path(_word(word.value.split("=@", 1)[1]), inv.cwd)
+
+
+def _query_reads_environment(a: Analysis, inv: Invocation) -> None:
+    """`jq -n env`, `jq -n '$ENV.OPENAI_API_KEY'`, `yq 'env(TOKEN)'`: the query language reads
+    the environment, as `env`/`printenv` do."""
+    for value in inv.values:
+        if not re.search(r"\$ENV\b|(?<![\w.$])env\b|\bstrenv\(", value):
+            continue
+        if SECRET_VARIABLE.search(value):
+            a.flag(Risk.HIGH, f"{inv.name} prints a secret from the environment ({value})")
+        else:
+            a.flag(Risk.MEDIUM, f"{inv.name} prints environment variables, API keys included")
 
 
 def getent(a: Analysis, inv: Invocation) -> None:
