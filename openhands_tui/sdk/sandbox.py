@@ -34,6 +34,8 @@ SandboxMode = Literal["read-only", "workspace-write", "off"]
 PROTECTED = (
     ".git/hooks",
     ".git/config",
+    ".git/config.worktree",  # read when extensions.worktreeConfig is on (sparse-checkout sets it)
+    ".git/commondir",  # git reads config and hooks from the directory it names
     ".openhands-tui",
     ".openhands",
     ".agents",

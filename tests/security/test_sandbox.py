@@ -431,3 +431,26 @@ async def test_a_nested_repositorys_hooks_and_config_are_protected(terminal: Ter
     assert later.is_error and "pager" not in (workspace / "third/party/.git/config").read_text()
     moved = await _run(terminal, "mv vendor vendored && echo moved")
     assert "undid" not in moved.text and (workspace / "vendored/lib/.git/config").exists()
+
+
+async def test_git_cannot_be_pointed_at_another_common_directory(terminal: TerminalTool, workspace: Path) -> None:
+    """`.git/commondir` makes git read config and hooks from another directory: one naming a
+    directory with `core.fsmonitor` set ran a program at the user's next `git status`. A linked
+    worktree's own `commondir` and `config.worktree` steer git the same way when used there."""
+    made = await _run(
+        terminal,
+        "git init -q . && git -c user.email=a@b -c user.name=a commit -q --allow-empty -m x && "
+        "git worktree add -q wt && echo ok",
+    )
+    assert "ok" in made.text and "undid" not in made.text
+    assert (workspace / ".git/worktrees/wt/commondir").exists()
+    planted = await _run(
+        terminal,
+        "mkdir -p evil/refs evil/objects && cp .git/HEAD evil/ && "
+        "printf '[core]\\n\\tfsmonitor = touch pwned\\n' > evil/config && echo ../evil > .git/commondir",
+    )
+    assert "undid" in planted.text and not (workspace / ".git/commondir").exists()
+    redirected = await _run(terminal, "echo ../../../evil > .git/worktrees/wt/commondir")
+    assert redirected.is_error and (workspace / ".git/worktrees/wt/commondir").read_text().strip() == "../.."
+    worktree_config = await _run(terminal, "printf '[core]\\n\\tfsmonitor = touch pwned\\n' > .git/config.worktree")
+    assert "undid" in worktree_config.text and not (workspace / ".git/config.worktree").exists()

@@ -36,6 +36,7 @@ from openhands_tui.tools.terminal.git_state import (
     harmless_new_nested,
     nested_repositories_state,
     submodule_hooks_and_config,
+    worktree_state,
 )
 
 #: Under /run, what commands still see: the resolver's files (`/etc/resolv.conf` may point here).
@@ -123,7 +124,7 @@ class ProtectedPaths:
         if git.is_symlink() or git.is_file():  # `gitdir: elsewhere`: a repository with other hooks and config
             found.append(git)
         elif git.is_dir():
-            found += submodule_hooks_and_config(git / "modules")
+            found += submodule_hooks_and_config(git / "modules") + worktree_state(git / "worktrees")
         return found + nested_repositories_state(self.workspace)
 
     def snapshot(self) -> dict[Path, tuple[int, int] | None]:
@@ -155,7 +156,7 @@ class ProtectedPaths:
             if spare_editor and editor_wrote_under(str(path)):
                 continue
             relative = path.relative_to(self.workspace)
-            new_module = relative.parts[:2] == (".git", "modules") and path not in before
+            new_module = relative.parts[:2] in ((".git", "modules"), (".git", "worktrees")) and path not in before
             if ((new_git and relative.parts[0] == ".git") or new_module) and harmless_new_git(path):
                 continue  # `git init`, `git clone`, `git submodule add`: sample hooks, plain config
             if path not in before and relative.parts[0] != ".git" and harmless_new_nested(path, self.workspace):
