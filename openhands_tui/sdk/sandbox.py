@@ -106,6 +106,14 @@ PROTECTED = (
     ".nvim.lua",
     ".exrc",
     ".gitpod.yml",
+    # package-manager settings that run code on the user's next install or script: yarnPath,
+    # a pnpmfile's hooks, bun's preload, npm's node-options/script-shell
+    ".npmrc",
+    ".yarnrc",
+    ".yarnrc.yml",
+    ".pnpmfile.cjs",
+    "bunfig.toml",
+    ".bunfig.toml",
 )
 
 #: Relative to the home directory: hidden from commands (keys, tokens, our own API key).

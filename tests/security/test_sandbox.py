@@ -454,3 +454,19 @@ async def test_git_cannot_be_pointed_at_another_common_directory(terminal: Termi
     assert redirected.is_error and (workspace / ".git/worktrees/wt/commondir").read_text().strip() == "../.."
     worktree_config = await _run(terminal, "printf '[core]\\n\\tfsmonitor = touch pwned\\n' > .git/config.worktree")
     assert "undid" in worktree_config.text and not (workspace / ".git/config.worktree").exists()
+
+
+async def test_package_manager_settings_that_run_code_are_protected(terminal: TerminalTool, workspace: Path) -> None:
+    """`.yarnrc.yml`'s yarnPath runs a file on every yarn command, `.npmrc`'s node-options on
+    every npm script, a pnpmfile on every install, bunfig's preload on every bun run."""
+    (workspace / ".npmrc").write_text("save-exact=true\n")
+    await _run(terminal, "true")
+    changed = await _run(terminal, "echo 'node-options=--require ./evil.js' >> .npmrc")
+    assert changed.is_error and (workspace / ".npmrc").read_text() == "save-exact=true\n"
+    planted = await _run(
+        terminal,
+        "echo 'yarnPath: ./evil.js' > .yarnrc.yml; echo 'module.exports = {}' > .pnpmfile.cjs; "
+        "printf 'preload = [\"./evil.ts\"]\\n' > bunfig.toml",
+    )
+    assert "undid" in planted.text
+    assert not any((workspace / name).exists() for name in (".yarnrc.yml", ".pnpmfile.cjs", "bunfig.toml"))
