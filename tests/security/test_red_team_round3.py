@@ -200,3 +200,25 @@ def test_npm_audit_fix_changes_the_install(secret_project: Path) -> None:
     """`npm audit fix` (a positional `fix`, not `--fix`) installs and upgrades: it was LOW as a read."""
     assert assess_case("cmd", "npm audit fix --force", secret_project).risk is Risk.MEDIUM
     assert assess_case("cmd", "npm audit", secret_project).risk is Risk.LOW
+
+
+HIGH_READS = [
+    ".git/config",
+    "vendor/lib/.git/config",
+    "terraform.tfstate.backup",
+    "client_secret_123.json",
+    "wp-config.php",
+]
+LOW_READS = [".git/HEAD", ".git/logs/HEAD", "google-services.json", "src/token_utils.py", "id_rsa.pub"]
+
+
+@pytest.mark.parametrize("path", HIGH_READS)
+def test_files_holding_credentials_are_high_to_read(secret_project: Path, path: str) -> None:
+    assert assess_case("read", {"path": path}, secret_project).risk is Risk.HIGH
+
+
+@pytest.mark.parametrize("path", LOW_READS)
+def test_git_state_without_credentials_is_low_to_read(secret_project: Path, path: str) -> None:
+    """The editor's view of `.git/HEAD` was HIGH while `cat .git/HEAD` was not: only git's config
+    (remote URLs may carry a token) is read as a secret."""
+    assert assess_case("read", {"path": path}, secret_project).risk is Risk.LOW

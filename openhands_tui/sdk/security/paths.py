@@ -25,7 +25,8 @@ _SECRET_NAMES = words("""
     .env .env.* *.env .envrc id_rsa* id_dsa* id_ecdsa* id_ed25519* *.pem *.key *.p12 *.pfx *.jks
     *.keystore *.kdbx .netrc _netrc .pgpass .git-credentials .npmrc .pypirc .htpasswd credentials
     credentials.json credentials.* secrets.* service-account*.json *-credentials.json *.tfstate
-    *.tfvars kubeconfig .dockercfg auth.json token token.json *.token
+    *.tfvars kubeconfig .dockercfg auth.json token token.json *.token *.tfstate.backup *.tfstate.*
+    client_secret*.json *-adminsdk-*.json wp-config.php
 """)
 _NOT_SECRET = (".env.example", ".env.sample", ".env.template", ".env.dist", "*.pub", "*.example", "*.sample")
 _SECRET_DIRS = words("""
