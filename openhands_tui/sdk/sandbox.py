@@ -43,6 +43,7 @@ PROTECTED = (
     ".cursor",
     ".mcp.json",
     ".vscode",
+    ".idea",  # JetBrains run configurations and before-launch tasks
     ".devcontainer",
     ".envrc",
     "AGENTS.md",

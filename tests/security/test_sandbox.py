@@ -456,9 +456,10 @@ async def test_git_cannot_be_pointed_at_another_common_directory(terminal: Termi
     assert "undid" in worktree_config.text and not (workspace / ".git/config.worktree").exists()
 
 
-async def test_package_manager_settings_that_run_code_are_protected(terminal: TerminalTool, workspace: Path) -> None:
+async def test_tool_settings_that_run_code_are_protected(terminal: TerminalTool, workspace: Path) -> None:
     """`.yarnrc.yml`'s yarnPath runs a file on every yarn command, `.npmrc`'s node-options on
-    every npm script, a pnpmfile on every install, bunfig's preload on every bun run."""
+    every npm script, a pnpmfile on every install, bunfig's preload on every bun run; a JetBrains
+    run configuration's before-launch task when the user presses Run."""
     (workspace / ".npmrc").write_text("save-exact=true\n")
     await _run(terminal, "true")
     changed = await _run(terminal, "echo 'node-options=--require ./evil.js' >> .npmrc")
@@ -470,3 +471,5 @@ async def test_package_manager_settings_that_run_code_are_protected(terminal: Te
     )
     assert "undid" in planted.text
     assert not any((workspace / name).exists() for name in (".yarnrc.yml", ".pnpmfile.cjs", "bunfig.toml"))
+    ide = await _run(terminal, "mkdir -p .idea/runConfigurations && echo x > .idea/runConfigurations/x.xml")
+    assert "undid" in ide.text and not (workspace / ".idea").exists()
