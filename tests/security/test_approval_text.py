@@ -5,6 +5,7 @@ zero-width characters named — at the headless prompt and in the app's dialog a
 
 from __future__ import annotations
 
+import asyncio
 import io
 
 from textual.widgets import Static
@@ -111,3 +112,24 @@ def test_ordinary_text_is_shown_as_it_is() -> None:
 
     text = "naïve café — “quotes” 日本語 ⚠️ emoji\n\tindented"
     assert shown_for_approval(text) == text
+
+
+async def test_keys_typed_before_the_question_do_not_answer_it(monkeypatch, capsys) -> None:
+    """A `y` and Enter typed while output scrolled by sat in the terminal's input queue and
+    approved the next HIGH action the moment it was asked, unseen."""
+    import os
+    import pty
+
+    controller, terminal = pty.openpty()
+    with os.fdopen(terminal, "r", closefd=True) as stdin:
+        monkeypatch.setattr("sys.stdin", stdin)
+        os.write(controller, b"y\n")  # typed ahead, before any question
+        subject = FileChange(path=".github/workflows/ci.yml", operation="create", after=WORKFLOW)
+        asking = asyncio.ensure_future(
+            TerminalConfirmer(ConfirmationMode.RISKY, interactive=True).confirm(_request("create ci.yml", subject))
+        )
+        await asyncio.sleep(0.3)
+        os.write(controller, b"n\n")  # the answer to the question shown
+        decision = await asyncio.wait_for(asking, 5)
+    os.close(controller)
+    assert not decision.approved
