@@ -3,8 +3,9 @@
 Analyzers rate an action's *subject* (what it touches), never a tool by its name.
 `RuleAnalyzer` decides from rules: shell commands are parsed (never pattern-matched as
 strings), paths are resolved, MCP tools are rated by their server's annotations (raised by a
-command or a path among their arguments), and the result lists every reason. The model's own estimate is not consulted here; the engine takes
-max(rules, model) so the model can only raise it.
+command or a path among their arguments), and the result lists every reason. The model's
+own estimate is not consulted here; the engine takes max(rules, model) so the model can only
+raise it.
 """
 
 from __future__ import annotations
