@@ -30,7 +30,7 @@ _CHANGES = frozenset(
 _NETWORK_MODULES = frozenset(
     words("""
     socket urllib http requests httpx aiohttp ftplib smtplib telnetlib paramiko websocket websockets
-    xmlrpc urllib3 pycurl webbrowser
+    xmlrpc urllib3 pycurl webbrowser boto3 botocore google azure dropbox ftputil pysftp
 """)
 )
 #: Dunder names that reach builtins, globals or classes by string: `__builtins__.__dict__['ev'+'al']`.

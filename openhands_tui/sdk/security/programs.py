@@ -332,6 +332,14 @@ def _rsync_is_remote(inv: Invocation) -> bool:
     return False
 
 
+def openssl(a: Analysis, inv: Invocation) -> None:
+    """`openssl s_client -connect host:443 < file` sends what it reads to that server."""
+    if inv.values[:1] and inv.values[0] in ("s_client", "s_server", "s_time", "ocsp"):
+        a.flag(Risk.HIGH, f"openssl {inv.values[0]} opens a connection to another machine (data transfer)")
+    else:
+        a.flag(Risk.MEDIUM, "openssl works with keys, certificates and encrypted data")
+
+
 def ps(a: Analysis, inv: Invocation) -> None:
     """BSD-style `ps e` (`ps eww`, `ps auxe`) prints every process's environment, keys included."""
     if any(not v.startswith("-") and "e" in v for v in inv.values):
@@ -429,11 +437,13 @@ HANDLERS: dict[str, Handler] = {
         name: remote
         for name in words("""
             ssh scp sftp rsync nc ncat netcat socat telnet ftp mosh rlogin rsh tftp sshpass
+            mail mailx mutt sendmail msmtp swaks lftp smbclient
         """)
     },
     **{name: probe for name in ("ping", "dig", "nslookup", "host", "traceroute", "whois", "mtr", "drill")},
     "getent": getent,
     "ps": ps,
+    "openssl": openssl,
     "printenv": env_dump,
     **{name: set_variables for name in ("export", "declare", "typeset", "set", "local", "readonly")},
     "tee": tee,

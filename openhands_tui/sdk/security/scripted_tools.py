@@ -121,5 +121,10 @@ def tar(a: Analysis, inv: Invocation) -> None:
         for i, v in enumerate(values[:-1])
         if v in ("-f", "--file") or (v.startswith("-") and v.endswith("f") and not v.startswith("--"))
     ]
+    old_style = values[0] if values and not values[0].startswith("-") else ""  # `tar czf out.tgz .`
+    if "f" in old_style and len(values) > 1:
+        archives.append(values[1])
+    creates = inv.has("-c", "--create", "-r", "--append", "-u", "--update") or bool({"c", "r", "u"} & set(old_style))
     for archive in archives:
-        a.read_path(_word(archive), inv.cwd)
+        # the archive it makes is a file written where it says (`tar czf /elsewhere/src.tgz .`)
+        (a.write_path if creates else a.read_path)(_word(archive), inv.cwd)
