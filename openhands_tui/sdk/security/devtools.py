@@ -266,6 +266,12 @@ def infrastructure(a: Analysis, inv: Invocation) -> None:
         "kubectl": {"get", "describe", "logs", "version", "explain", "api-resources", "top"},
         "helm": {"list", "ls", "status", "template", "lint", "version", "search", "show", "get"},
         "pulumi": {"preview", "version", "stack", "whoami"},
+        "cdk": {"synth", "diff", "ls", "list", "doctor", "--version"},
+        "serverless": {"print", "info", "package", "--version"},
+        "sls": {"print", "info", "package", "--version"},
+        "wrangler": {"dev", "whoami", "--version", "types"},
+        "sam": {"build", "validate", "local", "--version"},
+        "supabase": {"start", "stop", "status", "init", "--version"},
     }.get(inv.name, set())
     if (inv.name == "kubectl" and {"secret", "secrets"} & set(values)) or any(v.startswith("secret/") for v in values):
         a.flag(Risk.HIGH, f"{inv.name} {sub} reads or changes cluster secrets")
@@ -322,7 +328,8 @@ HANDLERS: dict[str, Handler] = {
         name: infrastructure
         for name in words("""
             kubectl helm terraform tofu pulumi aws gcloud az doctl flyctl fly heroku vercel netlify
-            firebase eksctl ansible ansible-playbook glab oc k9s
+            firebase eksctl ansible ansible-playbook glab oc k9s serverless sls cdk cdktf sam amplify
+            wrangler railway render supabase
         """)
     },
     "gh": github_cli,
