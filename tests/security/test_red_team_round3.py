@@ -270,3 +270,17 @@ def test_an_mcp_calls_arguments_are_judged_as_the_terminals_and_editors_are(secr
     assert rate("write_file", {"path": "src/app.py", "content": "rm -rf ~"}) is Risk.MEDIUM
     assert rate("create_issue", {"title": "rm -rf ~ breaks", "body": "see /etc/passwd"}) is Risk.MEDIUM
     assert rate("search", {"query": "cat .env"}, reads) is Risk.LOW
+
+
+def test_our_own_rules_are_sensitive_wherever_xdg_puts_them(secret_project: Path, monkeypatch) -> None:
+    """An MCP write tool (outside the sandbox, where a path merely outside the workspace is not
+    raised) wrote the user's permissions file as MEDIUM: an allow rule for anything."""
+    from openhands_tui.sdk.security.analyzer import RuleAnalyzer
+    from openhands_tui.sdk.security.permissions import user_rules_file
+    from openhands_tui.sdk.security.trust import trust_store_file
+    from openhands_tui.sdk.subject import MCPCall
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(secret_project.parent / "elsewhere"))
+    for target in (user_rules_file(), trust_store_file()):
+        call = MCPCall(server="fs", tool="write_file", arguments={"path": str(target), "content": "x"})
+        assert RuleAnalyzer().assess(call, secret_project).risk is Risk.HIGH, target

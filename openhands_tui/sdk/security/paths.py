@@ -94,6 +94,10 @@ class PathJudge:
     def __init__(self, workspace: str, home: str | None = None) -> None:
         self.workspace = os.path.realpath(workspace)
         self.home = home or os.path.expanduser("~")
+        #: Our own settings, rules and trusted projects (`$XDG_CONFIG_HOME/openhands-tui`): writing
+        #: there approves later actions, whatever else the path looks like.
+        config = os.environ.get("XDG_CONFIG_HOME") or os.path.join(self.home, ".config")
+        self.own_config = os.path.realpath(os.path.join(config, "openhands-tui"))
 
     def judge(self, raw: str, cwd: str | None = None) -> PathVerdict:
         if "\0" in raw:  # no file has such a name; resolving it would raise: judge it unknown
@@ -130,6 +134,8 @@ class PathJudge:
         return None
 
     def _sensitive(self, relative: str, resolved: str, inside: bool) -> str | None:
+        if resolved == self.own_config or resolved.startswith(self.own_config + os.sep):
+            return "this tool's own settings, approval rules or trusted projects"
         if not inside and resolved.startswith(self.home + os.sep):
             relative = os.path.relpath(resolved, self.home)
         parts = PurePosixPath(relative).parts
