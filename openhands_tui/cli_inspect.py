@@ -17,12 +17,15 @@ def sessions_command(
     limit: Annotated[int, typer.Option(metavar="N", help="How many to list, newest first (1 or more).")] = 20,
 ) -> None:
     """List stored sessions (newest first) with the ids --resume accepts."""
+    from openhands_tui.sdk.errors import OpenHandsTUIError
     from openhands_tui.sdk.store import SessionStore
 
     if limit < 1:
         raise fail(f"--limit {limit}: give 1 or more")
-
-    metas = SessionStore().list_sessions()[:limit]
+    try:
+        metas = SessionStore().list_sessions()[:limit]
+    except OpenHandsTUIError as exc:  # a state directory that cannot be read
+        raise fail(str(exc), exc.exit_code) from None
     if not metas:
         print("no sessions stored yet")
     for meta in metas:
@@ -53,6 +56,10 @@ def microagents_command(
 ) -> None:
     """List the microagents a session here would load: type, triggers, source, and problems."""
     from openhands_tui.sdk.context.loader import load_microagents
+    from openhands_tui.sdk.terminal_text import strip_controls
+
+    def shown(text: str) -> str:
+        return " ".join(strip_controls(text).split())
 
     root = (workspace or Path.cwd()).resolve()
     if not root.is_dir():
@@ -76,12 +83,14 @@ def microagents_command(
         else:
             when = ", ".join(skill.triggers)
         if skill.agent_skill:
-            when += "; listed, read on demand"
+            when = f"{when}; listed, read on demand" if when else "listed, read on demand"
         cut = " (truncated)" if skill.truncated else ""
-        print(f"{skill.name:<20} {skill.type:<9} {skill.origin:<9} {skill.tokens:>5} tok{cut}  [{when}]")
-        print(f"{'':<20} {skill.source}")
+        # names, triggers and paths are the repository's words: no escape sequence reaches the terminal
+        name, when = shown(skill.name), shown(when)
+        print(f"{name:<20} {skill.type:<9} {skill.origin:<9} {skill.tokens:>5} tok{cut}  [{when}]")
+        print(f"{'':<20} {shown(skill.source)}")
     for problem in loaded.shadowed + loaded.warnings:
-        print(f"warning: {problem}")
+        print(f"warning: {shown(problem)}")
 
 
 def risk_command(

@@ -28,6 +28,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from openhands_tui.sdk.actor import Actor
+from openhands_tui.sdk.answer_limits import MAX_CALL_CHARS
 from openhands_tui.sdk.approvals import refusal
 from openhands_tui.sdk.call_arguments import parse_arguments
 from openhands_tui.sdk.errors import StorageError
@@ -102,8 +103,6 @@ def side_effect_free(subject: Subject | None) -> bool:
 
 #: How many side-effect-free calls of one response run at once.
 MAX_PARALLEL_CALLS = 8
-#: Largest tool call accepted (its arguments as JSON); the file editor takes 1M-character files.
-MAX_CALL_CHARS = 2_500_000
 #: Longest tool result the model is sent (tools bound their own output well below this).
 MAX_RESULT_CHARS = 100_000
 
@@ -111,9 +110,10 @@ MAX_RESULT_CHARS = 100_000
 def prepare(tools: Mapping[str, ToolDefinition[Any]], call: ToolCall) -> PreparedCall:
     """Parse and validate one call; nothing is recorded yet."""
     tool = tools.get(call.name)
-    if len(call.arguments) > MAX_CALL_CHARS:
+    length = max(len(call.arguments), call.full_length)
+    if length > MAX_CALL_CHARS:
         too_long = (
-            f"Your {call.name!r} call is {len(call.arguments):,} characters long; calls are limited to "
+            f"Your {call.name!r} call is {length:,} characters long; calls are limited to "
             f"{MAX_CALL_CHARS:,}. Split the work (write a file in parts, or generate it with a script)."
         )
         return PreparedCall(call.model_copy(update={"arguments": call.arguments[:1000]}), {}, tool, None, too_long)

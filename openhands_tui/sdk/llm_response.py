@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import Field
 
+from openhands_tui.sdk.answer_limits import MAX_CALL_CHARS, BoundedText, bounded
 from openhands_tui.sdk.errors import LLMBadResponseError, LLMTransientError
 from openhands_tui.sdk.message import Message, TextContent
 from openhands_tui.sdk.model import Model
@@ -28,6 +29,8 @@ class ToolCall(Model):
     id: str
     name: str
     arguments: str = ""
+    #: The arguments' true length when they were too long to keep whole (0: `arguments` is whole).
+    full_length: int = 0
 
 
 class Usage(Model):
@@ -109,14 +112,16 @@ async def assemble_stream(
     stream: Any, on_text: TextCallback | None, on_thinking: TextCallback | None = None
 ) -> LLMResponse:
     response_id = ""
-    text_parts: list[str] = []
-    reasoning_parts: list[str] = []
+    text = BoundedText()  # megabytes of answer are kept (and shown) as their start and end
+    reasoning_text = BoundedText()
     thinking = _ThinkingAssembler()
     calls: dict[int, dict[str, str]] = {}
+    arguments: dict[int, BoundedText] = {}
     finish_reason = None
     usage = Usage()
     text_joiner = DeltaJoiner()
     async for chunk in stream:
+        _unburden(stream)
         response_id = response_id or getattr(chunk, "id", "") or ""
         chunk_usage = getattr(chunk, "usage", None)
         if chunk_usage:
@@ -133,45 +138,72 @@ async def assemble_stream(
             thinking.add(block)
         reasoning = getattr(delta, "reasoning_content", None)
         if reasoning:
-            reasoning_parts.append(reasoning)
-        if on_thinking is not None:
+            reasoning_text.add(reasoning)
+        if on_thinking is not None and not reasoning_text.overflowed:
             piece = reasoning or "".join((canonical_block(b) or {}).get("thinking", "") for b in blocks)
             if piece:
                 on_thinking(piece)
         if delta.content:
             piece = text_joiner.add(delta.content)
-            text_parts.append(piece)
-            if on_text is not None and piece:
+            text.add(piece)
+            if on_text is not None and piece and not text.overflowed:  # the rest is in the message
                 on_text(piece)
         for position, tc in enumerate(delta.tool_calls or ()):
             index = tc.index if tc.index is not None else position
-            call = calls.setdefault(index, {"id": "", "name": "", "arguments": ""})
+            call = calls.setdefault(index, {"id": "", "name": ""})
             if tc.id:
                 call["id"] = tc.id
             if tc.function is not None:
                 if tc.function.name and not call["name"]:
                     call["name"] = tc.function.name
-                call["arguments"] += tc.function.arguments or ""
+                # past the limit the call is refused; only its length still matters
+                arguments.setdefault(index, BoundedText(MAX_CALL_CHARS + 1, keep_tail=False)).add(
+                    tc.function.arguments or ""
+                )
     if _ended_early(stream):
         raise LLMTransientError("the answer stream ended before the model finished (connection cut)")
-    text_parts.append(text_joiner.flush())
-    tool_calls = [
-        ToolCall(
-            id=c["id"] or f"call_{response_id}_{i}",
-            name=valid_unicode(c["name"]),
-            arguments=valid_unicode(c["arguments"]),
-        )
-        for i, c in sorted(calls.items())
-    ]
+    text.add(text_joiner.flush())
+    tool_calls = [_call(c, arguments.get(i), f"call_{response_id}_{i}") for i, c in sorted(calls.items())]
     blocks = thinking.finish()
     return LLMResponse(
         id=response_id or f"resp-{random.getrandbits(48):012x}",
-        text=valid_unicode("".join(text_parts)),
+        text=valid_unicode(text.text()),
         tool_calls=tool_calls,
         thinking=blocks,
-        reasoning="".join(reasoning_parts) or _joined(blocks),
+        reasoning=reasoning_text.text() or _joined(blocks),
         finish_reason=finish_reason,
         usage=usage,
+    )
+
+
+#: What litellm's stream wrapper may hold of an answer before it is let go (see `_unburden`).
+_WRAPPER_KEEPS_CHARS = 65_536
+_WRAPPER_KEEPS_CHUNKS = 64  # trimmed every ~60 chunks: cheap, and a 30 MB answer stays +13 MB RSS
+
+
+def _unburden(stream: Any) -> None:
+    """Let go of what litellm's stream wrapper keeps of an answer we have already taken: it
+    appends every piece of text to one string attribute (copied whole on each piece, so
+    quadratic: a megabyte in small pieces is gigabytes copied) for its post-call rules, which we
+    do not use, and keeps every chunk for the logging callbacks, which we do not use either (our
+    usage is the provider's own usage chunk; litellm adds them up only without `include_usage`).
+    The first chunk and the last two (its check for a model repeating itself) are kept."""
+    so_far = getattr(stream, "response_uptil_now", None)
+    if isinstance(so_far, str) and len(so_far) > _WRAPPER_KEEPS_CHARS:
+        stream.response_uptil_now = ""
+    chunks = getattr(stream, "chunks", None)
+    if isinstance(chunks, list) and len(chunks) > _WRAPPER_KEEPS_CHUNKS:
+        del chunks[1:-2]
+
+
+def _call(parts: dict[str, str], arguments: BoundedText | None, fallback_id: str) -> ToolCall:
+    kept = arguments.text() if arguments is not None else ""
+    too_long = arguments is not None and arguments.overflowed
+    return ToolCall(
+        id=parts["id"] or fallback_id,
+        name=valid_unicode(parts["name"]),
+        arguments=valid_unicode(kept),
+        full_length=arguments.total if too_long and arguments is not None else 0,
     )
 
 
@@ -199,10 +231,10 @@ def from_message(raw: Any) -> LLMResponse:
     blocks = [b for b in map(canonical_block, getattr(message, "thinking_blocks", None) or ()) if b is not None]
     return LLMResponse(
         id=raw.id or f"resp-{random.getrandbits(48):012x}",
-        text=valid_unicode(message.content or ""),
+        text=valid_unicode(bounded(message.content or "")),
         tool_calls=tool_calls,
         thinking=blocks,
-        reasoning=getattr(message, "reasoning_content", None) or _joined(blocks),
+        reasoning=bounded(getattr(message, "reasoning_content", None) or _joined(blocks)),
         finish_reason=raw.choices[0].finish_reason,
         usage=usage_from(getattr(raw, "usage", None)),
     )

@@ -252,7 +252,7 @@ class SessionStore:
         try:
             directory.mkdir(parents=True, exist_ok=False)
         except OSError as exc:
-            blocker = next((p for p in [self.root, *self.root.parents] if p.exists()), None)
+            blocker = next((p for p in [self.root, *self.root.parents] if _exists(p)), None)
             why = f"{blocker} is a file" if blocker is not None and not blocker.is_dir() else exc.strerror or str(exc)
             raise SessionError(f"cannot keep sessions under {self.root}: {why}") from None
         log = SessionLog(directory, meta)
@@ -279,15 +279,16 @@ class SessionStore:
         return metas
 
     def _directories_newest_first(self) -> list[Path]:
-        if not self.root.is_dir():
-            return []
-        dirs = [d for d in self.root.iterdir() if (d / "meta.json").exists()]
-
-        def last_write(d: Path) -> float:
-            events = d / "events.jsonl"
-            return (events if events.exists() else d / "meta.json").stat().st_mtime
-
-        return sorted(dirs, key=last_write, reverse=True)
+        """Session directories, most recently written first; one that cannot be looked into (or
+        went away meanwhile) is left out, and a store that cannot be listed is a SessionError."""
+        try:
+            if not self.root.is_dir():
+                return []
+            names = list(self.root.iterdir())
+        except OSError as exc:  # e.g. the state directory is not ours (chmod 000): not a traceback
+            raise SessionError(f"cannot read the sessions in {self.root} ({exc.strerror or exc})") from None
+        written = [(when, d) for d in names if (when := _last_write(d)) is not None]
+        return [d for _, d in sorted(written, key=lambda pair: pair[0], reverse=True)]
 
     def _find(self, ref: str) -> Path:
         if ref == "last":
@@ -298,7 +299,7 @@ class SessionStore:
         if not ref or "/" in ref or ref.startswith("."):  # an id, never a path out of the store
             raise SessionError(f"--resume {ref}: not a session id (see tui sessions)")
         exact = self.root / ref
-        if (exact / "meta.json").exists():
+        if _exists(exact / "meta.json"):
             return exact
         matches = [d for d in self._directories_newest_first() if d.name.startswith(ref)]
         if len(matches) == 1:
@@ -307,3 +308,24 @@ class SessionStore:
             raise SessionError(f"--resume {ref}: no such session in {self.root}")
         names = ", ".join(d.name for d in matches[:5])
         raise SessionError(f"--resume {ref}: ambiguous, matches {names}")
+
+
+def _exists(path: Path) -> bool:
+    """`path.exists()`, False where a parent cannot be looked into (it raises then, in 3.11)."""
+    try:
+        return path.exists()
+    except OSError:
+        return False
+
+
+def _last_write(directory: Path) -> float | None:
+    """When a session was last written (its log, else its metadata); None if it is not one
+    (no metadata) or cannot be looked into."""
+    try:
+        meta = (directory / "meta.json").stat().st_mtime
+    except OSError:
+        return None
+    try:
+        return (directory / "events.jsonl").stat().st_mtime
+    except OSError:
+        return meta

@@ -16,7 +16,23 @@ from pydantic import BaseModel, Field, model_validator
 
 #: `cut`: the turn's text streams, then the stream ends without a finish reason (a dropped
 #: connection the HTTP layer did not notice).
-Fault = Literal["429", "500", "401", "context_window", "hang", "garbage", "cut"]
+#: The rest (`html_502`, `error_200`, `sse_noise`, `sse_garbage`, `no_done`, `byte_split`) are
+#: odd providers and proxies: see `oddities.py` (the OpenAI-compatible server only).
+Fault = Literal[
+    "429",
+    "500",
+    "401",
+    "context_window",
+    "hang",
+    "garbage",
+    "cut",
+    "html_502",
+    "error_200",
+    "sse_noise",
+    "sse_garbage",
+    "no_done",
+    "byte_split",
+]
 
 
 class ScriptedToolCall(BaseModel):

@@ -21,6 +21,7 @@ from typing import Any
 
 from openhands_tui.testing import responses
 from openhands_tui.testing.http import Handler, RecordedRequest, ScriptedServer
+from openhands_tui.testing.oddities import ODDITIES, answer_oddly, frame
 from openhands_tui.testing.script import Turn, load_scripts
 
 __all__ = ["RecordedRequest", "ScriptedLLMServer", "main"]
@@ -63,6 +64,11 @@ class ScriptedLLMServer(ScriptedServer):
             partial = list(_chunks(turn.model_copy(update={"tool_calls": []}), body, False, request_bytes))[:-1]
             handler.start_events()
             handler.send_events([b"data: " + json.dumps(chunk).encode() + b"\n\n" for chunk in partial])
+        elif turn.fault in ODDITIES:
+            frames = [
+                frame(chunk) for chunk in _chunks(turn.model_copy(update={"fault": None}), body, True, request_bytes)
+            ]
+            answer_oddly(handler, turn.fault, [*frames, b"data: [DONE]\n\n"])
         elif turn.fault is not None:
             _fault(handler, turn)
         elif body.get("stream"):
@@ -176,7 +182,7 @@ def _chunks(turn: Turn, body: dict[str, Any], include_usage: bool, request_bytes
     yield chunk({"role": "assistant", "content": ""})
     for piece in _pieces(turn.thinking or "", 12):
         yield chunk({"reasoning_content": piece})
-    for piece in _pieces(turn.text, 12):
+    for piece in _pieces(turn.text, max(12, len(turn.text) // 500)):  # megabytes: not millions of frames
         yield chunk({"content": piece})
     for index, (call_id, call) in enumerate(zip(_call_ids(turn), turn.tool_calls, strict=True)):
         opening = {

@@ -16,10 +16,14 @@ from openhands_tui.sdk.context.skill import Skill
 from openhands_tui.sdk.model import StrictModel, UnsupportedArgument
 
 SKILLS_INTRO = (
-    "Skills you can use: each is a folder with a SKILL.md. When a task matches one, read it first: "
-    "call the `skill` tool with its name (or view its SKILL.md). Paths a skill mentions, like "
-    "scripts/ or references/, are relative to its folder."
+    "Skills you can use: each is a folder with a SKILL.md (or a project rule file). When a task matches "
+    "one, read it first: call the `skill` tool with its name (or view the file). Paths a skill mentions, "
+    "like scripts/ or references/, are relative to its folder."
 )
+
+#: A skill's description in the listing is cut here (the Agent Skills format's own limit):
+#: every first message carries it, and some repositories write pages.
+MAX_DESCRIPTION_CHARS = 1024
 
 
 class AgentContext(StrictModel):
@@ -90,7 +94,10 @@ def skills_listing(skills: list[Skill], workspace: Path | None = None) -> str:
     lines = ["## Skills", SKILLS_INTRO]
     for skill in skills:
         description = skill.description.strip() or "(no description)"
-        where = f" ({_shown(skill.directory, workspace)})" if skill.directory else ""
+        if len(description) > MAX_DESCRIPTION_CHARS:  # the Agent Skills limit; the body has the rest
+            description = description[: MAX_DESCRIPTION_CHARS - 1].rstrip() + "…"
+        place = skill.directory or (skill.source if skill.origin != "strategy" else None)
+        where = f" ({_shown(place, workspace)})" if place else ""
         lines.append(f"- {skill.name}: {description}{where}")
     return "\n".join(lines)
 

@@ -19,7 +19,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from openhands_tui.sdk.context.skill import Skill
+from openhands_tui.sdk.context.skill import Skill, tool_list
 from openhands_tui.sdk.file_read import read_regular
 from openhands_tui.sdk.model import UnsupportedArgument
 
@@ -153,10 +153,27 @@ def _plain_lines(header: str) -> dict[str, Any] | None:
         if match is None:
             return None
         key, value = match.group(1), (match.group(2) or "")
-        if value[:1] in "[{&*!" and value:
-            return None
-        data[key] = "" if value in ("|", ">", "|-", ">-") else _scalar(value)
+        if value.startswith(("[", "{")):
+            flow = _flow(value)
+            if flow is None:
+                return None
+            data[key] = flow
+            continue
+        # `globs: **/*.go` (YAML would read an alias) and `description: | Use when...` (a block
+        # indicator with text after it) are plain text to the tools that write them.
+        data[key] = _scalar(_BLOCK.sub("", value, count=1))
     return data
+
+
+_BLOCK = re.compile(r"^[|>][+-]?(?:[ \t]+|$)")
+
+
+def _flow(value: str) -> Any:
+    """A `[a, b]` or `{k: v}` value on its own, or None when it is not valid YAML either."""
+    try:
+        return yaml.load(value, Loader=_FrontmatterLoader)
+    except (yaml.YAMLError, RecursionError):
+        return None
 
 
 def _scalar(value: str) -> str:
@@ -196,7 +213,7 @@ def build_skill(
         "content": body,
         "triggers": triggers if not instructions else [],
         "inputs": _inputs(metadata.get("inputs")),
-        "description": _text(metadata.get("description")) or (_first_line(body) if agent_skill else ""),
+        "description": _description(metadata, body, agent_skill),
         "source": str(path),
         "origin": origin,
         "truncated": truncated,
@@ -210,7 +227,7 @@ def build_skill(
         fields["metadata"] = metadata["metadata"]
     allowed = metadata.get("allowed-tools", metadata.get("allowed_tools"))
     if isinstance(allowed, str | list):
-        fields["allowed_tools"] = allowed.split() if isinstance(allowed, str) else [str(t) for t in allowed]
+        fields["allowed_tools"] = tool_list(allowed) if isinstance(allowed, str) else [str(t) for t in allowed]
     if "mcp_tools" in metadata:
         fields["mcp_tools"] = metadata["mcp_tools"]
     kind = _kind(metadata.get("type"), path, warnings)
@@ -220,6 +237,11 @@ def build_skill(
         kind = "task"  # OpenHands: a file with `inputs` is a task, `type: task` or not
     if kind in (None, "knowledge") and agent_skill and not fields["triggers"] and "inputs" not in metadata:
         kind, fields["triggers"] = "knowledge", _name_triggers(str(fields["name"]))
+    if kind == "knowledge" and not fields["triggers"] and not agent_skill and "inputs" not in metadata:
+        kind = "repo"  # OpenHands reads `type` as a comment: no triggers and no inputs is always on
+    if agent_skill and kind == "knowledge" and _yes(metadata.get("disable-model-invocation")):
+        # Claude Code's user-only skill: not offered to the model, run by `/name`.
+        fields["agent_skill"], fields["triggers"] = False, [f"/{fields['name']}"]
     if kind is not None:
         fields["type"] = kind
     try:
@@ -236,6 +258,10 @@ def build_skill(
         warnings.append(f"{path}: skipped, a knowledge microagent needs `triggers`")
         return None
     return skill
+
+
+def _yes(raw: Any) -> bool:
+    return raw is True or (isinstance(raw, str) and raw.strip().lower() in ("true", "yes"))
 
 
 def _kind(raw: Any, path: Path, warnings: list[str]) -> str | None:
@@ -267,6 +293,13 @@ def _text(raw: Any) -> str:
     if isinstance(raw, str):
         return " ".join(raw.split())
     return "" if raw is None else str(raw)
+
+
+def _description(metadata: dict[str, Any], body: str, agent_skill: bool) -> str:
+    """`description`, and Claude Code's `when_to_use` after it (it lists the two together); a
+    SKILL.md with neither is described by its first line of prose."""
+    parts = [_text(metadata.get("description")), _text(metadata.get("when_to_use"))]
+    return " ".join(p for p in parts if p) or (_first_line(body) if agent_skill else "")
 
 
 def _first_line(body: str) -> str:

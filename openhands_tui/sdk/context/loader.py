@@ -3,10 +3,14 @@ problems.
 
 Order (the first of a name wins; later ones are reported as shadowed):
 1. strategy-provided (`AgentContext(skills=[...])`);
-2. the workspace, then its git root: `.agents/skills/`, `.openhands/skills/`,
-   `.openhands/microagents/`, and the instruction files `AGENTS.md`, `AGENT.md`, `CLAUDE.md`,
-   `GEMINI.md` and `.cursorrules` (any case);
-3. the user's `~/.agents/skills/`, `~/.openhands/skills/` and `~/.openhands/microagents/`;
+2. the workspace, then its git root: `.agents/skills/`, `.openhands/skills/`, `.claude/skills/`,
+   `.openhands/microagents/`, Cursor's `.cursor/rules/` (rules.py), and the instruction files
+   `AGENTS.md`, `AGENT.md`, `CLAUDE.md`, `CLAUDE.local.md`, `GEMINI.md`, `.cursorrules` (any
+   case), `.claude/CLAUDE.md` and `.github/copilot-instructions.md`; Copilot's
+   `.github/instructions/` (rules.py); the folders between the two give their instruction files,
+   and those below the workspace are pointed to;
+3. the user's `~/.agents/skills/`, `~/.openhands/skills/`, `~/.claude/skills/` and
+   `~/.openhands/microagents/`;
 4. the built-in set shipped with the package.
 
 What is a microagent:
@@ -36,7 +40,9 @@ from pathlib import Path
 from pydantic import Field
 
 from openhands_tui.sdk.context.agent_context import always_on_parts
-from openhands_tui.sdk.context.files import load_file, parse_header, split_frontmatter
+from openhands_tui.sdk.context.files import MAX_CONTENT_CHARS, load_file, parse_header, split_frontmatter
+from openhands_tui.sdk.context.imports import expand_imports
+from openhands_tui.sdk.context.rules import copilot_instructions, cursor_rules, nested_instructions
 from openhands_tui.sdk.context.skill import Skill
 from openhands_tui.sdk.model import Model
 
@@ -49,9 +55,14 @@ INSTRUCTION_FILES = {
     "agent.md": "agent",
     "claude.md": "claude",
     "gemini.md": "gemini",
+    "claude.local.md": "claude-local",
     ".cursorrules": "cursorrules",
 }
-SKILL_DIRS = (".agents/skills", ".openhands/skills")
+#: Instruction files kept in a tool's folder, always on like AGENTS.md: GitHub Copilot's, and
+#: Claude Code's project memory in `.claude/`.
+TOOL_INSTRUCTION_FILES = {".github/copilot-instructions.md": "copilot", ".claude/CLAUDE.md": "claude (.claude)"}
+#: Claude Code keeps a project's skills in `.claude/skills/`; the same SKILL.md format.
+SKILL_DIRS = (".agents/skills", ".openhands/skills", ".claude/skills")
 MICROAGENT_DIRS = (".openhands/microagents",)
 _MICROAGENT_KEYS = {"triggers", "trigger", "inputs", "type", "mcp_tools"}
 _SKIP_DIRS = {".git", "node_modules", "__pycache__", ".venv", "venv", ".tox"}
@@ -124,15 +135,24 @@ def load_microagents(
     collector = _Collector(result)
     for skill in strategy_skills:
         collector.offer(skill)
-    roots = [workspace.resolve()]
+    workspace = workspace.resolve()
     git_root = _git_root(workspace)
-    if git_root is not None and git_root != roots[0]:
-        roots.append(git_root)
-    for root in roots:
-        for skill in _load_tree(root, "workspace", result.warnings):
+    taken: set[str] = set()  # instruction-file names used by a nearer folder
+    chain = [workspace, *_parents_up_to(workspace, git_root)]
+    given = {os.path.realpath(path) for root in chain for path, _ in _instruction_files(root)}
+    for root in chain:
+        label = "" if root == workspace else _label(root, git_root)
+        full = root in (workspace, git_root)
+        confine = git_root if git_root is not None and git_root in root.parents else root
+        for skill in _load_tree(
+            root, "workspace", result.warnings, label=label, full=full, taken=taken, given=given, confine=confine
+        ):
             collector.offer(skill)
+    nested = nested_instructions(workspace, INSTRUCTION_FILES, result.warnings)
+    if nested is not None:
+        collector.offer(nested)
     home = home or Path.home()
-    for directory in (home / ".agents" / "skills", home / ".openhands" / "skills"):
+    for directory in (home / ".agents" / "skills", home / ".openhands" / "skills", home / ".claude" / "skills"):
         for skill in _load_directory(directory, "user", result.warnings, skills_dir=True):
             collector.offer(skill)
     for skill in _load_directory(home / ".openhands" / "microagents", "user", result.warnings, skills_dir=False):
@@ -160,32 +180,82 @@ def check_budget(skills: list[Skill], budget: int = ALWAYS_ON_BUDGET) -> str | N
     )
 
 
-def _load_tree(root: Path, origin: str, warnings: list[str]) -> list[Skill]:
+def _parents_up_to(workspace: Path, git_root: Path | None) -> list[Path]:
+    """The folders above the workspace up to its git root (nearest first): a package of a
+    monorepo keeps the instructions of the repository and of the folders between."""
+    if git_root is None or git_root == workspace or git_root not in workspace.parents:
+        return []
+    return [p for p in workspace.parents if p == git_root or git_root in p.parents]
+
+
+def _label(root: Path, git_root: Path | None) -> str:
+    if git_root is None or root == git_root:
+        return "repository root"
+    return root.relative_to(git_root).as_posix()
+
+
+def _load_tree(
+    root: Path,
+    origin: str,
+    warnings: list[str],
+    *,
+    label: str = "",
+    full: bool = True,
+    taken: set[str] | None = None,
+    given: set[str] | None = None,
+    confine: Path | None = None,
+) -> list[Skill]:
     """A repository's microagents. Its files are the repository's to choose, so none may be a
-    link to something outside it: a `SKILL.md -> ~/.ssh/id_rsa` would send the key to the model."""
+    link to something outside it: a `SKILL.md -> ~/.ssh/id_rsa` would send the key to the model.
+    `label`: an instruction file of a folder above the workspace whose name a nearer one took is
+    named after its folder (`agents (repository root)`): both apply, neither shadows the other;
+    `full`: skills and rules too, not only instruction files. `given`: the instruction files
+    always on anyway, which an `@AGENTS.md` import need not repeat; `confine`: where imports may
+    come from (the repository)."""
+    taken = set() if taken is None else taken
     skills: list[Skill] = []
-    for relative in SKILL_DIRS:
-        skills += _load_directory(root / relative, origin, warnings, skills_dir=True, confine=root)
-    for relative in MICROAGENT_DIRS:
-        skills += _load_directory(root / relative, origin, warnings, skills_dir=False, confine=root)
+    if full:
+        for relative in SKILL_DIRS:
+            skills += _load_directory(root / relative, origin, warnings, skills_dir=True, confine=root)
+        for relative in MICROAGENT_DIRS:
+            skills += _load_directory(root / relative, origin, warnings, skills_dir=False, confine=root)
     for path, name in _instruction_files(root):
         if _escapes(path, root, warnings):
             continue
+        name = f"{name} ({label})" if label and name in taken else name
+        taken.add(name)
         skill = load_file(path, origin, warnings, default_name=name, instructions=True)
         if skill is not None:
-            skills.append(skill)
+            skills.append(_with_imports(skill, path, confine or root, given or set(), warnings))
+    if full:
+        skills += cursor_rules(root, origin, warnings) + copilot_instructions(root, origin, warnings)
     return skills
 
 
+def _with_imports(skill: Skill, path: Path, root: Path, given: set[str], warnings: list[str]) -> Skill:
+    content = expand_imports(skill.content, path, root, given, warnings)
+    if content == skill.content:
+        return skill
+    truncated = len(content) > MAX_CONTENT_CHARS
+    if truncated:
+        content = content[:MAX_CONTENT_CHARS] + f"\n\n[... truncated: {path.name} with its imports is longer ...]"
+    return skill.model_copy(update={"content": content, "truncated": skill.truncated or truncated})
+
+
 def _instruction_files(root: Path) -> list[tuple[Path, str]]:
-    """AGENTS.md, agents.md, Agents.md...: any case, upper-case spellings first."""
+    """AGENTS.md, agents.md, Agents.md...: any case, upper-case spellings first; then those in
+    tools' folders (`.github/copilot-instructions.md`, `.claude/CLAUDE.md`)."""
     try:
         entries = sorted(root.iterdir(), key=lambda p: (p.name.lower(), p.name))
     except OSError:
         return []
-    return [
+    found = [
         (p, INSTRUCTION_FILES[p.name.lower()]) for p in entries if p.name.lower() in INSTRUCTION_FILES and p.is_file()
     ]
+    for relative, name in TOOL_INSTRUCTION_FILES.items():
+        if (root / relative).is_file():
+            found.append((root / relative, name))
+    return found
 
 
 def _escapes(path: Path, root: Path, warnings: list[str]) -> bool:
@@ -229,16 +299,19 @@ def _candidates(directory: Path, warnings: list[str], *, skills_dir: bool) -> It
         visited.add(real)
         names = {name.lower(): name for name in filenames}
         if "skill.md" in names:
-            dirnames[:] = []  # everything below an Agent Skill is its resources
             yield here / names["skill.md"]
-            continue
+            if depth > 0:
+                dirnames[:] = []  # everything below an Agent Skill is its resources
+                continue
+            # A SKILL.md right in the skills directory (an index some repositories keep there)
+            # is a skill, and the skill folders beside it are skills too.
         dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)
         for name in sorted(filenames):
             scanned += 1
             if scanned > MAX_FILES_SCANNED:
                 warnings.append(f"{directory}: stopped looking after {MAX_FILES_SCANNED:,} files")
                 return
-            if not name.lower().endswith(".md") or name.lower() == "readme.md":
+            if not name.lower().endswith(".md") or name.lower() in ("readme.md", "skill.md"):
                 continue
             path = here / name
             if not skills_dir or _looks_like_microagent(path, top_level=depth == 0):

@@ -102,7 +102,7 @@ class Skill(StrictModel):
                 if key in data and data[key] is None:
                     data[key] = default
             if isinstance(data.get("allowed_tools"), str):
-                data["allowed_tools"] = data["allowed_tools"].split()
+                data["allowed_tools"] = tool_list(data["allowed_tools"])
         return data
 
     @model_validator(mode="after")
@@ -202,6 +202,25 @@ class Skill(StrictModel):
             if _trigger_pattern(trigger).search(text):
                 return trigger
         return None
+
+
+def tool_list(text: str) -> list[str]:
+    """`allowed-tools` as Claude Code writes it: `Read, Grep, Bash(git add:*)` or `Read Grep`;
+    commas and spaces separate tools except inside a tool's parentheses."""
+    tools: list[str] = []
+    current, depth = "", 0
+    for char in text:
+        depth += (char == "(") - (char == ")")
+        if depth <= 0 and (char == "," or char.isspace()):
+            depth = 0
+            if current:
+                tools.append(current)
+            current = ""
+        else:
+            current += char
+    if current:
+        tools.append(current)
+    return tools
 
 
 def _unique(items: list[str]) -> list[str]:

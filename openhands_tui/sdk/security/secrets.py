@@ -85,31 +85,39 @@ def dotenv_secrets(workspace: Path, limit_bytes: int = 256 * 1024) -> dict[str, 
 
 #: Secrets recognised by their shape, wherever they come from (a token in a remote URL that
 #: `git remote -v` prints, a key committed to the repository, a credential a command echoes):
-#: the password part of a URL, and the prefixed token formats of the big providers. Every
-#: pattern matches only characters that need no escaping in JSON, so redacting an event's
-#: JSON text keeps it valid JSON. Prefixes and lengths are the providers' documented formats,
-#: long enough that ordinary text does not match.
-_SHAPES: tuple[tuple[str, str], ...] = (
-    (r"(?<=://)[^/\s:@\"\\]*:[^/\s@\"\\]+(?=@)", "user:password in a URL"),
-    (r"\bgh[pousr]_[A-Za-z0-9]{36,}", "GitHub token"),
-    (r"\bgithub_pat_[A-Za-z0-9_]{40,}", "GitHub token"),
-    (r"\bglpat-[A-Za-z0-9_-]{20,}", "GitLab token"),
-    (r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b", "AWS access key"),
-    (r"\bxox[abposr]-[A-Za-z0-9-]{10,}", "Slack token"),
-    (r"\bsk-ant-[A-Za-z0-9_-]{20,}", "Anthropic key"),
-    (r"\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{32,}", "OpenAI-style key"),
-    (r"\bAIza[0-9A-Za-z_-]{35}", "Google API key"),
-    (
-        r"-----BEGIN [A-Z ]{0,20}PRIVATE KEY-----(?:[A-Za-z0-9+/=\s]|\\[nr])*"
-        r"(?:-----END [A-Z ]{0,20}PRIVATE KEY-----)?",
-        "private key",
-    ),
+#: the user:password part of a URL, and the prefixed token formats of the big providers. Each
+#: is (literals one of which every match contains, the pattern, what it is): a text with none
+#: of them skips the pattern (measured on a 30 KB output: ~0.3 ms, against ~13 ms for one
+#: combined pattern). Every pattern matches only characters that need no escaping in JSON, so redacting
+#: an event's JSON text keeps it valid JSON. Prefixes and lengths are the providers' documented
+#: formats, long enough that ordinary text does not match.
+_SHAPES: tuple[tuple[tuple[str, ...], re.Pattern[str], str], ...] = tuple(
+    (literals, re.compile(pattern), label)
+    for literals, pattern, label in (
+        (("://",), r"(?<=://)[^/\s:@\"\\]*:[^/\s@\"\\]+(?=@)", "user:password in a URL"),
+        (("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), r"\bgh[pousr]_[A-Za-z0-9]{36,}", "GitHub token"),
+        (("github_pat_",), r"\bgithub_pat_[A-Za-z0-9_]{40,}", "GitHub token"),
+        (("glpat-",), r"\bglpat-[A-Za-z0-9_-]{20,}", "GitLab token"),
+        (("AKIA", "ASIA"), r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b", "AWS access key"),
+        (("xoxa-", "xoxb-", "xoxp-", "xoxo-", "xoxs-", "xoxr-"), r"\bxox[abposr]-[A-Za-z0-9-]{10,}", "Slack token"),
+        (("sk-ant-",), r"\bsk-ant-[A-Za-z0-9_-]{20,}", "Anthropic key"),
+        (("sk-",), r"\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{32,}", "OpenAI-style key"),
+        (("AIza",), r"\bAIza[0-9A-Za-z_-]{35}", "Google API key"),
+        (
+            ("PRIVATE KEY-----",),
+            r"-----BEGIN [A-Z ]{0,20}PRIVATE KEY-----(?:[A-Za-z0-9+/=\s]|\\[nr])*"
+            r"(?:-----END [A-Z ]{0,20}PRIVATE KEY-----)?",
+            "private key",
+        ),
+    )
 )
-_SHAPE_PATTERN = re.compile("|".join(f"(?P<s{i}>{pattern})" for i, (pattern, _) in enumerate(_SHAPES)))
 
 
-def _shape_label(match: re.Match[str]) -> str:
-    return f"[redacted {_SHAPES[int(match.lastgroup[1:])][1]}]" if match.lastgroup else "[redacted]"
+def _redact_shapes(text: str) -> str:
+    for literals, pattern, label in _SHAPES:
+        if any(literal in text for literal in literals):
+            text = pattern.sub(f"[redacted {label}]", text)
+    return text
 
 
 class Redactor:
@@ -148,7 +156,7 @@ class Redactor:
     def redact(self, text: str) -> str:
         if self._pattern is not None:
             text = self._pattern.sub(lambda m: f"[redacted {self._secrets[m.group(0)]}]", text)
-        return _SHAPE_PATTERN.sub(_shape_label, text)
+        return _redact_shapes(text)
 
 
 class RedactingFilter(logging.Filter):

@@ -54,8 +54,9 @@ class SkillTool(ToolDefinition[SkillAction]):
         return f"skill {action.name}" + (f" {action.path}" if action.path else "")
 
     async def run(self, action: SkillAction) -> Observation:
-        skills = {s.name: s for s in self.shelf.available()}
-        skill = skills.get(action.name.strip())
+        available = self.shelf.available()
+        skills = {s.name: s for s in available}
+        skill = skills.get(action.name.strip()) or _by_other_name(available, action.name)
         if skill is None:
             return Observation(
                 text=f"There is no skill named {action.name!r}. Skills: {', '.join(sorted(skills)) or 'none'}.",
@@ -65,6 +66,17 @@ class SkillTool(ToolDefinition[SkillAction]):
             self.shelf.opened(skill)
             return Observation(text=f"# Skill: {skill.name}\n\n{skill_text(skill)}")
         return _read_resource(skill, action.path.strip())
+
+
+def _by_other_name(skills: list[Skill], asked: str) -> Skill | None:
+    """A skill asked for by its name in another case or by its folder (the listing shows both:
+    `Test-Driven Development` lives in test-driven-development/, and models ask for either)."""
+    wanted = asked.strip().strip("/").lower()
+    for skill in skills:
+        folder = Path(skill.directory).name.lower() if skill.directory else None
+        if skill.name.lower() == wanted or folder == wanted:
+            return skill
+    return None
 
 
 def _read_resource(skill: Skill, relative: str) -> Observation:

@@ -112,12 +112,16 @@ class FileEditor:
 
     def _listing(self, root: Path) -> str:
         entries: list[str] = []
-        children, more = _first_entries(root, MAX_LISTING)
+        children, more, problem = _first_entries(root, MAX_LISTING)
+        if problem:  # not "(empty directory)": the model would believe it
+            raise EditorError(f"{root}: cannot list it ({problem}).")
         for child in children:
             is_dir = _is_dir(child)
             entries.append(_shown_name(child.name) + ("/" if is_dir else ""))
             if is_dir and len(entries) < MAX_LISTING:
-                grandchildren, hidden = _first_entries(Path(child.path), MAX_CHILDREN)
+                grandchildren, hidden, problem = _first_entries(Path(child.path), MAX_CHILDREN)
+                if problem:
+                    entries.append(f"{_shown_name(child.name)}/[cannot list it: {problem}]")
                 entries += [
                     f"{_shown_name(child.name)}/{_shown_name(g.name)}" + ("/" if _is_dir(g) else "")
                     for g in grandchildren
@@ -230,9 +234,10 @@ class FileEditor:
         write_atomically(target, file.encode(updated))
 
 
-def _first_entries(directory: Path, limit: int) -> tuple[list[os.DirEntry[str]], int]:
-    """The first `limit` visible entries by name, and how many more there are, without
-    sorting (or holding) all of a directory of 100,000 names."""
+def _first_entries(directory: Path, limit: int) -> tuple[list[os.DirEntry[str]], int, str]:
+    """The first `limit` visible entries by name, how many more there are, and why the
+    directory could not be listed ('' if it could), without sorting (or holding) all of a
+    directory of 100,000 names."""
     total = 0
 
     def visible(scan: Iterator[os.DirEntry[str]]) -> Iterator[os.DirEntry[str]]:
@@ -245,9 +250,9 @@ def _first_entries(directory: Path, limit: int) -> tuple[list[os.DirEntry[str]],
     try:
         with os.scandir(directory) as scan:
             chosen = heapq.nsmallest(limit, visible(scan), key=lambda entry: entry.name)
-    except OSError:
-        return [], 0
-    return chosen, total - len(chosen)
+    except OSError as exc:
+        return [], 0, exc.strerror or str(exc)
+    return chosen, total - len(chosen), ""
 
 
 def _is_dir(entry: os.DirEntry[str]) -> bool:

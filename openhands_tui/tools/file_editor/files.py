@@ -11,6 +11,7 @@ endings are kept: an edit of a CRLF file writes CRLF.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import shutil
 import stat
@@ -84,6 +85,8 @@ def write_atomically(target: Path, data: bytes) -> None:
     mode = None
     with contextlib.suppress(FileNotFoundError):
         mode = stat.S_IMODE(os.stat(target).st_mode)
+    if mode is not None and not os.access(target, os.W_OK):  # renaming over it would succeed, and
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(target))  # take it over
     handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(handle, "wb") as out:

@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import re
 import secrets
 import shutil
 import signal
@@ -30,9 +29,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from openhands_tui.sdk.sandbox import SandboxGrant
-from openhands_tui.sdk.security.shell_state import RUNS_CODE_LATER, RUNS_CODE_LATER_PREFIXES
 from openhands_tui.tools.terminal.output import BoundedOutput
 from openhands_tui.tools.terminal.sandbox import Jail
+from openhands_tui.tools.terminal.shell_reset import NON_INTERACTIVE, reset_script
+from openhands_tui.tools.terminal.shell_reset import shell_quote as _quote
 
 _READ_SIZE = 65536
 #: A copy of the shell's output pipe, made when it starts: a command that redirects the shell's
@@ -40,57 +40,6 @@ _READ_SIZE = 65536
 #: for it until the timeout. After each command, output goes back to the pipe.
 _SAVED_OUTPUT = 19
 _RESTORE_OUTPUT = f"exec 1>&{_SAVED_OUTPUT} 2>&{_SAVED_OUTPUT} || exit 125  # closed too: restart"
-
-#: Non-interactive stand-ins: a pager or editor must never wait for a keyboard nobody types on.
-NON_INTERACTIVE = {
-    "PAGER": "cat",
-    "GIT_PAGER": "cat",
-    "MANPAGER": "cat",
-    "SYSTEMD_PAGER": "",
-    "EDITOR": "true",
-    "VISUAL": "true",
-    "GIT_EDITOR": "true",
-    "GIT_SEQUENCE_EDITOR": "true",
-    "GIT_TERMINAL_PROMPT": "0",
-    "DEBIAN_FRONTEND": "noninteractive",
-    "PIP_NO_INPUT": "1",
-    "TERM": "dumb",
-    "NO_COLOR": "1",
-    "PS1": "",
-}
-#: Reset after every command (see the module docstring); the first group silences xtrace.
-_RESET_STATE = (
-    "{ set +o xtrace +o verbose +o functrace +o errtrace; } 2>/dev/null; trap - DEBUG RETURN ERR EXIT 2>/dev/null; "
-    "shopt -u extdebug 2>/dev/null; unalias -a 2>/dev/null; "
-    'for __oht_f in $(compgen -A function); do unset -f "$__oht_f"; done; unset __oht_f; '
-)
-#: bash refuses to assign these two; nothing else in RUNS_CODE_LATER is left out.
-_BASH_READ_ONLY = frozenset({"SHELLOPTS", "BASHOPTS"})
-_SHELL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-#: Non-interactive settings a command may change for itself and later ones.
-_NOT_RESET = ("TERM", "NO_COLOR", "PS1")
-
-
-def reset_script(environment: dict[str, str]) -> str:
-    """What runs after every command: the state above cleared, and every variable that makes a
-    later program run other code (`RUNS_CODE_LATER`: `NODE_OPTIONS`, `LD_LIBRARY_PATH`,
-    `GIT_CONFIG_KEY_0`...) put back as the shell started with it — unset if it had none, so
-    a value the user's own environment brings stays. Setting one is rated HIGH; this is the
-    second line, for a setting the rules did not see."""
-    names = sorted((RUNS_CODE_LATER | {"GIT_INDEX_FILE"}) - _BASH_READ_ONLY)
-    unset = [name for name in names if name not in environment]
-    kept = [n for n in environment if n.startswith(RUNS_CODE_LATER_PREFIXES) and _SHELL_NAME.fullmatch(n)]
-    restored = [f"{name}={_quote(environment[name])}" for name in [*names, *kept] if name in environment]
-    prefixed = " ".join(f"compgen -e {prefix};" for prefix in RUNS_CODE_LATER_PREFIXES)
-    keep = f"({'|'.join(kept)}) ;; " if kept else ""
-    return (
-        _RESET_STATE
-        + f"unset {' '.join(unset)} 2>/dev/null; "
-        + f'for __oht_v in $({prefixed}); do case $__oht_v in {keep}(*) unset "$__oht_v";; esac; done; '
-        + (f"export {' '.join(restored)}; " if restored else "")
-        + "unset __oht_v; export "
-        + " ".join(f"{k}={v or chr(39) * 2}" for k, v in NON_INTERACTIVE.items() if k not in _NOT_RESET)
-    )
 
 
 @dataclass
@@ -395,7 +344,3 @@ def _as_bash(text: str, script: Path) -> str:
     """Bash names our scratch file in its errors (`/tmp/oht-bash-x/cmd3.sh: line 1: ...`); the
     model wrote a command, not that file: say `bash: line 1: ...` as an interactive shell would."""
     return text.replace(f"{script}: ", "bash: ")
-
-
-def _quote(text: str) -> str:
-    return "'" + text.replace("'", "'\\''") + "'"

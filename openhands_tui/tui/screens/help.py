@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -9,6 +10,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
+from openhands_tui.sdk.errors import SessionError
 from openhands_tui.sdk.store import SessionStore
 
 
@@ -29,9 +31,14 @@ class SessionsScreen(ModalScreen[str | None]):
     BINDINGS = [Binding("escape", "dismiss_none", "Close")]
 
     def compose(self) -> ComposeResult:
-        metas = SessionStore().list_sessions()[:50]
+        try:
+            metas, problem = SessionStore().list_sessions()[:50], ""
+        except SessionError as exc:  # a state directory that cannot be read: said, not a crash
+            metas, problem = [], str(exc)
         with Vertical(id="sessions-dialog"):
             yield Static("[b]Stored sessions[/b] (newest first) — Enter reopens one")
+            if problem:
+                yield Static(Text(problem))
             yield OptionList(*[Option(f"{m.id}  {m.status:<9} {m.title[:60]}", id=m.id) for m in metas])
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

@@ -1,0 +1,285 @@
+"""Files as public skill repositories and projects really write them, each of which was once
+misread: frontmatter other tools accept, a SKILL.md in the skills directory itself, user-only
+skills, Cursor rules, Copilot instructions, monorepos with AGENTS.md in several folders, and
+`.claude/skills/`. The fixtures are our own, written in those shapes.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from openhands_tui.sdk import Agent, Conversation
+from openhands_tui.sdk.context import load_microagents
+from openhands_tui.sdk.context.agent_context import triggered_skills, workspace_block
+from openhands_tui.sdk.context.loader import LoadedMicroagents
+from openhands_tui.testing import Script, Turn
+from openhands_tui.testing.script import ScriptedToolCall
+from openhands_tui.tools.preset.default import get_default_tools
+from tests.conftest import llm_for, model_args, run_tui
+from tests.context.conftest import write
+
+
+def load(workspace: Path) -> LoadedMicroagents:
+    return load_microagents(workspace, home=workspace / "no-home", include_builtin=False)
+
+
+def skill_md(root: Path, folder: str, header: str, body: str = "Body.\n") -> Path:
+    return write(root / ".agents" / "skills" / folder / "SKILL.md", f"---\n{header}---\n{body}")
+
+
+def test_frontmatter_other_tools_accept_is_read(workspace: Path) -> None:
+    skill_md(workspace, "go", "name: go\ndescription: Go idioms\nglobs: **/*.go\nalways_apply: false\n")
+    skill_md(workspace, "research", "name: research\ndescription: | Use when researching posts.\n")
+    skill_md(
+        workspace,
+        "audit",
+        "name: audit\ndescription: Audit a skill\nallowed-tools: Read, Grep, Bash(git log:*), mcp__*\n"
+        'argument-hint: [<path>, "[--strict]"]\n',
+    )
+    skill_md(workspace, "block", "name: block\ndescription: |\n  Saves context.\n  Three modes: a, b.\n")
+    crlf = write(workspace / ".agents" / "skills" / "crlf" / "SKILL.md", "")
+    crlf.write_bytes("\ufeff---\r\nname: crlf\r\ndescription: Edited on Windows\r\n---\r\nBody.\r\n".encode())
+    skill_md(workspace, "tabbed", "name: tabbed\ndescription: Tab-indented metadata\nmetadata:\n\tauthor: me\n")
+    loaded = load(workspace)
+    assert loaded.warnings == []
+    found = {s.name: s for s in loaded.skills}
+    assert found["go"].description == "Go idioms" and found["go"].agent_skill
+    assert found["research"].description == "Use when researching posts."
+    assert found["audit"].allowed_tools == ["Read", "Grep", "Bash(git log:*)", "mcp__*"]
+    assert found["block"].description == "Saves context. Three modes: a, b."
+    assert found["crlf"].description == "Edited on Windows"
+    assert found["tabbed"].description == "Tab-indented metadata"
+    listing = workspace_block(workspace, loaded.skills)
+    for name in ("go", "research", "audit", "block", "crlf", "tabbed"):
+        assert f"- {name}: {found[name].description} (.agents/skills/{name})" in listing
+
+
+def test_broken_flow_lists_are_still_reported(workspace: Path) -> None:
+    skill_md(workspace, "broken", "name: broken\ndescription: x\nallowed-tools: [Read, Grep\n")
+    loaded = load(workspace)
+    assert loaded.skills == []
+    assert len(loaded.warnings) == 1 and "broken/SKILL.md: skipped, broken YAML frontmatter" in loaded.warnings[0]
+
+
+def test_a_skill_md_in_the_skills_directory_itself_hides_no_skill(workspace: Path) -> None:
+    write(workspace / ".agents/skills/SKILL.md", "---\nname: index\ndescription: What is here\n---\nSee below.\n")
+    for name in ("alpha", "beta"):
+        skill_md(workspace, name, f"name: {name}\ndescription: the {name} skill\n")
+    write(workspace / ".agents/skills/alpha/references/SKILL.md", "---\nname: template\n---\nA template.\n")
+    names = [s.name for s in load(workspace).skills]
+    assert names == ["index", "alpha", "beta"]  # each once; alpha's references stay its resources
+
+
+def test_a_user_only_skill_is_not_offered_to_the_model_but_runs_by_slash(workspace: Path) -> None:
+    skill_md(workspace, "release", "name: release\ndescription: Cut a release\ndisable-model-invocation: true\n")
+    skill_md(workspace, "review", "name: review\ndescription: Review code\ndisable-model-invocation: false\n")
+    skills = load(workspace).skills
+    block = workspace_block(workspace, skills)
+    assert "- review: Review code" in block and "release" not in block
+    assert [s.name for s, _ in triggered_skills(skills, "/release 1.2.0", set())] == ["release"]
+    assert [s.name for s, _ in triggered_skills(skills, "please release it", set())] == []
+
+
+def test_cursor_rules_apply_as_cursor_applies_them(workspace: Path) -> None:
+    rules = workspace / ".cursor" / "rules"
+    write(rules / "always.mdc", "---\ndescription: House style\nglobs:\nalwaysApply: true\n---\nUse tabs.\n")
+    write(rules / "go.mdc", "---\ndescription: Go idioms\nglobs: **/*.go, **/go.mod\nalwaysApply: false\n---\nWrap.\n")
+    write(rules / "py.mdc", '---\nglobs: ["**/*.py"]\nalwaysApply: false\n---\nNo bare except.\n')
+    write(rules / "frontend/react.mdc", "---\ndescription: React components\n---\nHooks only.\n")
+    write(rules / "manual.mdc", "---\ndescription:\nglobs:\nalwaysApply: false\n---\nThe release checklist.\n")
+    write(rules / "plain.mdc", "Never commit secrets.\n")
+    loaded = load(workspace)
+    assert loaded.warnings == []
+    block = workspace_block(workspace, loaded.skills)
+    assert "Use tabs." in block and "Never commit secrets." in block  # always on
+    assert "- cursor:go: Go idioms (for files matching **/*.go, **/go.mod) (.cursor/rules/go.mdc)" in block
+    assert "- cursor:py: (for files matching **/*.py)" in block
+    assert "- cursor:frontend/react: React components" in block
+    for body in ("Wrap.", "No bare except.", "Hooks only.", "release checklist"):
+        assert body not in block  # read when the agent asks
+    assert "manual" not in block
+    fired = triggered_skills(loaded.skills, "follow @manual before tagging", set())
+    assert [(s.name, keyword) for s, keyword in fired] == [("cursor:manual", "@manual")]
+
+
+def test_copilot_instructions_are_always_on(workspace: Path) -> None:
+    write(workspace / ".github/copilot-instructions.md", "Use pnpm, never npm.\n")
+    write(workspace / ".github/instructions/README.md", "not an instruction file\n")
+    loaded = load(workspace)
+    assert [(s.name, s.type) for s in loaded.skills] == [("copilot", "repo")]
+    assert "Use pnpm, never npm." in workspace_block(workspace, loaded.skills)
+
+
+def test_a_monorepo_package_keeps_every_agents_md_above_it_and_points_to_those_below(workspace: Path) -> None:
+    subprocess.run(["git", "init", "-q", str(workspace)], check=True)
+    write(workspace / "AGENTS.md", "Root: run make check.\n")
+    write(workspace / "packages/AGENTS.md", "Packages: publish with changesets.\n")
+    write(workspace / "packages/api/AGENTS.md", "API: use pnpm --filter api test.\n")
+    write(workspace / "packages/api/src/db/AGENTS.md", "DB: migrations are append-only.\n")
+    write(workspace / "packages/api/docs/CLAUDE.md", "Docs: one sentence a line.\n")
+    write(workspace / "packages/api/node_modules/x/AGENTS.md", "a dependency's file\n")
+    loaded = load(workspace / "packages" / "api")
+    block = workspace_block(workspace / "packages" / "api", loaded.skills)
+    for text in ("Root: run make check.", "Packages: publish with changesets.", "API: use pnpm --filter api test."):
+        assert block.count(text) == 1
+    assert [s.name for s in loaded.skills if s.type == "repo"] == [
+        "agents",
+        "agents (packages)",
+        "agents (repository root)",
+        "nested instructions",
+    ]
+    assert loaded.shadowed == []
+    assert "- docs/CLAUDE.md\n- src/db/AGENTS.md" in block  # pointed to, not injected
+    assert "append-only" not in block and "one sentence a line" not in block and "node_modules" not in block
+
+
+def test_claude_code_skill_folders_load_and_a_copy_is_reported_once(workspace: Path) -> None:
+    deploy = "---\nname: deploy\ndescription: Ship it\n---\nRun make ship.\n"
+    write(workspace / ".claude/skills/deploy/SKILL.md", deploy)
+    write(workspace / ".claude/skills/deploy/scripts/ship.md", "---\ntitle: not a skill\n---\nresource\n")
+    skill_md(workspace, "deploy", "name: deploy\ndescription: Ship it (agents copy)\n")
+    home = workspace / "home"
+    write(home / ".claude/skills/mine/SKILL.md", "---\nname: mine\ndescription: Personal\n---\nMine.\n")
+    loaded = load_microagents(workspace, home=home, include_builtin=False)
+    assert [(s.name, s.origin) for s in loaded.skills] == [("deploy", "workspace"), ("mine", "user")]
+    assert len(loaded.shadowed) == 1 and ".claude/skills/deploy/SKILL.md" in loaded.shadowed[0]
+
+
+def test_tui_microagents_shows_rules_without_triggers_cleanly(workspace: Path, isolated_home: Path) -> None:
+    write(workspace / ".cursor/rules/go.mdc", "---\ndescription: Go idioms\nglobs: **/*.go\n---\nWrap.\n")
+    result = run_tui("microagents", "--workspace", str(workspace))
+    assert result.returncode == 0, result.stderr
+    line = next(line for line in result.stdout.splitlines() if line.startswith("cursor:go"))
+    assert line.endswith("[listed, read on demand]")
+
+
+@pytest.mark.parametrize("asked", ["tdd", "TDD", "Test-Driven Development", "test-driven-development"])
+async def test_the_skill_tool_finds_a_skill_by_its_folder_or_in_another_case(
+    workspace: Path, isolated_home: Path, serve, asked: str
+) -> None:
+    skill_md(workspace, "test-driven-development", "name: Test-Driven Development\ndescription: Tests first\n")
+    if asked.lower() == "tdd":
+        skill_md(workspace, "tdd", "name: tdd\ndescription: Tests first, short\n", "Red, green, refactor.\n")
+    call = Turn(tool_calls=[ScriptedToolCall(name="skill", arguments={"name": asked})])
+    server = serve([Script(turns=[call, Turn.finish()])])
+    events: list = []
+    agent = Agent(llm=llm_for(server), tools=get_default_tools())
+    conversation = Conversation(agent, workspace=workspace, subscribers=[events.append])
+    try:
+        await conversation.run("hello")
+    finally:
+        await conversation.close()
+    result = next(e for e in events if e.kind == "observation")
+    expected = "tdd" if asked.lower() == "tdd" else "Test-Driven Development"
+    assert result.content.startswith(f"# Skill: {expected}\n")
+
+
+def test_what_the_model_is_told_headless(workspace: Path, isolated_home: Path, serve) -> None:
+    write(workspace / ".cursor/rules/style.mdc", "---\nalwaysApply: true\n---\nPrefer early returns.\n")
+    write(workspace / ".cursor/rules/sql.mdc", "---\ndescription: SQL style\nglobs: **/*.sql\n---\nUPPER keywords.\n")
+    write(workspace / ".github/copilot-instructions.md", "Answer in British English.\n")
+    skill_md(workspace, "lint", "name: lint\ndescription: Lint the code\nglobs: **/*.py\n")
+    server = serve([Script(turns=[Turn.finish()])])
+    result = run_tui("--headless", "--workspace", str(workspace), *model_args(server), "--task", "hello")
+    assert result.returncode == 0, result.stderr
+    first = server.requests[0].messages[1]["content"]
+    assert "Prefer early returns." in first and "Answer in British English." in first
+    assert "- cursor:sql: SQL style (for files matching **/*.sql)" in first and "UPPER keywords." not in first
+    assert "- lint: Lint the code (.agents/skills/lint)" in first
+    assert "warning" not in result.stderr
+
+
+def test_claude_md_imports_are_followed_inside_the_repository_only(workspace: Path) -> None:
+    write(workspace / "AGENTS.md", "Shared: run make test.\n")
+    write(
+        workspace / "CLAUDE.md",
+        "Shared rules, imported:\n\n@AGENTS.md\n@docs/conventions.md\n@~/.ssh/id_rsa\n@../outside.md\n"
+        "```\n@docs/example.md\n```\nPing @alice about it.\n",
+    )
+    write(workspace / "docs/conventions.md", "Conventions: snake_case.\n@style.md\n")
+    write(workspace / "docs/style.md", "Style: 100 columns.\n")
+    write(workspace / "docs/example.md", "not imported: inside a code block\n")
+    write(workspace.parent / "outside.md", "SECRET outside the repository\n")
+    write(workspace / "GEMINI.md", "@GEMINI.md\n")
+    loaded = load(workspace)
+    block = workspace_block(workspace, loaded.skills)
+    assert block.count("Shared: run make test.") == 1  # AGENTS.md is on anyway: not repeated
+    assert "(@AGENTS.md: given above)" in block
+    assert "Conventions: snake_case.\nStyle: 100 columns." in block  # nested imports
+    assert "SECRET" not in block and "not imported: inside" not in block and "Ping @alice about it." in block
+    assert any("@~/.ssh/id_rsa not imported, it is outside the repository" in w for w in loaded.warnings)
+    assert any("@../outside.md not imported, it is outside the repository" in w for w in loaded.warnings)
+    assert any("GEMINI.md: @GEMINI.md not imported, imports nest too deep or loop" in w for w in loaded.warnings)
+
+
+def test_a_package_claude_md_may_import_the_repository_agents_md(workspace: Path) -> None:
+    subprocess.run(["git", "init", "-q", str(workspace)], check=True)
+    write(workspace / "AGENTS.md", "Root rules.\n")
+    write(workspace / "docs/shared.md", "Shared doc.\n")
+    write(workspace / "pkg/CLAUDE.md", "@../AGENTS.md\n@../docs/shared.md\nPackage rules.\n")
+    loaded = load(workspace / "pkg")
+    block = workspace_block(workspace / "pkg", loaded.skills)
+    assert block.count("Root rules.") == 1 and "Shared doc.\nPackage rules." in block
+    assert loaded.warnings == []
+
+
+def test_an_openhands_microagent_typed_knowledge_without_triggers_is_always_on(workspace: Path) -> None:
+    m = workspace / ".openhands" / "microagents"
+    header = "name: overview\ntype: knowledge\nversion: 1.0.0\nagent: CodeActAgent"
+    write(m / "overview.md", f"\n---\n{header}\n---\nAn IDE.\n")
+    write(m / "readme_gen.md", "---\nname: readme_gen\ntype: knowledge\ntriggers: []\n---\nWrite READMEs.\n")
+    write(m / "review.md", "---\nname: review\ntype: knowledge\ntriggers:\n  - code review\n---\nR.\n")
+    loaded = load(workspace)
+    assert [(s.name, s.type, s.triggers) for s in loaded.skills] == [
+        ("overview", "repo", []),
+        ("readme_gen", "repo", []),
+        ("review", "knowledge", ["code review"]),
+    ]
+    assert loaded.warnings == []
+    assert "An IDE." in workspace_block(workspace, loaded.skills)
+
+
+def test_a_page_long_description_is_cut_in_the_listing_and_names_cannot_paint_the_terminal(
+    workspace: Path, isolated_home: Path
+) -> None:
+    long = "Use when " + "working with spreadsheets and formulas, " * 60 + "END"
+    skill_md(workspace, "sheets", f"name: sheets\ndescription: {long}\n")
+    skill_md(workspace, "paint", 'name: "paint\\e]0;owned\\a\\e[2J"\ndescription: "red \\e[31mtext"\n')
+    loaded = load(workspace)
+    line = next(line for line in workspace_block(workspace, loaded.skills).splitlines() if line.startswith("- sheets"))
+    assert len(line) < 1024 + 40 and line.endswith("… (.agents/skills/sheets)") and "END" not in line
+    assert loaded.by_name("sheets").description.endswith("END")  # the skill itself keeps it all
+    result = run_tui("microagents", "--workspace", str(workspace))
+    assert result.returncode == 0, result.stderr
+    assert "\x1b" not in result.stdout and "\x07" not in result.stdout
+    assert any(line.startswith("paint ") for line in result.stdout.splitlines())
+
+
+def test_when_to_use_is_listed_after_the_description(workspace: Path) -> None:
+    header = "name: polling\ndescription: Poll remote state politely.\nwhen_to_use: >-\n  Use when waiting on CI.\n"
+    skill_md(workspace, "polling", header)
+    skill_md(workspace, "only-when", "name: only-when\nwhen_to_use: Use when releasing.\n")
+    block = workspace_block(workspace, load(workspace).skills)
+    assert "- polling: Poll remote state politely. Use when waiting on CI. (.agents/skills/polling)" in block
+    assert "- only-when: Use when releasing. (.agents/skills/only-when)" in block
+
+
+def test_copilot_path_instructions_and_claude_memory_files(workspace: Path) -> None:
+    instructions = workspace / ".github" / "instructions"
+    write(instructions / "all.instructions.md", '---\napplyTo: "**"\n---\nEvery file: no TODOs.\n')
+    write(instructions / "kotlin.instructions.md", '---\napplyTo: "**/*.test.kt,**/*.spec.kt"\n---\nUse Kotest.\n')
+    write(instructions / "docs.instructions.md", '---\ndescription: Docs style\napplyTo: "docs/**"\n---\nShort.\n')
+    write(instructions / "notes.md", "not an instructions file\n")
+    write(workspace / ".claude/CLAUDE.md", "Memory: prefer uv.\n")
+    write(workspace / "CLAUDE.local.md", "Local: my sandbox URL is http://localhost:3000.\n")
+    loaded = load(workspace)
+    assert loaded.warnings == [] and loaded.shadowed == []
+    block = workspace_block(workspace, loaded.skills)
+    for text in ("Every file: no TODOs.", "Memory: prefer uv.", "Local: my sandbox URL"):
+        assert text in block
+    assert "- copilot:kotlin: (for files matching **/*.test.kt, **/*.spec.kt)" in block
+    assert "- copilot:docs: Docs style (for files matching docs/**)" in block
+    assert "Use Kotest." not in block and "Short." not in block and "not an instructions" not in block
