@@ -159,7 +159,9 @@ def test_everyday_work_stays_below_high(secret_project: Path, command: str) -> N
 def test_ps_with_environments_is_not_read_only(secret_project: Path) -> None:
     """`ps eww` prints every process's environment (keys included), as `env` does."""
     assert assess_case("cmd", "ps eww", secret_project).risk is Risk.MEDIUM
-    assert assess_case("cmd", "ps aux", secret_project).risk is Risk.LOW
+    assert assess_case("cmd", "ps auxe", secret_project).risk is Risk.MEDIUM
+    for command in ("ps aux", "ps -ef", "ps -o pid,etime -p 1", "ps -e"):
+        assert assess_case("cmd", command, secret_project).risk is Risk.LOW, command
 
 
 def test_rsync_to_another_machine_is_still_high(secret_project: Path) -> None:

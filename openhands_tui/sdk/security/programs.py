@@ -342,7 +342,8 @@ def openssl(a: Analysis, inv: Invocation) -> None:
 
 def ps(a: Analysis, inv: Invocation) -> None:
     """BSD-style `ps e` (`ps eww`, `ps auxe`) prints every process's environment, keys included."""
-    if any(not v.startswith("-") and "e" in v for v in inv.values):
+    first = inv.values[0] if inv.values else ""
+    if re.fullmatch(r"[a-zA-Z]+", first) and "e" in first:  # BSD options come first, without a dash
         a.flag(Risk.MEDIUM, "ps e prints the environment of every process, API keys included")
     else:
         read_only(a, inv)
