@@ -232,11 +232,14 @@ def network(a: Analysis, inv: Invocation) -> None:
         --json --post-data --post-file --body-data --body-file
     """)
     )
+    # a request to a server on this machine (`curl -X POST localhost:8000/api`) tests the project;
+    # what it sends is still judged (a secret file named with @, a piped command's output)
+    sends = Risk.MEDIUM if _only_loopback(inv) else Risk.HIGH
     if inv.has(*upload_flags) or any(v.startswith(("--post-", "--body-")) for v in values):
-        a.flag(Risk.HIGH, f"{inv.name} uploads data to a remote server (exfiltration)")
+        a.flag(sends, f"{inv.name} uploads data to a {'local' if sends is Risk.MEDIUM else 'remote'} server")
     method = next((values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-X", "--request", "--method")), "")
     if method.upper() in ("POST", "PUT", "PATCH", "DELETE"):
-        a.flag(Risk.HIGH, f"{inv.name} sends a {method.upper()} request (changes remote state or uploads)")
+        a.flag(sends, f"{inv.name} sends a {method.upper()} request (changes server state or uploads)")
     outputs = ("-o", "--output", "-O", "--output-document", "--output-dir", "-P", "--directory-prefix")
     for index, word in enumerate(inv.args):
         if "://" in word.value and (word.substituted or word.variables):
@@ -276,6 +279,35 @@ def _query_reads_environment(a: Analysis, inv: Invocation) -> None:
             a.flag(Risk.HIGH, f"{inv.name} prints a secret from the environment ({value})")
         else:
             a.flag(Risk.MEDIUM, f"{inv.name} prints environment variables, API keys included")
+
+
+_LOOPBACK = re.compile(
+    r"^(?:[a-z]+://)?(?:[^@/]*@)?(localhost|127(?:\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)(?::\d+)?(?:[/?#]|$)", re.I
+)
+
+
+#: curl/wget options whose next word is a value, not an address.
+_REQUEST_VALUES = frozenset(
+    words("""
+    -d --data --data-binary --data-raw --data-urlencode --data-ascii --json -H --header -X --request
+    --method -o --output -O --output-document -F --form -u --user -A --user-agent -e --referer -b
+    --cookie -c --cookie-jar -w --write-out -m --max-time --connect-timeout --retry --post-data
+    --body-data
+""")
+)
+
+
+def _only_loopback(inv: Invocation) -> bool:
+    """Whether every address the request could name is this machine: every word that is not an
+    option or a known option's value is a loopback URL (and every word is known)."""
+    if not all(w.static for w in inv.args):
+        return False
+    values, addresses = inv.values, []
+    for index, value in enumerate(values):
+        if value.startswith("-") or (index and values[index - 1] in _REQUEST_VALUES):
+            continue
+        addresses.append(value)
+    return bool(addresses) and all(_LOOPBACK.match(v) for v in addresses)
 
 
 def getent(a: Analysis, inv: Invocation) -> None:
