@@ -80,9 +80,16 @@ def harmless_new_git(path: Path) -> bool:
 #: and how many directories one look may open: a vendored checkout sits near the top.
 NESTED_DEPTH = 3
 NESTED_MAX_DIRECTORIES = 2000
-#: Trees that hold no repository the user works in, and can be huge.
+#: Trees that hold no repository the user works in, and can be huge; build output too, where
+#: tools clone dependencies (CMake's `build/_deps/x-src/.git`) that `rm -rf build` must still delete
+#: (a protected path is a mount point: it cannot be removed).
 _SKIPPED = frozenset(
     {
+        "build",
+        "_deps",
+        "dist",
+        "out",
+        ".build",
         ".git",
         "node_modules",
         ".venv",
