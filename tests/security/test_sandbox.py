@@ -431,6 +431,9 @@ async def test_a_nested_repositorys_hooks_and_config_are_protected(terminal: Ter
     assert later.is_error and "pager" not in (workspace / "third/party/.git/config").read_text()
     moved = await _run(terminal, "mv vendor vendored && echo moved")
     assert "undid" not in moved.text and (workspace / "vendored/lib/.git/config").exists()
+    removed = await _run(terminal, "rm -rf vendored")  # its hooks and config are mount points
+    assert removed.sandbox_denial is not None and "is protected" in removed.sandbox_denial.reason
+    assert not removed.sandbox_denial.grantable
 
 
 async def test_git_cannot_be_pointed_at_another_common_directory(terminal: TerminalTool, workspace: Path) -> None:

@@ -253,15 +253,16 @@ class Jail:
                 return SandboxDenial(reason=f"the sandbox has no network access ({line})", network=True)
         line = _first_match(_READ_ONLY, output)
         if line is None:
-            return None
+            busy = _first_match(_BUSY, output)  # `rm -rf vendor`: a protected path is a mount point
+            target = _path_in(busy, cwd) if busy else None
+            return self._protected_denial(target) if target is not None else None
         target = _path_in(line, cwd)
         if target is None:
             return SandboxDenial(reason=f"the sandbox made a path read-only ({line})", grantable=False)
         return self._write_denial(target, line)
 
-    def _write_denial(self, target: Path, line: str) -> SandboxDenial:
+    def _protected_denial(self, target: Path) -> SandboxDenial | None:
         resolved = Path(os.path.realpath(target))
-        workspace = Path(os.path.realpath(self.workspace))
         for path in self.protected.existing():
             real = Path(os.path.realpath(path))
             if resolved == real or real in resolved.parents:
@@ -270,6 +271,14 @@ class Jail:
                     "through the file editor, which asks the user",
                     grantable=False,
                 )
+        return None
+
+    def _write_denial(self, target: Path, line: str) -> SandboxDenial:
+        resolved = Path(os.path.realpath(target))
+        workspace = Path(os.path.realpath(self.workspace))
+        protected = self._protected_denial(target)
+        if protected is not None:
+            return protected
         for hidden in HIDDEN_IN_HOME:
             secret = self.home / hidden
             if resolved == secret or secret in resolved.parents:
@@ -293,6 +302,7 @@ _NETWORK_FAILURES = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 _READ_ONLY = re.compile(r"^.*(Read-only file system|EROFS).*$", re.MULTILINE)
+_BUSY = re.compile(r"^.*(Device or resource busy|EBUSY).*$", re.MULTILINE)
 _QUOTED = re.compile(r"""['"‘`]([^'"’`]+)['"’`]""")
 
 
