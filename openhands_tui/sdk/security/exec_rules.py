@@ -265,6 +265,9 @@ def python(a: Analysis, inv: Invocation) -> None:
             for finding in check_python(code.value):
                 a.flag(finding.risk, finding.reason)
             _judge_paths_in_code(a, "Python", code.value, inv.cwd)
+        for word in inv.args[inv.args.index(code) + 1 :]:  # sys.argv: names the code is handed
+            if not word.value.startswith("-"):
+                a.read_path(word, inv.cwd)
         return
     if module is not None:
         from openhands_tui.sdk.security.devtools import python_module
@@ -333,6 +336,7 @@ def script_language(a: Analysis, inv: Invocation) -> None:
             for finding in check_script(language, code.value):
                 a.flag(finding.risk, finding.reason)
             _judge_paths_in_code(a, language, code.value, inv.cwd)
+        _judge_files_after_code(a, inv, index + (1 if "=" not in value else 0))
         return
     operands = inv.operands()
     if operands and operands[0].value != "-":
@@ -346,6 +350,19 @@ def script_language(a: Analysis, inv: Invocation) -> None:
         _judge_paths_in_code(a, language, inv.command.heredoc, inv.cwd)
     else:
         a.flag(Risk.MEDIUM, f"starts {inv.name}")
+
+
+def _judge_files_after_code(a: Analysis, inv: Invocation, code_index: int) -> None:
+    """`perl -pi -e 's/x/y/' ~/.bashrc`: the files after the code are what it reads, and with
+    `-i` (in place) what it rewrites."""
+    in_place = any(
+        v.startswith("-i") or (v.startswith("-") and not v.startswith("--") and "i" in v)
+        for v in inv.values[:code_index]
+    )
+    for word in inv.args[code_index + 1 :]:
+        if word.value.startswith("-"):
+            continue
+        (a.write_path if in_place else a.read_path)(word, inv.cwd)
 
 
 def _judge_paths_in_code(a: Analysis, language: str, code: str, cwd: str) -> None:

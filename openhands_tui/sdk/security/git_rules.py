@@ -160,9 +160,15 @@ def _git_stash(a: Analysis, inv: Invocation) -> None:
 def _git_written_files(a: Analysis, inv: Invocation) -> None:
     """Files `git archive -o`, `git format-patch -o` and `git bundle create` write: judged by where
     they land, as a redirection would be (`-o ~/out` is outside the workspace)."""
+    values = inv.values
+    if inv.name == "git apply":  # `--directory=D`: the patched paths land under D
+        for index, value in enumerate(values):
+            if value.startswith("--directory="):
+                a.write_path(Word(value.split("=", 1)[1] + "/-"), inv.cwd)
+            elif value == "--directory" and index + 1 < len(values):
+                a.write_path(Word(values[index + 1] + "/-"), inv.cwd)
     if inv.name not in ("git archive", "git format-patch", "git bundle"):
         return
-    values = inv.values
     for index, value in enumerate(values[:-1]):
         if value in ("-o", "--output", "--output-directory"):
             a.write_path(inv.args[index + 1], inv.cwd)

@@ -57,6 +57,7 @@ def read_only(a: Analysis, inv: Invocation) -> None:
         a.flag(Risk.MEDIUM, "rg with --pre/-z runs helper programs on the files it searches")
     if inv.name == "sort" and inv.has("-o", "--output"):
         a.flag(Risk.MEDIUM, "sort -o writes a file")
+        _judge_output_option(a, inv, ("-o", "--output"))
     if inv.name == "sort" and inv.has("--compress-program"):
         a.flag(Risk.HIGH, "sort --compress-program runs the program it is given")
     operands = inv.operands(_VALUE_FLAGS)
@@ -116,6 +117,8 @@ def writer(a: Analysis, inv: Invocation) -> None:
         a.write_path(word, inv.cwd)
     if inv.name in ("cp", "mv", "ln", "install"):
         _into_directory(a, operands, directories, inv.cwd)
+    if inv.name in ("patch", "7z"):
+        _judge_output_option(a, inv, ("-o", "--output", "-d", "--directory"))
 
 
 #: Per program, the options whose next word is a value (not a file to judge); `-f` and `-d` are
@@ -399,6 +402,18 @@ def env_dump(a: Analysis, inv: Invocation) -> None:
     prints_environment(a, inv)
 
 
+def _judge_output_option(a: Analysis, inv: Invocation, options: tuple[str, ...]) -> None:
+    """The file an option names as the output (`sort -o F`, `--output=F`, `7z -oDIR`, `patch -o F`)."""
+    values = inv.values
+    for index, value in enumerate(values):
+        if value in options and index + 1 < len(values):
+            a.write_path(inv.args[index + 1], inv.cwd)
+        elif value.startswith(tuple(o + "=" for o in options if o.startswith("--"))):
+            a.write_path(_word(value.split("=", 1)[1]), inv.cwd)
+        elif inv.name == "7z" and value.startswith("-o") and len(value) > 2:
+            a.write_path(_word(value[2:]), inv.cwd)
+
+
 def tee(a: Analysis, inv: Invocation) -> None:
     a.flag(Risk.MEDIUM, "tee writes files")
     for word in inv.operands():
@@ -480,6 +495,7 @@ HANDLERS: dict[str, Handler] = {
     "printenv": env_dump,
     **{name: set_variables for name in ("export", "declare", "typeset", "set", "local", "readonly")},
     "tee": tee,
+    "sponge": tee,
     **{
         name: secret_reader
         for name in words("""
