@@ -12,6 +12,7 @@ from __future__ import annotations
 import glob as globmod
 import os
 import re
+from collections.abc import Callable
 
 from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.security.command_languages import HANDLERS as COMMAND_LANGUAGE_HANDLERS
@@ -72,6 +73,34 @@ _KEYWORDS = frozenset(
 )
 
 
+def brace_alternatives(text: str, limit: int = 64) -> list[str]:
+    """What bash's brace expansion makes of `text` (`a{b,c}d` -> `abd`, `acd`), up to `limit`."""
+    depth, start = 0, -1
+    for index, char in enumerate(text):
+        if char == "{":
+            depth, start = depth + 1, index if depth == 0 else start
+        elif char == "}" and depth:
+            depth -= 1
+            if depth == 0:
+                parts, level, last = [], 0, start + 1
+                for inner, c in enumerate(text[start + 1 : index], start + 1):
+                    level += (c == "{") - (c == "}")
+                    if c == "," and level == 0:
+                        parts.append(text[last:inner])
+                        last = inner + 1
+                if not parts:
+                    continue  # `{x}`: no comma, no expansion
+                parts.append(text[last:index])
+                head, tail = text[:start], text[index + 1 :]
+                results: list[str] = []
+                for part in parts:
+                    results += brace_alternatives(head + part + tail, limit)
+                    if len(results) >= limit:
+                        break
+                return results[:limit]
+    return [text]
+
+
 #: Facts naming what a variable was set to earlier in the same line (`f=~/.bashrc; ... $f`).
 _VARIABLE_FACT = "variable "
 
@@ -98,6 +127,8 @@ class CommandAnalysis:
             self.findings.append(finding)
 
     def read_path(self, word: Word, cwd: str) -> None:
+        if self._each_brace_alternative(word, cwd, self.read_path):
+            return
         if word.glob:
             for match in self._expand(word, cwd):
                 self.read_path(match, cwd)
@@ -124,6 +155,8 @@ class CommandAnalysis:
             self.flag(Risk.HIGH, f"reads {verdict.resolved} (git config; remote URLs may hold credentials)")
 
     def write_path(self, word: Word, cwd: str) -> None:
+        if self._each_brace_alternative(word, cwd, self.write_path):
+            return
         if word.glob:
             for match in self._expand(word, cwd):
                 self.write_path(match, cwd)
@@ -146,6 +179,18 @@ class CommandAnalysis:
             self.flag(Risk.HIGH, f"writes {verdict.resolved}, outside the workspace")
         else:
             self.flag(Risk.MEDIUM, "writes files inside the workspace")
+
+    def _each_brace_alternative(self, word: Word, cwd: str, judge: Callable[[Word, str], None]) -> bool:
+        """`cat {.env,x}`, `cat .env{,}`: bash expands braces into several words before the
+        program runs; each is judged (quoted braces are judged the same way, erring to caution)."""
+        if not word.static or "{" not in word.value or "," not in word.value:
+            return False
+        alternatives = brace_alternatives(word.value)
+        if len(alternatives) < 2:
+            return False
+        for alternative in alternatives:
+            judge(Word(alternative, glob=word.glob), cwd)
+        return True
 
     def _with_known_variables(self, word: Word) -> Word | None:
         """`f=~/.bashrc; echo x >> $f`: a path made only of variables this same line set to fixed

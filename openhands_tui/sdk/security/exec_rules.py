@@ -325,7 +325,7 @@ def script_language(a: Analysis, inv: Invocation) -> None:
         if value.startswith(("--eval=", "--print=")):
             code = Word(value.split("=", 1)[1], static=inv.args[index].static)
         elif value in ("--eval", "--print") or (
-            value.startswith("-") and not value.startswith("--") and _evaluates(value)
+            value.startswith("-") and not value.startswith("--") and _evaluates(value, inv.name)
         ):
             code = inv.args[index + 1] if index + 1 < len(values) else Word("")
         if code is None:
@@ -387,9 +387,11 @@ _WRITES_FILES = re.compile(
 )
 
 
-def _evaluates(cluster: str) -> bool:
-    """`-e`, `-pe`, `-lane`, `-E`: a cluster of one-letter options whose last one takes code."""
-    return cluster[-1:] in ("e", "E") or cluster in ("-p", "-r")
+def _evaluates(cluster: str, program: str = "") -> bool:
+    """`-e`, `-pe`, `-lane`, `-E`: a cluster of one-letter options whose last one takes code;
+    `-p` prints an expression (perl, node); `-r` runs code only for php (node's `-r` is
+    `--require`: the code is in the `-e` after it)."""
+    return cluster[-1:] in ("e", "E") or cluster == "-p" or (cluster == "-r" and program.startswith("php"))
 
 
 HANDLERS: dict[str, Handler] = {
