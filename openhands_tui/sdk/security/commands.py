@@ -24,6 +24,7 @@ from openhands_tui.sdk.security.programs import HANDLERS as PROGRAM_HANDLERS
 from openhands_tui.sdk.security.shell_state import HANDLERS as SHELL_STATE_HANDLERS
 from openhands_tui.sdk.security.shell_state import SECRET_VARIABLE, check_assignment
 from openhands_tui.sdk.security.system_admin import HANDLERS as SYSTEM_ADMIN_HANDLERS
+from openhands_tui.sdk.security.word_expansion import brace_alternatives, with_known_variables
 from openhands_tui.sdk.shell_syntax import ParsedShell, SimpleCommand, Word, parse_shell
 
 HANDLERS = {
@@ -71,34 +72,6 @@ _KEYWORDS = frozenset(
     if then else elif fi do done case esac while until for in function select { } ! [[ ]] coproc
 """)
 )
-
-
-def brace_alternatives(text: str, limit: int = 64) -> list[str]:
-    """What bash's brace expansion makes of `text` (`a{b,c}d` -> `abd`, `acd`), up to `limit`."""
-    depth, start = 0, -1
-    for index, char in enumerate(text):
-        if char == "{":
-            depth, start = depth + 1, index if depth == 0 else start
-        elif char == "}" and depth:
-            depth -= 1
-            if depth == 0:
-                parts, level, last = [], 0, start + 1
-                for inner, c in enumerate(text[start + 1 : index], start + 1):
-                    level += (c == "{") - (c == "}")
-                    if c == "," and level == 0:
-                        parts.append(text[last:inner])
-                        last = inner + 1
-                if not parts:
-                    continue  # `{x}`: no comma, no expansion
-                parts.append(text[last:index])
-                head, tail = text[:start], text[index + 1 :]
-                results: list[str] = []
-                for part in parts:
-                    results += brace_alternatives(head + part + tail, limit)
-                    if len(results) >= limit:
-                        break
-                return results[:limit]
-    return [text]
 
 
 #: Facts naming what a variable was set to earlier in the same line (`f=~/.bashrc; ... $f`).
@@ -195,22 +168,7 @@ class CommandAnalysis:
     def _with_known_variables(self, word: Word) -> Word | None:
         """`f=~/.bashrc; echo x >> $f`: a path made only of variables this same line set to fixed
         values is judged as the path it will be (None when any part is still unknown)."""
-        if word.static or word.substituted or not word.variables:
-            return None
-        unknown = False
-
-        def known(match: re.Match[str]) -> str:
-            nonlocal unknown
-            values = self.facts.get(_VARIABLE_FACT + (match.group(1) or match.group(2)))
-            if not values:
-                unknown = True
-                return ""
-            return next(iter(values))
-
-        value = re.sub(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)", known, word.value)
-        if unknown or "$" in value or "`" in value:
-            return None
-        return Word(value)
+        return with_known_variables(word, lambda name: self.facts.get(_VARIABLE_FACT + name))
 
     def _judge_known_part(self, word: Word, cwd: str, verb: str) -> None:
         """`/proc/$PPID/environ`, `/home/$USER/.ssh`: the fixed directory before the first

@@ -1,5 +1,5 @@
 """Rules for general-purpose programs: reading, writing and deleting files, permissions,
-system control and the network. (Programs that run other code are in exec_rules.py.)
+system control. (Programs that run other code are in exec_rules.py; the network in network_rules.py.)
 
 Every handler reports findings; none returns a verdict by itself, so the strictest finding
 over all the parts of a command line decides.
