@@ -196,6 +196,13 @@ def github_cli(a: Analysis, inv: Invocation) -> None:
         and action in ("create", "delete", "edit", "upload", "archive", "rename", "fork", "sync")
     ):
         a.flag(Risk.HIGH, f"gh {area} {action} changes GitHub repositories, releases or secrets")
+    elif (
+        (area in ("extension", "extensions", "ext") and action in ("install", "upgrade", "exec", "create"))
+        or (area == "alias" and action in ("set", "import"))
+        or (area == "config" and action == "set")
+    ):
+        # an extension is a program gh runs later; an alias may be `!shell`; config picks the editor/pager
+        a.flag(Risk.HIGH, f"gh {area} {action} installs code or settings gh runs later, outside the workspace")
     elif area == "api" and any(
         v in ("-X", "--method", "-f", "-F", "--field", "--raw-field", "--input") for v in inv.values
     ):
