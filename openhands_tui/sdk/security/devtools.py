@@ -119,6 +119,18 @@ def package_manager(a: Analysis, inv: Invocation) -> None:
             a.write_path(inv.args[index + 1], inv.cwd)
         elif value.startswith(("--target=", "--prefix=", "--root=")):
             a.write_path(Word(value.split("=", 1)[1]), inv.cwd)
+    runner = (
+        inv.name in ("npx", "pnpx", "bunx", "uvx")
+        or sub in ("exec", "dlx", "x")
+        or (inv.name in ("pipx", "bun") and sub == "run")
+    )
+    if runner:
+        # `npx https://x/p.tgz`, `uvx --from git+https://...`, `npm exec --package=URL`: code fetched and run
+        for value in values:
+            source = value.split("=", 1)[1] if value.startswith("--") and "=" in value else value
+            if (not source.startswith("-") and "://" in source) or source.startswith(("git+", "github:", "gitlab:")):
+                a.flag(Risk.HIGH, f"{inv.name} runs a package fetched from {source}, not from the registry")
+                break
     if sub in _INSTALLS:
         listed = [
             values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-r", "--requirement", "-c", "--constraint")

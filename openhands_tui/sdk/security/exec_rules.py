@@ -339,7 +339,11 @@ def script_language(a: Analysis, inv: Invocation) -> None:
         _judge_files_after_code(a, inv, index + (1 if "=" not in value else 0))
         return
     operands = inv.operands()
-    if operands and operands[0].value != "-":
+    if operands and inv.name in ("deno", "bun") and operands[0].value in ("run", "x", "eval"):
+        operands = operands[1:]  # `deno run URL`: the script is after the subcommand
+    if operands and "://" in operands[0].value:
+        a.flag(Risk.HIGH, f"{inv.name} runs code fetched from {operands[0].value}")
+    elif operands and operands[0].value != "-":
         a.flag(Risk.MEDIUM, f"runs the {language} script {operands[0].value}")
         a.read_path(operands[0], inv.cwd)
     elif inv.stdin_is_piped and inv.command.heredoc is None:
