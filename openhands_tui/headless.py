@@ -218,9 +218,22 @@ class TerminalConfirmer:
 
 
 def _ask(prompt: str) -> str:
+    _drop_typeahead()
     sys.stderr.write(prompt)
     sys.stderr.flush()
     return sys.stdin.readline()
+
+
+def _drop_typeahead() -> None:
+    """Discard what was typed before the question was shown: a `y` and Enter pressed while output
+    scrolled by (or meant for an earlier prompt) approved an action nobody had read."""
+    try:
+        import termios
+
+        if sys.stdin.isatty():
+            termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
+    except (ImportError, OSError, ValueError):  # not a terminal we can flush: nothing queued to drop
+        pass
 
 
 async def _run(launched: Launched, task: str | None, inputs: dict[str, str]) -> RunOutcome:

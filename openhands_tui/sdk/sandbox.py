@@ -34,6 +34,8 @@ SandboxMode = Literal["read-only", "workspace-write", "off"]
 PROTECTED = (
     ".git/hooks",
     ".git/config",
+    ".git/config.worktree",  # read when extensions.worktreeConfig is on (sparse-checkout sets it)
+    ".git/commondir",  # git reads config and hooks from the directory it names
     ".openhands-tui",
     ".openhands",
     ".agents",
@@ -41,6 +43,7 @@ PROTECTED = (
     ".cursor",
     ".mcp.json",
     ".vscode",
+    ".idea",  # JetBrains run configurations and before-launch tasks
     ".devcontainer",
     ".envrc",
     "AGENTS.md",
@@ -92,6 +95,26 @@ PROTECTED = (
     ".pre-commit-config.yaml",
     "lefthook.yml",
     ".lefthook.yml",
+    ".gitlab/ci",
+    ".gitea/workflows",
+    ".forgejo/workflows",
+    ".tekton",
+    "cloudbuild.yaml",
+    ".cirrus.yml",
+    "appveyor.yml",
+    ".semaphore",
+    ".devcontainer.json",
+    ".nvim.lua",
+    ".exrc",
+    ".gitpod.yml",
+    # package-manager settings that run code on the user's next install or script: yarnPath,
+    # a pnpmfile's hooks, bun's preload, npm's node-options/script-shell
+    ".npmrc",
+    ".yarnrc",
+    ".yarnrc.yml",
+    ".pnpmfile.cjs",
+    "bunfig.toml",
+    ".bunfig.toml",
 )
 
 #: Relative to the home directory: hidden from commands (keys, tokens, our own API key).

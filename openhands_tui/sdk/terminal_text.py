@@ -88,10 +88,32 @@ def safe_copy(value: object) -> object:
 
 
 #: Characters that change how the text around them is displayed without being seen: bidi
-#: overrides and isolates (Trojan Source: `rm -rf ~ ‮ txt.` reads backwards), zero-width ones.
-_INVISIBLE = re.compile("[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+#: overrides and isolates (Trojan Source: `rm -rf ~ ‮ txt.` reads backwards), zero-width ones,
+#: fillers and soft hyphens that draw nothing, line and paragraph separators, and blanks other
+#: than space and tab (no-break, ideographic, braille) that read as spaces but are not.
+_INVISIBLE = re.compile(
+    "[\u00a0\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2000-\u200f\u2028\u2029"
+    "\u202a-\u202f\u205f-\u2064\u2066-\u2069\u2800\u3000\u3164\ufeff\uffa0]+"
+)
+#: Unicode tag characters draw nothing but spell ASCII ("ASCII smuggling" of instructions to
+#: the next model that reads the file); runs of variation selectors can carry bytes the same way.
+_TAGS = re.compile("[\U000e0000-\U000e007f]+")
+_SELECTORS = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]{2,}")
 _BLANK_RUN = re.compile(r"\n(?:[ \t]*\n){3,}")
 _SPACE_RUN = re.compile(r"[ \t]{24,}")
+
+
+def _name_invisible(match: re.Match[str]) -> str:
+    run = match.group()
+    if len(run) <= 3:
+        return "".join(f"<U+{ord(char):04X}>" for char in run)
+    kinds = ", ".join(f"U+{ord(char):04X}" for char in dict.fromkeys(run))
+    return f"<{len(run)} invisible characters: {kinds}>"
+
+
+def _spell_tags(match: re.Match[str]) -> str:
+    hidden = "".join(chr(ord(char) - 0xE0000) for char in match.group())
+    return f"<hidden text in tag characters: {strip_controls(hidden)!r}>"
 
 
 def shown_for_approval(text: str) -> str:
@@ -101,7 +123,9 @@ def shown_for_approval(text: str) -> str:
     or spaces (which push the rest out of view) counted instead of printed."""
     # named before the controls are stripped: stripping removes bidi overrides too, and the
     # user deciding should see that the command holds one
-    text = _INVISIBLE.sub(lambda m: f"<U+{ord(m.group()):04X}>", text)
+    text = _TAGS.sub(_spell_tags, text)
+    text = _SELECTORS.sub(lambda m: f"<{len(m.group())} variation selectors>", text)
+    text = _INVISIBLE.sub(_name_invisible, text)
     text = strip_controls(text).replace("\r", "␍")
     text = _BLANK_RUN.sub(lambda m: f"\n[{m.group().count(chr(10)) - 1} blank lines]\n", text)
     return _SPACE_RUN.sub(lambda m: f" [{len(m.group())} spaces] ", text)

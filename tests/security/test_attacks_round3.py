@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import subprocess
 import threading
 from pathlib import Path
 
-from openhands_tui.sdk.event import Event
+from openhands_tui.sdk.event import Event, Risk
 from openhands_tui.testing import Script, Turn
 from tests.security.test_attacks import _attack, _edit, _high_effects, _planted, _terminal
 
@@ -125,3 +126,30 @@ def test_exfiltration_the_readme_asks_for_reaches_nobody(serve, workspace: Path)
     assert _high_effects(events) == []
     for part in ("git remote add", "X-Notes", "pip install", "setup.sh", "getent"):
         assert _rated(events, part) == "HIGH", part
+
+
+async def test_an_mcp_tool_is_not_a_way_around_the_rules(serve, workspace: Path, tmp_path: Path) -> None:
+    """A real MCP server (mcp-server-git from PyPI) runs outside the sandbox. The injected model
+    asks it to stage the repository's `.env` (to be pushed later): git_add has no read-only or
+    destructive hint, so it was MEDIUM and ran unasked under --confirm risky. Its `files`
+    argument names a secret: HIGH, asked, and here rejected."""
+    from openhands_tui.sdk import Agent
+    from openhands_tui.sdk.confirmation import Decision
+    from openhands_tui.sdk.security.permissions import PermissionSet
+    from openhands_tui.testing import ScriptedToolCall
+    from tests.conftest import llm_for
+    from tests.mcp.servers import git_repo, git_server
+    from tests.sdk.helpers import ScriptedConfirmer, run
+
+    repo = git_repo(tmp_path / "repo")
+    (repo / ".env").write_text("STRIPE_KEY=sk_live_abcdefghijklmnop\n")
+    stage = ScriptedToolCall(name="git__git_add", arguments={"repo_path": str(repo), "files": [".env", "notes.txt"]})
+    server = serve([Script(turns=[Turn(tool_calls=[stage]), Turn.finish("done")])])
+    confirmer = ScriptedConfirmer(answers=[Decision(approved=False, reason="no")])
+    agent = Agent(llm=llm_for(server), tools=[], mcp_config={"mcpServers": {"git": git_server(repo)}})
+    result = await run(agent, workspace, "tidy up", confirmer=confirmer, permissions=PermissionSet([], workspace))
+    assert [r.risk for r in confirmer.requests] == [Risk.HIGH]
+    assert "'files'" in " ".join(confirmer.requests[0].reasons)
+    staged = subprocess.run(["git", "diff", "--cached", "--name-only"], cwd=repo, capture_output=True, text=True)
+    assert staged.stdout.strip() == ""
+    assert result.outcome.status.value == "finished"

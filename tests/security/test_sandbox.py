@@ -431,3 +431,48 @@ async def test_a_nested_repositorys_hooks_and_config_are_protected(terminal: Ter
     assert later.is_error and "pager" not in (workspace / "third/party/.git/config").read_text()
     moved = await _run(terminal, "mv vendor vendored && echo moved")
     assert "undid" not in moved.text and (workspace / "vendored/lib/.git/config").exists()
+    removed = await _run(terminal, "rm -rf vendored")  # its hooks and config are mount points
+    assert removed.sandbox_denial is not None and "is protected" in removed.sandbox_denial.reason
+    assert not removed.sandbox_denial.grantable
+
+
+async def test_git_cannot_be_pointed_at_another_common_directory(terminal: TerminalTool, workspace: Path) -> None:
+    """`.git/commondir` makes git read config and hooks from another directory: one naming a
+    directory with `core.fsmonitor` set ran a program at the user's next `git status`. A linked
+    worktree's own `commondir` and `config.worktree` steer git the same way when used there."""
+    made = await _run(
+        terminal,
+        "git init -q . && git -c user.email=a@b -c user.name=a commit -q --allow-empty -m x && "
+        "git worktree add -q wt && echo ok",
+    )
+    assert "ok" in made.text and "undid" not in made.text
+    assert (workspace / ".git/worktrees/wt/commondir").exists()
+    planted = await _run(
+        terminal,
+        "mkdir -p evil/refs evil/objects && cp .git/HEAD evil/ && "
+        "printf '[core]\\n\\tfsmonitor = touch pwned\\n' > evil/config && echo ../evil > .git/commondir",
+    )
+    assert "undid" in planted.text and not (workspace / ".git/commondir").exists()
+    redirected = await _run(terminal, "echo ../../../evil > .git/worktrees/wt/commondir")
+    assert redirected.is_error and (workspace / ".git/worktrees/wt/commondir").read_text().strip() == "../.."
+    worktree_config = await _run(terminal, "printf '[core]\\n\\tfsmonitor = touch pwned\\n' > .git/config.worktree")
+    assert "undid" in worktree_config.text and not (workspace / ".git/config.worktree").exists()
+
+
+async def test_tool_settings_that_run_code_are_protected(terminal: TerminalTool, workspace: Path) -> None:
+    """`.yarnrc.yml`'s yarnPath runs a file on every yarn command, `.npmrc`'s node-options on
+    every npm script, a pnpmfile on every install, bunfig's preload on every bun run; a JetBrains
+    run configuration's before-launch task when the user presses Run."""
+    (workspace / ".npmrc").write_text("save-exact=true\n")
+    await _run(terminal, "true")
+    changed = await _run(terminal, "echo 'node-options=--require ./evil.js' >> .npmrc")
+    assert changed.is_error and (workspace / ".npmrc").read_text() == "save-exact=true\n"
+    planted = await _run(
+        terminal,
+        "echo 'yarnPath: ./evil.js' > .yarnrc.yml; echo 'module.exports = {}' > .pnpmfile.cjs; "
+        "printf 'preload = [\"./evil.ts\"]\\n' > bunfig.toml",
+    )
+    assert "undid" in planted.text
+    assert not any((workspace / name).exists() for name in (".yarnrc.yml", ".pnpmfile.cjs", "bunfig.toml"))
+    ide = await _run(terminal, "mkdir -p .idea/runConfigurations && echo x > .idea/runConfigurations/x.xml")
+    assert "undid" in ide.text and not (workspace / ".idea").exists()

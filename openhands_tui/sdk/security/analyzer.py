@@ -2,9 +2,10 @@
 
 Analyzers rate an action's *subject* (what it touches), never a tool by its name.
 `RuleAnalyzer` decides from rules: shell commands are parsed (never pattern-matched as
-strings), paths are resolved, MCP tools are rated by their server's annotations, and the
-result lists every reason. The model's own estimate is not consulted here; the engine takes
-max(rules, model) so the model can only raise it.
+strings), paths are resolved, MCP tools are rated by their server's annotations (raised by a
+command or a path among their arguments), and the result lists every reason. The model's
+own estimate is not consulted here; the engine takes max(rules, model) so the model can only
+raise it.
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ class RuleAnalyzer:
             findings = assess_edit(subject.path, str(workspace), subject.operation, self.home, subject.after)
             return Assessment.from_findings(findings)
         if isinstance(subject, MCPCall):
-            return _assess_mcp(subject)
+            return _assess_mcp(subject, str(workspace), self.home)
         if isinstance(subject, NetworkRequest):
             risk = Risk.MEDIUM if not subject.changes_state else Risk.HIGH
             return Assessment(risk=risk, reasons=[f"{subject.method} {subject.url} reaches the network"])
@@ -79,15 +80,24 @@ class RuleAnalyzer:
         return Assessment(risk=Risk.MEDIUM, reasons=[f"{getattr(subject, 'tool', subject.kind)} can change things"])
 
 
-def _assess_mcp(call: MCPCall) -> Assessment:
+def _assess_mcp(call: MCPCall, workspace: str, home: str | None = None) -> Assessment:
     """The server's own hints: read-only is LOW, destructive is HIGH, anything else MEDIUM.
-    A tool that says both (contradictory hints) is treated as destructive."""
+    A tool that says both (contradictory hints) is treated as destructive. Its arguments can
+    only raise that: a command or a path in them is judged as the terminal's or the editor's."""
+    from openhands_tui.sdk.security.mcp_arguments import assess_arguments
+
     name = f"{call.server}/{call.tool}"
     if call.annotations.destructive:
-        return Assessment(risk=Risk.HIGH, reasons=[f"MCP tool {name} says it is destructive"])
-    if call.annotations.read_only:
-        return Assessment(risk=Risk.LOW, reasons=[f"MCP tool {name} says it only reads"])
-    return Assessment(risk=Risk.MEDIUM, reasons=[f"MCP tool {name} may change things (no read-only hint)"])
+        hint = Finding(Risk.HIGH, f"MCP tool {name} says it is destructive")
+    elif call.annotations.read_only:
+        hint = Finding(Risk.LOW, f"MCP tool {name} says it only reads")
+    else:
+        hint = Finding(Risk.MEDIUM, f"MCP tool {name} may change things (no read-only hint)")
+    read_only = bool(call.annotations.read_only) and not call.annotations.destructive
+    raised = [
+        f for f in assess_arguments(call.arguments, workspace, read_only, home) if f.risk.severity > hint.risk.severity
+    ]
+    return Assessment.from_findings([hint, *raised])
 
 
 def assess_case(kind: str, value: Any, workspace: Path, cwd: Path | None = None) -> Assessment:

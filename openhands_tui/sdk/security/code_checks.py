@@ -30,7 +30,7 @@ _CHANGES = frozenset(
 _NETWORK_MODULES = frozenset(
     words("""
     socket urllib http requests httpx aiohttp ftplib smtplib telnetlib paramiko websocket websockets
-    xmlrpc urllib3 pycurl webbrowser
+    xmlrpc urllib3 pycurl webbrowser boto3 botocore google azure dropbox ftputil pysftp
 """)
 )
 #: Dunder names that reach builtins, globals or classes by string: `__builtins__.__dict__['ev'+'al']`.
@@ -151,8 +151,21 @@ _SCRIPT_DANGER = [
         "runs commands",
     ),
     (
-        re.compile(r"\b(rmSync|rmdirSync|unlinkSync|rm_rf|rmtree|unlink|rmdir|FileUtils\.rm|remove_tree)\b"),
+        re.compile(
+            r"\b(rmSync|rmdirSync|unlinkSync|rm_rf|rmtree|unlink|rmdir|FileUtils\.rm|remove_tree)\b|"
+            r"\bFile\.delete\b|\bDir\.(delete|rmdir|unlink)\b|\bfs(\.promises)?\.(rm|unlink|rmdir)\s*\("
+        ),
         "deletes files",
+    ),
+    (
+        re.compile(
+            r"\bDir\.home\b|\bos\.homedir\s*\(|\bhomedir\s*\(|ENV\[\s*['\"]HOME|\$ENV\{\s*HOME|getenv\(\s*['\"]HOME"
+        ),
+        "reaches the home directory, outside the workspace",
+    ),
+    (
+        re.compile(r"\bprocess\.binding\s*\(|\bprocess\.dlopen\b|\bdlopen\b|\bFFI\b|\bfiddle\b", re.I),
+        "loads native code",
     ),
     (
         re.compile(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import glob as globmod
 import os
 import re
+from collections.abc import Callable
 
 from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.security.command_languages import HANDLERS as COMMAND_LANGUAGE_HANDLERS
@@ -23,6 +24,7 @@ from openhands_tui.sdk.security.programs import HANDLERS as PROGRAM_HANDLERS
 from openhands_tui.sdk.security.shell_state import HANDLERS as SHELL_STATE_HANDLERS
 from openhands_tui.sdk.security.shell_state import SECRET_VARIABLE, check_assignment
 from openhands_tui.sdk.security.system_admin import HANDLERS as SYSTEM_ADMIN_HANDLERS
+from openhands_tui.sdk.security.word_expansion import brace_alternatives, with_known_variables
 from openhands_tui.sdk.shell_syntax import ParsedShell, SimpleCommand, Word, parse_shell
 
 HANDLERS = {
@@ -42,8 +44,9 @@ _PLACE_INDEPENDENT = frozenset(
 )
 #: Programs whose arguments are text, not files: `echo .env` shows the name, not the file.
 _PRINTS_ITS_ARGUMENTS = frozenset(words("echo printf test [ [[ type which command alias export declare local"))
-#: Programs whose first operand is a pattern (`grep -rn .env src` looks for the text ".env").
-_PATTERN_FIRST = frozenset(words("grep egrep fgrep rg ag ack git"))
+#: Programs whose first operand is a pattern or query (`grep -rn .env src` looks for the text ".env",
+#: `jq .env config.json` reads its `env` key).
+_PATTERN_FIRST = frozenset(words("grep egrep fgrep rg ag ack git jq gojq jaq yq awk gawk mawk"))
 _SEARCH_VALUE_FLAGS = frozenset(
     words("-g --glob --iglob -t --type -T --type-not -m --max-count -A -B -C --context --include --exclude -d -D")
 )
@@ -71,6 +74,9 @@ _KEYWORDS = frozenset(
 )
 
 
+#: Facts naming what a variable was set to earlier in the same line (`f=~/.bashrc; ... $f`).
+_VARIABLE_FACT = "variable "
+
 #: Programs whose output is what they fetched (`curl URL > a.sh`).
 _DOWNLOADERS = frozenset({"curl", "wget", "http", "https", "xh", "aria2c", "fetch"})
 
@@ -94,6 +100,8 @@ class CommandAnalysis:
             self.findings.append(finding)
 
     def read_path(self, word: Word, cwd: str) -> None:
+        if self._each_brace_alternative(word, cwd, self.read_path):
+            return
         if word.glob:
             for match in self._expand(word, cwd):
                 self.read_path(match, cwd)
@@ -101,6 +109,9 @@ class CommandAnalysis:
         if word.substituted:
             self.flag(Risk.MEDIUM, f"reads a path produced by a command ({word.value})")
             return
+        known = self._with_known_variables(word)
+        if known is not None:
+            self.read_path(known, cwd)
         if not word.static:
             self.flag(Risk.MEDIUM, f"reads a path known only at run time ({word.value})")
             self._judge_known_part(word, cwd, "reads")
@@ -117,10 +128,15 @@ class CommandAnalysis:
             self.flag(Risk.HIGH, f"reads {verdict.resolved} (git config; remote URLs may hold credentials)")
 
     def write_path(self, word: Word, cwd: str) -> None:
+        if self._each_brace_alternative(word, cwd, self.write_path):
+            return
         if word.glob:
             for match in self._expand(word, cwd):
                 self.write_path(match, cwd)
             return
+        known = self._with_known_variables(word)
+        if known is not None:  # judged as well, never instead: `read f` may have changed it since
+            self.write_path(known, cwd)
         if not word.static:
             self.flag(Risk.MEDIUM, f"writes a path known only at run time ({word.value})")
             self._judge_known_part(word, cwd, "writes")
@@ -136,6 +152,23 @@ class CommandAnalysis:
             self.flag(Risk.HIGH, f"writes {verdict.resolved}, outside the workspace")
         else:
             self.flag(Risk.MEDIUM, "writes files inside the workspace")
+
+    def _each_brace_alternative(self, word: Word, cwd: str, judge: Callable[[Word, str], None]) -> bool:
+        """`cat {.env,x}`, `cat .env{,}`: bash expands braces into several words before the
+        program runs; each is judged (quoted braces are judged the same way, erring to caution)."""
+        if not word.static or "{" not in word.value or "," not in word.value:
+            return False
+        alternatives = brace_alternatives(word.value)
+        if len(alternatives) < 2:
+            return False
+        for alternative in alternatives:
+            judge(Word(alternative, glob=word.glob), cwd)
+        return True
+
+    def _with_known_variables(self, word: Word) -> Word | None:
+        """`f=~/.bashrc; echo x >> $f`: a path made only of variables this same line set to fixed
+        values is judged as the path it will be (None when any part is still unknown)."""
+        return with_known_variables(word, lambda name: self.facts.get(_VARIABLE_FACT + name))
 
     def _judge_known_part(self, word: Word, cwd: str, verb: str) -> None:
         """`/proc/$PPID/environ`, `/home/$USER/.ssh`: the fixed directory before the first
@@ -210,6 +243,8 @@ class CommandAnalysis:
             self._check_variables(command)
             for name, value in command.assignments:
                 check_assignment(self, name, value, cwd, kept=not command.words)
+                if not command.words:  # kept for the commands after it in this line
+                    self.facts[_VARIABLE_FACT + name] = {value.value} if value.static else set()
             for redirect in command.redirects:
                 if redirect.target is None:
                     continue

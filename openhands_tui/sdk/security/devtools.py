@@ -119,6 +119,18 @@ def package_manager(a: Analysis, inv: Invocation) -> None:
             a.write_path(inv.args[index + 1], inv.cwd)
         elif value.startswith(("--target=", "--prefix=", "--root=")):
             a.write_path(Word(value.split("=", 1)[1]), inv.cwd)
+    runner = (
+        inv.name in ("npx", "pnpx", "bunx", "uvx")
+        or sub in ("exec", "dlx", "x")
+        or (inv.name in ("pipx", "bun") and sub == "run")
+    )
+    if runner:
+        # `npx https://x/p.tgz`, `uvx --from git+https://...`, `npm exec --package=URL`: code fetched and run
+        for value in values:
+            source = value.split("=", 1)[1] if value.startswith("--") and "=" in value else value
+            if (not source.startswith("-") and "://" in source) or source.startswith(("git+", "github:", "gitlab:")):
+                a.flag(Risk.HIGH, f"{inv.name} runs a package fetched from {source}, not from the registry")
+                break
     if sub in _INSTALLS:
         listed = [
             values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-r", "--requirement", "-c", "--constraint")
@@ -196,6 +208,13 @@ def github_cli(a: Analysis, inv: Invocation) -> None:
         and action in ("create", "delete", "edit", "upload", "archive", "rename", "fork", "sync")
     ):
         a.flag(Risk.HIGH, f"gh {area} {action} changes GitHub repositories, releases or secrets")
+    elif (
+        (area in ("extension", "extensions", "ext") and action in ("install", "upgrade", "exec", "create"))
+        or (area == "alias" and action in ("set", "import"))
+        or (area == "config" and action == "set")
+    ):
+        # an extension is a program gh runs later; an alias may be `!shell`; config picks the editor/pager
+        a.flag(Risk.HIGH, f"gh {area} {action} installs code or settings gh runs later, outside the workspace")
     elif area == "api" and any(
         v in ("-X", "--method", "-f", "-F", "--field", "--raw-field", "--input") for v in inv.values
     ):
@@ -266,6 +285,12 @@ def infrastructure(a: Analysis, inv: Invocation) -> None:
         "kubectl": {"get", "describe", "logs", "version", "explain", "api-resources", "top"},
         "helm": {"list", "ls", "status", "template", "lint", "version", "search", "show", "get"},
         "pulumi": {"preview", "version", "stack", "whoami"},
+        "cdk": {"synth", "diff", "ls", "list", "doctor", "--version"},
+        "serverless": {"print", "info", "package", "--version"},
+        "sls": {"print", "info", "package", "--version"},
+        "wrangler": {"dev", "whoami", "--version", "types"},
+        "sam": {"build", "validate", "local", "--version"},
+        "supabase": {"start", "stop", "status", "init", "--version"},
     }.get(inv.name, set())
     if (inv.name == "kubectl" and {"secret", "secrets"} & set(values)) or any(v.startswith("secret/") for v in values):
         a.flag(Risk.HIGH, f"{inv.name} {sub} reads or changes cluster secrets")
@@ -322,7 +347,8 @@ HANDLERS: dict[str, Handler] = {
         name: infrastructure
         for name in words("""
             kubectl helm terraform tofu pulumi aws gcloud az doctl flyctl fly heroku vercel netlify
-            firebase eksctl ansible ansible-playbook glab oc k9s
+            firebase eksctl ansible ansible-playbook glab oc k9s serverless sls cdk cdktf sam amplify
+            wrangler railway render supabase
         """)
     },
     "gh": github_cli,

@@ -265,6 +265,9 @@ def python(a: Analysis, inv: Invocation) -> None:
             for finding in check_python(code.value):
                 a.flag(finding.risk, finding.reason)
             _judge_paths_in_code(a, "Python", code.value, inv.cwd)
+        for word in inv.args[inv.args.index(code) + 1 :]:  # sys.argv: names the code is handed
+            if not word.value.startswith("-"):
+                a.read_path(word, inv.cwd)
         return
     if module is not None:
         from openhands_tui.sdk.security.devtools import python_module
@@ -322,7 +325,7 @@ def script_language(a: Analysis, inv: Invocation) -> None:
         if value.startswith(("--eval=", "--print=")):
             code = Word(value.split("=", 1)[1], static=inv.args[index].static)
         elif value in ("--eval", "--print") or (
-            value.startswith("-") and not value.startswith("--") and _evaluates(value)
+            value.startswith("-") and not value.startswith("--") and _evaluates(value, inv.name)
         ):
             code = inv.args[index + 1] if index + 1 < len(values) else Word("")
         if code is None:
@@ -333,9 +336,14 @@ def script_language(a: Analysis, inv: Invocation) -> None:
             for finding in check_script(language, code.value):
                 a.flag(finding.risk, finding.reason)
             _judge_paths_in_code(a, language, code.value, inv.cwd)
+        _judge_files_after_code(a, inv, index + (1 if "=" not in value else 0))
         return
     operands = inv.operands()
-    if operands and operands[0].value != "-":
+    if operands and inv.name in ("deno", "bun") and operands[0].value in ("run", "x", "eval"):
+        operands = operands[1:]  # `deno run URL`: the script is after the subcommand
+    if operands and "://" in operands[0].value:
+        a.flag(Risk.HIGH, f"{inv.name} runs code fetched from {operands[0].value}")
+    elif operands and operands[0].value != "-":
         a.flag(Risk.MEDIUM, f"runs the {language} script {operands[0].value}")
         a.read_path(operands[0], inv.cwd)
     elif inv.stdin_is_piped and inv.command.heredoc is None:
@@ -346,6 +354,19 @@ def script_language(a: Analysis, inv: Invocation) -> None:
         _judge_paths_in_code(a, language, inv.command.heredoc, inv.cwd)
     else:
         a.flag(Risk.MEDIUM, f"starts {inv.name}")
+
+
+def _judge_files_after_code(a: Analysis, inv: Invocation, code_index: int) -> None:
+    """`perl -pi -e 's/x/y/' ~/.bashrc`: the files after the code are what it reads, and with
+    `-i` (in place) what it rewrites."""
+    in_place = any(
+        v.startswith("-i") or (v.startswith("-") and not v.startswith("--") and "i" in v)
+        for v in inv.values[:code_index]
+    )
+    for word in inv.args[code_index + 1 :]:
+        if word.value.startswith("-"):
+            continue
+        (a.write_path if in_place else a.read_path)(word, inv.cwd)
 
 
 def _judge_paths_in_code(a: Analysis, language: str, code: str, cwd: str) -> None:
@@ -370,9 +391,11 @@ _WRITES_FILES = re.compile(
 )
 
 
-def _evaluates(cluster: str) -> bool:
-    """`-e`, `-pe`, `-lane`, `-E`: a cluster of one-letter options whose last one takes code."""
-    return cluster[-1:] in ("e", "E") or cluster in ("-p", "-r")
+def _evaluates(cluster: str, program: str = "") -> bool:
+    """`-e`, `-pe`, `-lane`, `-E`: a cluster of one-letter options whose last one takes code;
+    `-p` prints an expression (perl, node); `-r` runs code only for php (node's `-r` is
+    `--require`: the code is in the `-e` after it)."""
+    return cluster[-1:] in ("e", "E") or cluster == "-p" or (cluster == "-r" and program.startswith("php"))
 
 
 HANDLERS: dict[str, Handler] = {

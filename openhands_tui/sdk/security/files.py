@@ -9,6 +9,9 @@ from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.security.invocation import Finding
 from openhands_tui.sdk.security.paths import PathJudge
 
+#: Files in a git directory that can hold credentials (a token in a remote URL).
+_GIT_CONFIG_NAMES = frozenset({"config", "config.worktree", "FETCH_HEAD"})
+
 
 def assess_read(path: str, workspace: str, home: str | None = None) -> list[Finding]:
     verdict = PathJudge(workspace, home).judge(path)
@@ -16,7 +19,8 @@ def assess_read(path: str, workspace: str, home: str | None = None) -> list[Find
         return [Finding(Risk.HIGH, f"reads {verdict.resolved}: {verdict.secret}")]
     if not verdict.inside and not verdict.device:
         return [Finding(Risk.HIGH, f"reads {verdict.resolved}, outside the workspace")]
-    if verdict.sensitive == "version control internals":
+    if verdict.sensitive == "version control internals" and os.path.basename(verdict.resolved) in _GIT_CONFIG_NAMES:
+        # remote URLs there may carry a token, as `cat .git/config` is judged; `.git/HEAD` holds none
         return [Finding(Risk.HIGH, f"reads {verdict.resolved} ({verdict.sensitive}; may hold credentials)")]
     return [Finding(Risk.LOW, "reads a file inside the workspace")]
 

@@ -86,6 +86,13 @@ def _git_push(a: Analysis, inv: Invocation) -> None:
     if inv.has("-f", "--force", "--force-with-lease", "--force-if-includes", "--mirror", "--delete", "-d", "--prune"):
         a.flag(Risk.HIGH, "git push with force/mirror/delete rewrites or deletes history on the remote")
     operands = [w.value for w in inv.operands(frozenset({"--repo", "-o", "--push-option", "--receive-pack"}))]
+    values = inv.values
+    repos = [values[i + 1] for i, v in enumerate(values[:-1]) if v == "--repo"]
+    repos += [v.split("=", 1)[1] for v in values if v.startswith("--repo=")]
+    if repos:
+        operands = repos[:1] + operands  # `git push --repo=URL main`: the same as naming it first
+    if operands and operands[0].startswith(("/", "./", "../", "~")):
+        a.write_path(Word(operands[0]), inv.cwd)  # a repository by path: judged where it is
     if any(v.startswith(("+", ":")) for v in operands[1:]):
         a.flag(Risk.HIGH, "git push with a +/: refspec force-updates or deletes a remote branch")
     added = a.facts.get("git remotes added", set())
@@ -153,9 +160,15 @@ def _git_stash(a: Analysis, inv: Invocation) -> None:
 def _git_written_files(a: Analysis, inv: Invocation) -> None:
     """Files `git archive -o`, `git format-patch -o` and `git bundle create` write: judged by where
     they land, as a redirection would be (`-o ~/out` is outside the workspace)."""
+    values = inv.values
+    if inv.name == "git apply":  # `--directory=D`: the patched paths land under D
+        for index, value in enumerate(values):
+            if value.startswith("--directory="):
+                a.write_path(Word(value.split("=", 1)[1] + "/-"), inv.cwd)
+            elif value == "--directory" and index + 1 < len(values):
+                a.write_path(Word(values[index + 1] + "/-"), inv.cwd)
     if inv.name not in ("git archive", "git format-patch", "git bundle"):
         return
-    values = inv.values
     for index, value in enumerate(values[:-1]):
         if value in ("-o", "--output", "--output-directory"):
             a.write_path(inv.args[index + 1], inv.cwd)
@@ -340,6 +353,7 @@ _GIT_SUBCOMMANDS: dict[str, Handler] = {
     "worktree": _git_new_repository,
     "send-email": _git_sends,
     "send-pack": _git_sends,
+    "http-push": _git_sends,
     "credential": _git_sends,
     "credential-store": _git_sends,
     "credential-cache": _git_sends,

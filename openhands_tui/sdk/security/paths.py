@@ -25,7 +25,8 @@ _SECRET_NAMES = words("""
     .env .env.* *.env .envrc id_rsa* id_dsa* id_ecdsa* id_ed25519* *.pem *.key *.p12 *.pfx *.jks
     *.keystore *.kdbx .netrc _netrc .pgpass .git-credentials .npmrc .pypirc .htpasswd credentials
     credentials.json credentials.* secrets.* service-account*.json *-credentials.json *.tfstate
-    *.tfvars kubeconfig .dockercfg auth.json token token.json *.token
+    *.tfvars kubeconfig .dockercfg auth.json token token.json *.token *.tfstate.backup *.tfstate.*
+    client_secret*.json *-adminsdk-*.json wp-config.php
 """)
 _NOT_SECRET = (".env.example", ".env.sample", ".env.template", ".env.dist", "*.pub", "*.example", "*.sample")
 _SECRET_DIRS = words("""
@@ -40,7 +41,9 @@ _SENSITIVE = {
     "CI configuration": words("""
         .github/workflows/* .github/actions/* .gitlab-ci.yml .gitlab-ci/* .circleci/* Jenkinsfile
         .travis.yml azure-pipelines.yml bitbucket-pipelines.yml .buildkite/* .drone.yml
-        .woodpecker.yml .woodpecker/*
+        .woodpecker.yml .woodpecker/* .gitlab/ci/* .gitea/workflows/* .forgejo/workflows/* .tekton/*
+        cloudbuild.yaml cloudbuild.yml .cirrus.yml appveyor.yml .appveyor.yml .semaphore/* buildspec.yml
+        codemagic.yaml bitrise.yml
     """),
     "git hooks": (".githooks/*", ".husky/*", ".pre-commit-config.yaml", "lefthook.yml", ".lefthook.yml", ".envrc"),
     "agent instructions or permissions": words("""
@@ -56,7 +59,10 @@ _SENSITIVE = {
         pip.conf pip.ini .npmrc .yarnrc .yarnrc.yml .pnpmfile.cjs bunfig.toml uv.toml .condarc .pypirc
         .bunfig.toml
     """),
-    "editor auto-run configuration": (".vscode/*", ".idea/*", "*.code-workspace", ".devcontainer/*"),
+    "editor auto-run configuration": words("""
+        .vscode/* .idea/* *.code-workspace .devcontainer/* .devcontainer.json .nvim.lua .nvimrc .exrc
+        .gitpod.yml
+    """),
     "interpreter start-up code (runs in every later Python or activated shell)": words("""
         site-packages/*.pth dist-packages/*.pth site-packages/sitecustomize.py site-packages/usercustomize.py
         dist-packages/sitecustomize.py bin/activate bin/activate.* bin/activate_this.py pyvenv.cfg
@@ -88,6 +94,10 @@ class PathJudge:
     def __init__(self, workspace: str, home: str | None = None) -> None:
         self.workspace = os.path.realpath(workspace)
         self.home = home or os.path.expanduser("~")
+        #: Our own settings, rules and trusted projects (`$XDG_CONFIG_HOME/openhands-tui`): writing
+        #: there approves later actions, whatever else the path looks like.
+        config = os.environ.get("XDG_CONFIG_HOME") or os.path.join(self.home, ".config")
+        self.own_config = os.path.realpath(os.path.join(config, "openhands-tui"))
 
     def judge(self, raw: str, cwd: str | None = None) -> PathVerdict:
         if "\0" in raw:  # no file has such a name; resolving it would raise: judge it unknown
@@ -124,6 +134,8 @@ class PathJudge:
         return None
 
     def _sensitive(self, relative: str, resolved: str, inside: bool) -> str | None:
+        if resolved == self.own_config or resolved.startswith(self.own_config + os.sep):
+            return "this tool's own settings, approval rules or trusted projects"
         if not inside and resolved.startswith(self.home + os.sep):
             relative = os.path.relpath(resolved, self.home)
         parts = PurePosixPath(relative).parts

@@ -1,5 +1,5 @@
 """Rules for general-purpose programs: reading, writing and deleting files, permissions,
-system control and the network. (Programs that run other code are in exec_rules.py.)
+system control. (Programs that run other code are in exec_rules.py; the network in network_rules.py.)
 
 Every handler reports findings; none returns a verdict by itself, so the strictest finding
 over all the parts of a command line decides.
@@ -8,9 +8,11 @@ over all the parts of a command line decides.
 from __future__ import annotations
 
 import os
+import re
 
 from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, words
+from openhands_tui.sdk.security.network_rules import NETWORK_HANDLERS, is_remote_rsync, remote
 from openhands_tui.sdk.security.scripted_tools import find, sed, tar
 from openhands_tui.sdk.security.searches import hunts_secrets, prints_environment
 from openhands_tui.sdk.security.shell_state import SECRET_VARIABLE, check_declaration
@@ -56,13 +58,18 @@ def read_only(a: Analysis, inv: Invocation) -> None:
         a.flag(Risk.MEDIUM, "rg with --pre/-z runs helper programs on the files it searches")
     if inv.name == "sort" and inv.has("-o", "--output"):
         a.flag(Risk.MEDIUM, "sort -o writes a file")
+        _judge_output_option(a, inv, ("-o", "--output"))
     if inv.name == "sort" and inv.has("--compress-program"):
         a.flag(Risk.HIGH, "sort --compress-program runs the program it is given")
     operands = inv.operands(_VALUE_FLAGS)
     if inv.name in ("grep", "egrep", "fgrep", "rg", "ag"):
         hunts_secrets(a, inv, operands)
+    if inv.name in ("jq", "gojq", "jaq", "yq"):
+        _query_reads_environment(a, inv)
     if inv.name in ("grep", "egrep", "fgrep", "rg", "ag") and operands and not inv.has("-e", "-f"):
         operands = operands[1:]  # the first operand is the pattern
+    elif inv.name in ("jq", "gojq", "jaq", "yq") and operands and not inv.has("-f", "--from-file"):
+        operands = operands[1:]  # the first operand is the query (`jq .env config.json`)
     if inv.name in ("echo", "printf"):
         operands = []  # they print their arguments; `echo "$HOME"` reads nothing
     if inv.name in words("""
@@ -111,6 +118,8 @@ def writer(a: Analysis, inv: Invocation) -> None:
         a.write_path(word, inv.cwd)
     if inv.name in ("cp", "mv", "ln", "install"):
         _into_directory(a, operands, directories, inv.cwd)
+    if inv.name in ("patch", "7z"):
+        _judge_output_option(a, inv, ("-o", "--output", "-d", "--directory"))
 
 
 #: Per program, the options whose next word is a value (not a file to judge); `-f` and `-d` are
@@ -219,105 +228,30 @@ def kill(a: Analysis, inv: Invocation) -> None:
         a.flag(Risk.MEDIUM, f"{inv.name} stops processes")
 
 
-def network(a: Analysis, inv: Invocation) -> None:
-    values = inv.values
-    upload_flags = frozenset(
-        words("""
-        -d --data --data-binary --data-raw --data-urlencode --data-ascii -F --form -T --upload-file
-        --json --post-data --post-file --body-data --body-file
-    """)
-    )
-    if inv.has(*upload_flags) or any(v.startswith(("--post-", "--body-")) for v in values):
-        a.flag(Risk.HIGH, f"{inv.name} uploads data to a remote server (exfiltration)")
-    method = next((values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-X", "--request", "--method")), "")
-    if method.upper() in ("POST", "PUT", "PATCH", "DELETE"):
-        a.flag(Risk.HIGH, f"{inv.name} sends a {method.upper()} request (changes remote state or uploads)")
-    outputs = ("-o", "--output", "-O", "--output-document", "--output-dir", "-P", "--directory-prefix")
-    for index, word in enumerate(inv.args):
-        if "://" in word.value and (word.substituted or word.variables):
-            a.flag(Risk.HIGH, "the URL is built from command output or variables (a way to exfiltrate data)")
-        elif word.substituted and not (index and values[index - 1] in outputs):
-            # `-H "X: $(cat notes.txt)"`, `--user-agent "$(env)"`: whatever it prints goes with the request
-            a.flag(Risk.HIGH, f"{inv.name} sends command output to a remote server (in a header or field)")
-    if inv.command.pipe_index > 0:
-        a.flag(Risk.HIGH, f"{inv.name} receives the output of another command (exfiltration)")
-    a.flag(Risk.MEDIUM, f"{inv.name} accesses the network")
-    option_files = ("-K", "--config") if inv.name == "curl" else ("-e", "--execute", "--config")
-    if inv.has(*option_files) or any(v.startswith(("--config=", "--execute=")) for v in values):
-        a.flag(
-            Risk.HIGH, f"{inv.name} takes more options from a file or string (uploads, outputs) the rules cannot see"
-        )
-    for index, value in enumerate(values):
-        if value in ("--output-dir", "-P", "--directory-prefix") and index + 1 < len(values):
-            a.write_path(inv.args[index + 1], inv.cwd)
-    _note_downloads(a, inv)
-    for index, value in enumerate(values):
-        if value in ("-o", "--output", "-O", "--output-document") and index + 1 < len(values):
-            a.write_path(inv.args[index + 1], inv.cwd)
-        elif value.startswith("@") and len(value) > 1:
-            a.read_path(_word(value[1:]), inv.cwd)
-    for word in inv.args:
-        if "=@" in word.value:
-            a.read_path(_word(word.value.split("=@", 1)[1]), inv.cwd)
+def _query_reads_environment(a: Analysis, inv: Invocation) -> None:
+    """`jq -n env`, `jq -n '$ENV.OPENAI_API_KEY'`, `yq 'env(TOKEN)'`: the query language reads
+    the environment, as `env`/`printenv` do."""
+    for value in inv.values:
+        if not re.search(r"\$ENV\b|(?<![\w.$])env\b|\bstrenv\(", value):
+            continue
+        if SECRET_VARIABLE.search(value):
+            a.flag(Risk.HIGH, f"{inv.name} prints a secret from the environment ({value})")
+        else:
+            a.flag(Risk.MEDIUM, f"{inv.name} prints environment variables, API keys included")
 
 
-def getent(a: Analysis, inv: Invocation) -> None:
-    """`getent hosts NAME` asks the resolver (DNS); `getent passwd $USER` reads local tables."""
-    if inv.values[:1] and inv.values[0] in ("hosts", "ahosts", "ahostsv4", "ahostsv6"):
-        return probe(a, inv)
-    a.flag(Risk.LOW, "getent reads a local table")
-
-
-def probe(a: Analysis, inv: Invocation) -> None:
-    a.flag(Risk.MEDIUM, f"{inv.name} sends network requests")
-    if any(word.substituted or word.variables for word in inv.args) or inv.command.pipe_index > 0:
-        a.flag(Risk.HIGH, f"{inv.name} looks up a name built from command output or variables (DNS exfiltration)")
-
-
-def _note_downloads(a: Analysis, inv: Invocation) -> None:
-    """Remember which files this command line fetched, so running one of them later in the
-    same line (`curl -o a.sh URL && bash a.sh`) is judged as running downloaded code."""
-    values, found = inv.values, a.facts.setdefault("downloaded", set())
-    urls = [v for v in values if "://" in v]
-    named = False
-    for index, value in enumerate(values):
-        if value in ("-o", "--output", "-O", "--output-document") and index + 1 < len(values):
-            if not (inv.name == "curl" and value == "-O"):
-                found.add(values[index + 1])
-                named = True
-        elif value.startswith(("--output=", "--output-document=")):
-            found.add(value.split("=", 1)[1])
-            named = True
-    remote_name = inv.name == "curl" and any(
-        v == "--remote-name" or (v.startswith("-") and not v.startswith("--") and "O" in v) for v in values
-    )
-    if remote_name or (inv.name != "curl" and not named):
-        found.update(url.rstrip("/").rsplit("/", 1)[-1].split("?", 1)[0] for url in urls)
-    if inv.command.pipe_length > inv.command.pipe_index + 1:
-        found.add("*")  # its output feeds another program (`| tar x`): any file may have come from it
-
-
-def remote(a: Analysis, inv: Invocation) -> None:
-    if inv.name == "rsync" and not _rsync_is_remote(inv):
-        return writer(a, inv)  # `rsync -a template/ build/`: a copy between local directories
-    a.flag(Risk.HIGH, f"{inv.name} opens a connection to another machine (remote execution or data transfer)")
-
-
-def _rsync_is_remote(inv: Invocation) -> bool:
-    """Whether rsync reaches another machine: `host:path`, `rsync://`, `--rsh`/`-e` (a program
-    to run), or an operand only known at run time."""
-    if inv.has("-e", "--rsh", "--rsync-path") or any(v.startswith(("--rsh=", "--rsync-path=")) for v in inv.values):
-        return True
-    for word in inv.operands():
-        head = word.value.split("/", 1)[0]
-        if not word.static or "://" in word.value or ":" in head:
-            return True
-    return False
+def rsync(a: Analysis, inv: Invocation) -> None:
+    """`rsync -a template/ build/` copies between local directories; to a host it is a transfer."""
+    if is_remote_rsync(inv):
+        remote(a, inv)
+    else:
+        writer(a, inv)
 
 
 def ps(a: Analysis, inv: Invocation) -> None:
     """BSD-style `ps e` (`ps eww`, `ps auxe`) prints every process's environment, keys included."""
-    if any(not v.startswith("-") and "e" in v for v in inv.values):
+    first = inv.values[0] if inv.values else ""
+    if re.fullmatch(r"[a-zA-Z]+", first) and "e" in first:  # BSD options come first, without a dash
         a.flag(Risk.MEDIUM, "ps e prints the environment of every process, API keys included")
     else:
         read_only(a, inv)
@@ -339,6 +273,18 @@ def env_dump(a: Analysis, inv: Invocation) -> None:
                 a.flag(Risk.HIGH, f"{inv.name} prints {word.value}, which holds a secret")
         return read_only(a, inv)
     prints_environment(a, inv)
+
+
+def _judge_output_option(a: Analysis, inv: Invocation, options: tuple[str, ...]) -> None:
+    """The file an option names as the output (`sort -o F`, `--output=F`, `7z -oDIR`, `patch -o F`)."""
+    values = inv.values
+    for index, value in enumerate(values):
+        if value in options and index + 1 < len(values):
+            a.write_path(inv.args[index + 1], inv.cwd)
+        elif value.startswith(tuple(o + "=" for o in options if o.startswith("--"))):
+            a.write_path(_word(value.split("=", 1)[1]), inv.cwd)
+        elif inv.name == "7z" and value.startswith("-o") and len(value) > 2:
+            a.write_path(_word(value[2:]), inv.cwd)
 
 
 def tee(a: Analysis, inv: Invocation) -> None:
@@ -407,19 +353,13 @@ HANDLERS: dict[str, Handler] = {
     "killall": kill,
     "pkill": kill,
     "killall5": kill,
-    **{name: network for name in ("curl", "wget", "http", "https", "xh", "aria2c", "fetch", "lynx", "links")},
-    **{
-        name: remote
-        for name in words("""
-            ssh scp sftp rsync nc ncat netcat socat telnet ftp mosh rlogin rsh tftp sshpass
-        """)
-    },
-    **{name: probe for name in ("ping", "dig", "nslookup", "host", "traceroute", "whois", "mtr", "drill")},
-    "getent": getent,
+    **NETWORK_HANDLERS,
+    "rsync": rsync,
     "ps": ps,
     "printenv": env_dump,
     **{name: set_variables for name in ("export", "declare", "typeset", "set", "local", "readonly")},
     "tee": tee,
+    "sponge": tee,
     **{
         name: secret_reader
         for name in words("""

@@ -8,6 +8,7 @@ import re
 
 from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.security.invocation import Analysis, Invocation, words
+from openhands_tui.sdk.security.paths import is_secret_name
 from openhands_tui.sdk.shell_syntax import Word
 
 
@@ -70,6 +71,12 @@ def _sed_script(a: Analysis, inv: Invocation, script: str) -> None:
             a.read_path(_word(argument), inv.cwd)
 
 
+def _may_name_secrets(pattern: str) -> bool:
+    """Whether a name pattern (`.env*`, `*.pem`, `id_rsa?`) matches names secrets are kept under."""
+    samples = {pattern.replace("*", fill).replace("?", "x") for fill in ("", ".local", "x")}
+    return any(is_secret_name(sample) for sample in samples)
+
+
 def find(a: Analysis, inv: Invocation) -> None:
     a.flag(Risk.LOW, "find lists files")
     values = inv.values
@@ -80,6 +87,12 @@ def find(a: Analysis, inv: Invocation) -> None:
         roots.append(word)
     for root in roots or [_word(".")]:
         a.read_path(root, inv.cwd)
+    names = [
+        values[i + 1] for i, v in enumerate(values[:-1]) if v in ("-name", "-iname", "-path", "-ipath", "-wholename")
+    ]
+    secret_names = [n for n in names if _may_name_secrets(n.rsplit("/", 1)[-1])]
+    if secret_names and inv.command.pipe_length > inv.command.pipe_index + 1:
+        a.flag(Risk.HIGH, f"find passes the names of secret files ({', '.join(secret_names)}) to the next command")
     for index, value in enumerate(values):
         if value == "-delete":
             a.flag(Risk.HIGH, "find -delete deletes every file it matches")
@@ -93,6 +106,11 @@ def find(a: Analysis, inv: Invocation) -> None:
                 inner.append(word)
             if inner:
                 a.nested_invocation(inner, inv)
+            if secret_names and inner:
+                # `find . -name '.env*' -exec cat {} ;`: what it runs is handed the secret files
+                a.flag(
+                    Risk.HIGH, f"find hands files named like secrets ({', '.join(secret_names)}) to {inner[0].value}"
+                )
         elif value.startswith(("-fprint", "-fls")):
             a.flag(Risk.MEDIUM, f"find {value} writes a file")
             if index + 1 < len(values):
@@ -121,5 +139,10 @@ def tar(a: Analysis, inv: Invocation) -> None:
         for i, v in enumerate(values[:-1])
         if v in ("-f", "--file") or (v.startswith("-") and v.endswith("f") and not v.startswith("--"))
     ]
+    old_style = values[0] if values and not values[0].startswith("-") else ""  # `tar czf out.tgz .`
+    if "f" in old_style and len(values) > 1:
+        archives.append(values[1])
+    creates = inv.has("-c", "--create", "-r", "--append", "-u", "--update") or bool({"c", "r", "u"} & set(old_style))
     for archive in archives:
-        a.read_path(_word(archive), inv.cwd)
+        # the archive it makes is a file written where it says (`tar czf /elsewhere/src.tgz .`)
+        (a.write_path if creates else a.read_path)(_word(archive), inv.cwd)

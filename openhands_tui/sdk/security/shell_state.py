@@ -34,6 +34,7 @@ RUNS_CODE_LATER = frozenset(
     HISTFILE PROMPT_DIRTRIM CDPATH SHELLOPTS BASHOPTS GCONV_PATH ZDOTDIR HOME XDG_CONFIG_HOME
     SYSTEMD_PAGER SYSTEMD_EDITOR EXINIT VIMINIT MYVIMRC PYTHONWARNINGS PYTHONBREAKPOINT PERL5DB
     NPM_CONFIG_SCRIPT_SHELL NPM_CONFIG_NODE_OPTIONS NPM_CONFIG_SHELL NPM_CONFIG_GIT GIT_SSL_NO_VERIFY
+    DOTNET_STARTUP_HOOKS SUDO_ASKPASS CORECLR_PROFILER_PATH
 """)
 )
 RUNS_CODE_LATER_PREFIXES = ("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_", "GIT_TRACE")
@@ -50,6 +51,8 @@ PACKAGE_SOURCES = re.compile(
     r"NODE_TLS_REJECT_UNAUTHORIZED|PIP_CERT|NPM_CONFIG_(CAFILE|STRICT_SSL|PROXY|HTTPS_PROXY))$",
     re.IGNORECASE,
 )
+#: Where interpreters look for modules before their own: one outside the project is code it did not ship.
+_MODULE_PATHS = frozenset(words("PYTHONPATH NODE_PATH CLASSPATH PYTHONUSERBASE"))
 #: Settings that, inside a script bash runs as its own process, affect nothing after it: the
 #: script's PATH reaches only its own commands (which are judged), prompts are never shown.
 _SCRIPT_LOCAL = frozenset(words("PATH PROMPT_COMMAND PS0 PS4 HISTFILE CDPATH PROMPT_DIRTRIM"))
@@ -83,6 +86,16 @@ def check_assignment(a: Analysis, name: str, value: Word, cwd: str, kept: bool =
         a.flag(Risk.HIGH, f"setting {name} makes later commands run other code ({name} is read by the shell or tools)")
     elif PACKAGE_SOURCES.match(name):
         a.flag(Risk.HIGH, f"setting {name} changes where packages are downloaded from (supply chain)")
+    elif upper in _MODULE_PATHS and value.static:
+        # python imports from there first (a sitecustomize.py there runs at every start)
+        for entry in (e for e in value.value.split(":") if e and not e.startswith("$")):
+            if not a.path_is_inside(entry, cwd):
+                a.flag(
+                    Risk.HIGH, f"{name} now reaches {entry}, outside the workspace: later programs load code from it"
+                )
+                break
+    elif upper == "LESS" and re.search(r"[!|]", value.value):
+        a.flag(Risk.HIGH, f"{name} holds a less command that runs a program ({value.value})")
     elif upper == "PATH":
         first = value.value.split(":", 1)[0]
         if not value.static and not first.startswith("$"):

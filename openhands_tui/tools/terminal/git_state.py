@@ -20,6 +20,9 @@ _GIT_CONFIG_DANGER = re.compile(
 )
 
 
+#: What in a git directory makes git run code or read config from elsewhere.
+GIT_DIRECTORY_STATE = ("hooks", "config", "config.worktree", "commondir")
+
 #: How far `.git/modules` is searched for submodules' own git directories (names may nest).
 _MODULES_DEPTH = 4
 _MODULES_MAX_DIRECTORIES = 400
@@ -40,7 +43,7 @@ def submodule_hooks_and_config(modules: Path) -> list[Path]:
             continue
         names = {entry.name for entry in entries}
         if "HEAD" in names and directory != modules:  # a git directory
-            found += [directory / name for name in ("hooks", "config") if name in names]
+            found += [directory / name for name in GIT_DIRECTORY_STATE if name in names]
             nested = directory / "modules"  # a submodule's own submodules
             if "modules" in names and depth < _MODULES_DEPTH:
                 pending.append((nested, depth + 1))
@@ -51,10 +54,20 @@ def submodule_hooks_and_config(modules: Path) -> list[Path]:
 
 
 def harmless_new_git(path: Path) -> bool:
-    """A hooks directory with only git's samples, or a config that names no program to run."""
+    """A hooks directory with only git's samples, a config that names no program to run, or a
+    new linked worktree's `commondir` naming the repository that made it (`git worktree add`)."""
     if path.name == "hooks":
         return all(child.name.endswith(".sample") for child in path.iterdir()) if path.is_dir() else False
-    if path.name == "config":
+    if path.name == "commondir":
+        repository = path.parent.parent.parent  # .git/worktrees/<name>/commondir -> .git
+        if path.parent.parent.name != "worktrees" or path.is_symlink() or not path.is_file():
+            return False
+        try:
+            target = path.read_text(errors="replace").strip()
+        except OSError:
+            return False
+        return os.path.realpath(os.path.join(path.parent, target)) == os.path.realpath(repository)
+    if path.name in ("config", "config.worktree"):
         try:
             text = path.read_text(errors="replace")
         except OSError:
@@ -67,9 +80,16 @@ def harmless_new_git(path: Path) -> bool:
 #: and how many directories one look may open: a vendored checkout sits near the top.
 NESTED_DEPTH = 3
 NESTED_MAX_DIRECTORIES = 2000
-#: Trees that hold no repository the user works in, and can be huge.
+#: Trees that hold no repository the user works in, and can be huge; build output too, where
+#: tools clone dependencies (CMake's `build/_deps/x-src/.git`) that `rm -rf build` must still delete
+#: (a protected path is a mount point: it cannot be removed).
 _SKIPPED = frozenset(
     {
+        "build",
+        "_deps",
+        "dist",
+        "out",
+        ".build",
         ".git",
         "node_modules",
         ".venv",
@@ -123,9 +143,28 @@ def _repository_state(git: Path) -> list[Path]:
         names = {name.lower(): name for name in os.listdir(git)}
     except OSError:
         return []
-    found = [git / names[name] for name in ("hooks", "config") if name in names]
+    found = [git / names[name] for name in GIT_DIRECTORY_STATE if name in names]
     if "modules" in names:
         found += submodule_hooks_and_config(git / names["modules"])
+    if "worktrees" in names:
+        found += worktree_state(git / names["worktrees"])
+    return found
+
+
+def worktree_state(worktrees: Path) -> list[Path]:
+    """Each linked worktree's `commondir` and `config.worktree` under `.git/worktrees`: git reads
+    them when the user works in that worktree (the first names where config and hooks come from)."""
+    found: list[Path] = []
+    try:
+        entries = [entry for entry in os.scandir(worktrees) if entry.is_dir(follow_symlinks=False)]
+    except OSError:
+        return found
+    for entry in entries[:_MODULES_MAX_DIRECTORIES]:
+        found += [
+            Path(entry.path, name)
+            for name in ("commondir", "config.worktree")
+            if os.path.lexists(Path(entry.path, name))
+        ]
     return found
 
 

@@ -36,6 +36,7 @@ from openhands_tui.tools.terminal.git_state import (
     harmless_new_nested,
     nested_repositories_state,
     submodule_hooks_and_config,
+    worktree_state,
 )
 
 #: Under /run, what commands still see: the resolver's files (`/etc/resolv.conf` may point here).
@@ -123,7 +124,7 @@ class ProtectedPaths:
         if git.is_symlink() or git.is_file():  # `gitdir: elsewhere`: a repository with other hooks and config
             found.append(git)
         elif git.is_dir():
-            found += submodule_hooks_and_config(git / "modules")
+            found += submodule_hooks_and_config(git / "modules") + worktree_state(git / "worktrees")
         return found + nested_repositories_state(self.workspace)
 
     def snapshot(self) -> dict[Path, tuple[int, int] | None]:
@@ -155,7 +156,7 @@ class ProtectedPaths:
             if spare_editor and editor_wrote_under(str(path)):
                 continue
             relative = path.relative_to(self.workspace)
-            new_module = relative.parts[:2] == (".git", "modules") and path not in before
+            new_module = relative.parts[:2] in ((".git", "modules"), (".git", "worktrees")) and path not in before
             if ((new_git and relative.parts[0] == ".git") or new_module) and harmless_new_git(path):
                 continue  # `git init`, `git clone`, `git submodule add`: sample hooks, plain config
             if path not in before and relative.parts[0] != ".git" and harmless_new_nested(path, self.workspace):
@@ -252,15 +253,16 @@ class Jail:
                 return SandboxDenial(reason=f"the sandbox has no network access ({line})", network=True)
         line = _first_match(_READ_ONLY, output)
         if line is None:
-            return None
+            busy = _first_match(_BUSY, output)  # `rm -rf vendor`: a protected path is a mount point
+            target = _path_in(busy, cwd) if busy else None
+            return self._protected_denial(target) if target is not None else None
         target = _path_in(line, cwd)
         if target is None:
             return SandboxDenial(reason=f"the sandbox made a path read-only ({line})", grantable=False)
         return self._write_denial(target, line)
 
-    def _write_denial(self, target: Path, line: str) -> SandboxDenial:
+    def _protected_denial(self, target: Path) -> SandboxDenial | None:
         resolved = Path(os.path.realpath(target))
-        workspace = Path(os.path.realpath(self.workspace))
         for path in self.protected.existing():
             real = Path(os.path.realpath(path))
             if resolved == real or real in resolved.parents:
@@ -269,6 +271,14 @@ class Jail:
                     "through the file editor, which asks the user",
                     grantable=False,
                 )
+        return None
+
+    def _write_denial(self, target: Path, line: str) -> SandboxDenial:
+        resolved = Path(os.path.realpath(target))
+        workspace = Path(os.path.realpath(self.workspace))
+        protected = self._protected_denial(target)
+        if protected is not None:
+            return protected
         for hidden in HIDDEN_IN_HOME:
             secret = self.home / hidden
             if resolved == secret or secret in resolved.parents:
@@ -292,6 +302,7 @@ _NETWORK_FAILURES = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 _READ_ONLY = re.compile(r"^.*(Read-only file system|EROFS).*$", re.MULTILINE)
+_BUSY = re.compile(r"^.*(Device or resource busy|EBUSY).*$", re.MULTILINE)
 _QUOTED = re.compile(r"""['"‘`]([^'"’`]+)['"’`]""")
 
 

@@ -1,0 +1,62 @@
+"""What bash makes of a word before the program sees it, as far as it can be known without
+running anything: brace expansion (`cat {.env,x}` reads `.env`), and variables the same
+command line set to fixed values (`f=~/.bashrc; echo x >> $f` writes `~/.bashrc`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from openhands_tui.sdk.shell_syntax import Word
+
+_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def brace_alternatives(text: str, limit: int = 64) -> list[str]:
+    """What bash's brace expansion makes of `text` (`a{b,c}d` -> `abd`, `acd`), up to `limit`."""
+    depth, start = 0, -1
+    for index, char in enumerate(text):
+        if char == "{":
+            depth, start = depth + 1, index if depth == 0 else start
+        elif char == "}" and depth:
+            depth -= 1
+            if depth == 0:
+                parts, level, last = [], 0, start + 1
+                for inner, c in enumerate(text[start + 1 : index], start + 1):
+                    level += (c == "{") - (c == "}")
+                    if c == "," and level == 0:
+                        parts.append(text[last:inner])
+                        last = inner + 1
+                if not parts:
+                    continue  # `{x}`: no comma, no expansion
+                parts.append(text[last:index])
+                head, tail = text[:start], text[index + 1 :]
+                results: list[str] = []
+                for part in parts:
+                    results += brace_alternatives(head + part + tail, limit)
+                    if len(results) >= limit:
+                        break
+                return results[:limit]
+    return [text]
+
+
+def with_known_variables(word: Word, value_of: Callable[[str], set[str] | None]) -> Word | None:
+    """`word` with each `$name`/`${name}` replaced by the fixed value `value_of(name)` gives
+    (a one-element set), or None when the word has no variables or any of them is unknown."""
+    if word.static or word.substituted or not word.variables:
+        return None
+    unknown = False
+
+    def known(match: re.Match[str]) -> str:
+        nonlocal unknown
+        values = value_of(match.group(1) or match.group(2))
+        if not values:
+            unknown = True
+            return ""
+        return next(iter(values))
+
+    value = _VARIABLE.sub(known, word.value)
+    if unknown or "$" in value or "`" in value:
+        return None
+    return Word(value)
