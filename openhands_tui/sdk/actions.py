@@ -122,7 +122,8 @@ def prepare(tools: Mapping[str, ToolDefinition[Any]], call: ToolCall) -> Prepare
         call = call.model_copy(update={"arguments": json.dumps(arguments)})  # a lone one made U+FFFD
     action: Action | None = None
     if error is None and tool is None:
-        error = f"There is no tool named {call.name!r}. Available tools: {', '.join(tools)}."
+        named = call.name if len(call.name) <= 200 else f"{call.name[:200]}… ({len(call.name):,} characters)"
+        error = f"There is no tool named {named!r}. Available tools: {', '.join(tools)}."
     if error is None and tool is not None:
         try:
             action = tool.action_type.model_validate(arguments)

@@ -8,6 +8,7 @@ messages it would have sent had it never stopped.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from openhands_tui.sdk.event import (
@@ -57,6 +58,19 @@ def _bounded_text(text: str) -> str:
 MAX_ARGUMENTS_IN_HISTORY = 20_000
 _KEEP_OF_LONG_STRING = 1_000
 _KEEP_OF_LONG_LIST = 50
+
+
+#: What providers accept as a function name (OpenAI and Anthropic alike).
+_FUNCTION_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def sendable_name(name: str) -> str:
+    """A called tool's name as it can be sent back: a model that calls `bad name!` or a name of
+    100,000 characters would otherwise have every later request refused (400), the session's
+    too on resume. Only names no tool can have are changed, the same way each time."""
+    if _FUNCTION_NAME.fullmatch(name):
+        return name
+    return re.sub(r"[^A-Za-z0-9_-]", "_", name)[:64] or "invalid_tool"
 
 
 def compact_arguments(raw: str) -> str:
@@ -158,7 +172,7 @@ class MessageBuilder:
             {
                 "id": event.tool_call_id,
                 "type": "function",
-                "function": {"name": event.tool_name or "invalid_tool", "arguments": arguments},
+                "function": {"name": sendable_name(event.tool_name), "arguments": arguments},
             }
         )
 

@@ -97,3 +97,18 @@ def test_bounded_text_keeps_what_fits_whole() -> None:
     head_only.add("x" * 1000)
     assert head_only.text() == "xxxx" and head_only.total == 1000
     assert json.dumps(collector.text())
+
+
+async def test_a_call_of_a_name_no_tool_can_have_is_sent_back_as_providers_accept(serve, workspace: Path) -> None:
+    """OpenAI and Anthropic refuse a function name outside [A-Za-z0-9_-]{1,64}: echoed back as
+    it came, every later request of the session (and of its resume) would be a 400."""
+    odd = ["x" * 100_000, "bad name!\x1b[2J", "good_name"]
+    turns = [Turn(tool_calls=[ScriptedToolCall(name=name, arguments={})]) for name in odd]
+    server = serve([Script(turns=[*turns, Turn.finish("done")])])
+    result = await run(Agent(llm=llm_for(server), tools=get_default_tools()), workspace, "go")
+    assert result.outcome.result == "done"
+    sent = [c["function"]["name"] for m in server.requests[-1].messages for c in m.get("tool_calls") or ()]
+    assert sent == ["x" * 64, "bad_name___2J", "good_name"]
+    told = [str(request.messages[-1]["content"]) for request in server.requests[1:]]
+    assert told[0].startswith("There is no tool named 'xxx") and "… (100,000 characters)'" in told[0]
+    assert len(told[0]) < 1_000
