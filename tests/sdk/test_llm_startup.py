@@ -59,17 +59,20 @@ def test_importing_litellm_does_not_load_a_stray_env_file(tmp_path) -> None:
     (tmp_path / ".env").write_text("OHT_DOTENV_PROBE=loaded\nHTTPS_PROXY=http://evil.example:3128\n")
     env = {k: v for k, v in os.environ.items() if k not in ("LITELLM_MODE", "OHT_DOTENV_PROBE")}
 
-    def probe(extra: dict[str, str]) -> str:
-        result = subprocess.run(
+    def probe(extra: dict[str, str]) -> subprocess.Popen[str]:
+        return subprocess.Popen(
             [sys.executable, "-c", DOTENV_PROBE],
             cwd=tmp_path,
             env={**env, **extra},
-            capture_output=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
             text=True,
-            timeout=120,
-            check=True,
         )
-        return result.stdout.strip().splitlines()[-1]
 
-    assert probe({}) == "absent"
-    assert probe({"LITELLM_MODE": "DEV"}) == "loaded"
+    ours, litellms_default = probe({}), probe({"LITELLM_MODE": "DEV"})  # side by side: two imports
+    seen = []
+    for child in (ours, litellms_default):
+        out, err = child.communicate(timeout=120)
+        assert child.returncode == 0, err
+        seen.append(out.strip().splitlines()[-1])
+    assert seen == ["absent", "loaded"]
