@@ -50,7 +50,13 @@ from openhands_tui.sdk.context.files import (
     split_frontmatter,
 )
 from openhands_tui.sdk.context.imports import expand_imports
-from openhands_tui.sdk.context.rules import copilot_instructions, cursor_rules, nested_instructions, windsurf_rules
+from openhands_tui.sdk.context.rules import (
+    copilot_instructions,
+    cursor_rules,
+    nested_instructions,
+    stays_inside,
+    windsurf_rules,
+)
 from openhands_tui.sdk.context.skill import Skill
 from openhands_tui.sdk.model import Model
 
@@ -232,7 +238,7 @@ def _load_tree(
                 read.add(real)
                 skills += _load_directory(root / relative, origin, warnings, skills_dir=skills_dir, confine=root)
     for path, name in _instruction_files(root):
-        if _escapes(path, root, warnings):
+        if not stays_inside(path, root, warnings):
             continue
         name = f"{name} ({label})" if label and name in taken else name
         taken.add(name)
@@ -271,14 +277,6 @@ def _instruction_files(root: Path) -> list[tuple[Path, str]]:
     return found
 
 
-def _escapes(path: Path, root: Path, warnings: list[str]) -> bool:
-    real, inside = os.path.realpath(path), os.path.realpath(root)
-    if real == inside or real.startswith(inside.rstrip(os.sep) + os.sep):
-        return False
-    warnings.append(f"{path}: skipped, it links outside the repository (to {real})")
-    return True
-
-
 def _load_directory(
     directory: Path, origin: str, warnings: list[str], *, skills_dir: bool, confine: Path | None = None
 ) -> list[Skill]:
@@ -290,7 +288,7 @@ def _load_directory(
         return []
     skills = []
     for path in _candidates(directory, warnings, skills_dir=skills_dir):
-        if confine is not None and _escapes(path, confine, warnings):
+        if confine is not None and not stays_inside(path, confine, warnings):
             continue
         if path.name.lower() == "skill.md":
             default = path.parent.name if path.parent != directory else directory.name

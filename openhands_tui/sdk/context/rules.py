@@ -78,7 +78,7 @@ def rule_files(directory: Path, root: Path, suffixes: tuple[str, ...], warnings:
     paths = sorted(p for p in directory.rglob("*") if p.name.lower().endswith(suffixes) and p.is_file())
     if len(paths) > MAX_RULES:
         warnings.append(f"{directory}: only the first {MAX_RULES} of {len(paths):,} rules are read")
-    return [p for p in paths[:MAX_RULES] if _inside(p, root, warnings)]
+    return [p for p in paths[:MAX_RULES] if stays_inside(p, root, warnings)]
 
 
 def _rule(path: Path, name: str, origin: str, warnings: list[str], *, globs_key: str = "globs") -> Skill | None:
@@ -137,7 +137,7 @@ def nested_instructions(workspace: Path, instruction_names: dict[str, str], warn
     found = _from_git(workspace, instruction_names)
     if found is None:
         found = _walked(workspace, instruction_names)
-    found = [p for p in found if "/" in p and _inside(workspace / p, workspace, warnings)]
+    found = [p for p in found if "/" in p and stays_inside(workspace / p, workspace, warnings)]
     if not found:
         return None
     shown = found[:MAX_NESTED_LISTED]
@@ -195,7 +195,8 @@ def _walked(workspace: Path, instruction_names: dict[str, str]) -> list[str]:
     return sorted(found)
 
 
-def _inside(path: Path, root: Path, warnings: list[str]) -> bool:
+def stays_inside(path: Path, root: Path, warnings: list[str]) -> bool:
+    """Whether `path`, links resolved, is within `root`; if not, a warning says where it leads."""
     real, inside = os.path.realpath(path), os.path.realpath(root)
     if real == inside or real.startswith(inside.rstrip(os.sep) + os.sep):
         return True
