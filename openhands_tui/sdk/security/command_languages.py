@@ -14,7 +14,7 @@ import re
 from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.security.code_checks import check_script
 from openhands_tui.sdk.security.devtools import package_manager
-from openhands_tui.sdk.security.exec_rules import script_language
+from openhands_tui.sdk.security.interpreter_rules import script_language
 from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, words
 from openhands_tui.sdk.security.programs import read_only
 from openhands_tui.sdk.shell_syntax import Word
