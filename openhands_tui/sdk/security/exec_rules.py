@@ -17,6 +17,7 @@ from openhands_tui.sdk.security.interpreter_rules import (
     SCRIPT_LANGUAGES,
     STDIN_PATHS,
     python,
+    runs_unseen_code,
     script_language,
 )
 from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, words
@@ -192,10 +193,8 @@ def shell(a: Analysis, inv: Invocation) -> None:
             a.flag(Risk.HIGH, f"{inv.name} -c runs code that is only known at run time")
         else:
             a.nested_shell(code.value, inv.cwd, f"{inv.name} -c")
-    elif script is not None and script.substituted:
-        a.flag(Risk.HIGH, f"{inv.name} runs code produced by another command ({script.value})")
-    elif script is not None and script.value.startswith(STDIN_PATHS) and inv.command.heredoc is None:
-        a.flag(Risk.HIGH, f"{inv.name} runs code from {script.value}, which cannot be seen beforehand")
+    elif script is not None and runs_unseen_code(a, inv, script):
+        pass
     elif script is not None and script.value != "-" and not script.value.startswith(STDIN_PATHS):
         a.flag(Risk.MEDIUM, f"{inv.name} runs the script {script.value}")
         a.read_path(script, inv.cwd)

@@ -27,6 +27,18 @@ SCRIPT_LANGUAGES = {
 }
 
 
+def runs_unseen_code(a: Analysis, inv: Invocation, script: Word) -> bool:
+    """Whether the script a shell or interpreter is given cannot be read beforehand (another
+    command's output, standard input without a heredoc): then it is HIGH, and that is all."""
+    if script.substituted:
+        a.flag(Risk.HIGH, f"{inv.name} runs code produced by another command ({script.value})")
+        return True
+    if script.value.startswith(STDIN_PATHS) and inv.command.heredoc is None:
+        a.flag(Risk.HIGH, f"{inv.name} runs code from {script.value}, which cannot be seen beforehand")
+        return True
+    return False
+
+
 def python(a: Analysis, inv: Invocation) -> None:
     values = inv.values
     if inv.has("--version", "-V") and len(values) == 1:
@@ -49,10 +61,8 @@ def python(a: Analysis, inv: Invocation) -> None:
         index = inv.args.index(module)
         python_module(a, inv, module.value, inv.args[index + 1 :])
         return
-    if script is not None and script.substituted:
-        a.flag(Risk.HIGH, f"{inv.name} runs code produced by another command ({script.value})")
-    elif script is not None and script.value.startswith(STDIN_PATHS) and inv.command.heredoc is None:
-        a.flag(Risk.HIGH, f"{inv.name} runs code from {script.value}, which cannot be seen beforehand")
+    if script is not None and runs_unseen_code(a, inv, script):
+        pass
     elif script is not None and script.value != "-" and not script.value.startswith(STDIN_PATHS):
         a.flag(Risk.MEDIUM, f"runs the Python script {script.value}")
         a.read_path(script, inv.cwd)
