@@ -1,7 +1,8 @@
 """What odd providers and proxies send, for chaos tests: an HTML error page from a gateway, a
 200 whose body is an error, a stream with comments, pings and garbage among its events, a
-stream that stops without its `[DONE]`, and a stream cut into pieces of a few bytes — in the
-middle of UTF-8 characters — as a slow proxy delivers it.
+stream that stops without its `[DONE]`, a stream cut into pieces of a few bytes — in the
+middle of UTF-8 characters — as a slow proxy delivers it, and a stream that never reports its
+usage although it was asked to (`stream_options.include_usage`), as many local servers do.
 
 Each is a `Turn.fault`; the OpenAI-compatible server answers with the turn's own content where
 the oddity carries one (`frames` are the turn's SSE frames, `[DONE]` last).
@@ -14,8 +15,8 @@ from typing import Any, Literal
 
 from openhands_tui.testing.http import Handler
 
-Oddity = Literal["html_502", "error_200", "sse_noise", "sse_garbage", "no_done", "byte_split"]
-ODDITIES: tuple[str, ...] = ("html_502", "error_200", "sse_noise", "sse_garbage", "no_done", "byte_split")
+Oddity = Literal["html_502", "error_200", "sse_noise", "sse_garbage", "no_done", "byte_split", "no_usage"]
+ODDITIES: tuple[str, ...] = ("html_502", "error_200", "sse_noise", "sse_garbage", "no_done", "byte_split", "no_usage")
 
 BAD_GATEWAY_PAGE = (
     b"<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n"
@@ -38,6 +39,9 @@ def answer_oddly(handler: Handler, oddity: str, frames: list[bytes]) -> None:
         handler.start_events()
         middle = len(frames) // 2
         handler.send_events([*frames[:middle], b'data: {"choices": [{"delta\n\n', *frames[middle:]])
+    elif oddity == "no_usage":
+        handler.start_events()
+        handler.send_events([f for f in frames if not _reports_usage(f)])
     elif oddity == "no_done":
         handler.start_events()
         handler.send_events(frames[:-1])
@@ -45,6 +49,11 @@ def answer_oddly(handler: Handler, oddity: str, frames: list[bytes]) -> None:
         whole = b"".join(frames)
         handler.start_events()
         handler.send_events([whole[start : start + 3] for start in range(0, len(whole), 3)])
+
+
+def _reports_usage(frame: bytes) -> bool:
+    data = frame.removeprefix(b"data: ").strip()
+    return data != b"[DONE]" and "usage" in json.loads(data)
 
 
 def frame(chunk: dict[str, Any]) -> bytes:

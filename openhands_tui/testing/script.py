@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field, model_validator
 
 #: `cut`: the turn's text streams, then the stream ends without a finish reason (a dropped
 #: connection the HTTP layer did not notice).
-#: The rest (`html_502`, `error_200`, `sse_noise`, `sse_garbage`, `no_done`, `byte_split`) are
+#: The rest (`html_502`, `error_200`, `sse_noise`, `sse_garbage`, `no_done`, `byte_split`, `no_usage`) are
 #: odd providers and proxies: see `oddities.py` (the OpenAI-compatible server only).
 Fault = Literal[
     "429",
@@ -32,6 +32,7 @@ Fault = Literal[
     "sse_garbage",
     "no_done",
     "byte_split",
+    "no_usage",
 ]
 
 
