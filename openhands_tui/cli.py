@@ -33,6 +33,7 @@ from openhands_tui.cli_usage import (  # noqa: E402
     fail,
     usage_line,
 )
+from openhands_tui.startup import collector_paused  # noqa: E402
 
 if TYPE_CHECKING:
     from openhands_tui.launch import LaunchOptions
@@ -201,13 +202,15 @@ def main_command(
         if demo:
             code = _run_demo(options, json_output, headless, theme)
         elif not headless:
-            from openhands_tui.interactive import run_app
+            with collector_paused():
+                from openhands_tui.interactive import run_app
 
             code = run_app(options, theme=theme)
         elif not options.task and not resume:
             raise fail("--headless needs --task or --task-file (or --resume to continue a session)")
         else:
-            from openhands_tui.headless import run_headless
+            with collector_paused():
+                from openhands_tui.headless import run_headless
 
             code = run_headless(options, json_output=json_output)
     except OpenHandsTUIError as exc:
@@ -271,10 +274,12 @@ def _run_demo(options: LaunchOptions, json_output: bool, headless: bool, theme: 
         if not options.resume:
             options.task = options.task or DEMO_TASK
         if not headless:
-            from openhands_tui.interactive import run_app
+            with collector_paused():
+                from openhands_tui.interactive import run_app
 
             return run_app(options, theme=theme, demo=True)
-        from openhands_tui.headless import run_headless
+        with collector_paused():
+            from openhands_tui.headless import run_headless
 
         print(f"DEMO · scripted model, no API key used · workspace {options.workspace}", file=sys.stderr)
         return run_headless(options, json_output=json_output)

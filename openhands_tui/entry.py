@@ -20,6 +20,9 @@ def main() -> None:
     code = hand_over(sys.argv[1:])
     if code is not None:
         sys.exit(code)
-    from openhands_tui.cli import main as run_cold
+    from openhands_tui.startup import collector_paused
+
+    with collector_paused():
+        from openhands_tui.cli import main as run_cold
 
     sys.exit(run_cold())
