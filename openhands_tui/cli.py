@@ -214,6 +214,8 @@ def main_command(
 
             code = run_headless(options, json_output=json_output)
     except OpenHandsTUIError as exc:
+        if _interrupted:  # what failed was stopped by the user's Ctrl-C: not an error to report
+            raise typer.Exit(130) from None
         raise fail(str(exc), exc.exit_code) from None
     raise typer.Exit(code)
 
@@ -369,12 +371,24 @@ def warm_command(
 WARM_PRELOAD = ("openhands_tui.launch", "openhands_tui.headless", "openhands_tui.interactive", "openhands_tui.tui.app")
 
 
+#: Set by Ctrl-C. Libraries do not all let the KeyboardInterrupt through: pydantic's schema
+#: builder, interrupted while a model is first used, reports a SchemaError that merely mentions
+#: it. An error while this is set ends the command as the interrupt would have: exit 130.
+_interrupted = False
+
+
+def _on_interrupt(signum: int, frame: object) -> None:
+    global _interrupted
+    _interrupted = True
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run `tui`; bad usage is one line naming the flag (and what it accepts), exit 2, not
-    Click's usage block."""
+    Click's usage block; Ctrl-C is a quiet exit 130, whatever a library made of it."""
     from typer._click.exceptions import UsageError  # Typer's own Click
 
-    signal.signal(signal.SIGINT, signal.default_int_handler)  # from here on Ctrl-C is KeyboardInterrupt
+    signal.signal(signal.SIGINT, _on_interrupt)  # from here on Ctrl-C is KeyboardInterrupt
     arguments = sys.argv[1:] if argv is None else argv
     for position, argument in enumerate(arguments):
         try:
@@ -391,4 +405,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except typer.Abort:  # ctrl+c at a prompt
         return 130
+    except Exception:
+        if _interrupted:
+            return 130
+        raise
     return code if isinstance(code, int) else 0

@@ -163,6 +163,37 @@ def test_ctrl_c_while_tui_starts_is_exit_130_without_a_traceback(workspace: Path
     assert "Traceback" not in out + err and "KeyboardInterrupt" not in err and "RuntimeWarning" not in err
 
 
+INTERRUPT_TURNED_INTO_AN_ERROR = """
+import os, signal, time
+try:
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(5)  # the handler runs here
+except KeyboardInterrupt:  # as pydantic's schema builder does: its own error, mentioning the interrupt
+    raise RuntimeError("Error building serializer: KeyboardInterrupt") from None
+"""
+
+
+@pytest.mark.subprocess
+def test_ctrl_c_that_a_library_turns_into_its_own_error_is_still_exit_130(workspace: Path, tmp_path: Path) -> None:
+    """Under load, Ctrl-C can land while pydantic first builds a model's schema, and pydantic
+    reports a SchemaError instead of letting the KeyboardInterrupt through; the user pressed
+    Ctrl-C, so it is the quiet exit 130 all the same, not a traceback or a load error."""
+    import subprocess
+    import sys
+
+    strategy = tmp_path / "interrupted.py"
+    strategy.write_text(INTERRUPT_TURNED_INTO_AN_ERROR)
+    args = ["--headless", "--task", "go", "--model", "openai/x", "--base-url", "http://127.0.0.1:9/v1"]
+    done = subprocess.run(
+        [sys.executable, "-m", "openhands_tui", *args, "--strategy", str(strategy), "--workspace", str(workspace)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 130, done.stderr
+    assert "Traceback" not in done.stderr and "tui:" not in done.stderr
+
+
 @pytest.mark.subprocess
 def test_a_reader_that_goes_away_does_not_break_the_run(serve, workspace: Path) -> None:
     """`tui --headless ... | head -1`: the run goes on to its end and exit code, no BrokenPipeError."""
