@@ -18,6 +18,7 @@ import pytest
 from openhands_tui.demo import demo_scripts
 from openhands_tui.sdk.store import SessionStore
 from openhands_tui.testing import Script, Turn
+from openhands_tui.tui.screens.arming import ARMING_DELAY
 from tests.conftest import REPO, live_processes, model_args
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (.ci/run installs it)")
@@ -61,6 +62,7 @@ def _approve_and_finish(session: str) -> str:
     assert "designer" in grown
     asked = _wait_for(session, "wants to run terminal", "rm -rf build")
     assert "HIGH" in asked and "waterfall → coder" in asked
+    time.sleep(ARMING_DELAY)  # a key the moment the dialog opens is not taken as approval
     subprocess.run(["tmux", "send-keys", "-t", session, "y"], check=True)
     done = _wait_for(session, "● finished", timeout=90)
     assert "coder finished" in done and "waterfall finished" in done

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from openhands_tui.sdk.confirmation import ConfirmationMode
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
+from openhands_tui.tui.screens.arming import ARMING_DELAY
 from openhands_tui.tui.screens.confirm import ConfirmScreen
 from openhands_tui.tui.screens.microagents import MicroagentsScreen, TaskInputsScreen
 from openhands_tui.tui.widgets.entries import MicroagentEntry, ToolEntry
@@ -29,6 +30,11 @@ async def test_approve_a_high_risk_action(serve, workspace: Path) -> None:
         screen = app.screen
         assert isinstance(screen, ConfirmScreen) and screen.request.risk == "HIGH"
         assert "rm -rf deletes" in str(screen.query_one("#confirm-reasons").render())
+        await pilot.press("y")  # typed just as the dialog opened (meant for the prompt): not taken
+        await pilot.pause(0.05)
+        assert app.screen is screen and (workspace / "build").exists()
+        assert any("just opened, so y was not taken" in n.message for n in app._notifications)
+        await pilot.pause(ARMING_DELAY)
         await pilot.press("y")
         await wait_until(pilot, lambda: app.view.root_status == "finished")
         assert not (workspace / "build").exists()
@@ -79,6 +85,7 @@ async def test_a_grandchilds_request_and_the_tree(serve, workspace: Path) -> Non
         assert app.view.tree.nodes["tester-2"].status == "waiting_for_confirmation"
         await pilot.pause(0.1)
         assert "waiting for you" in str(tree._agent_nodes["tester-2"].label)
+        await pilot.pause(ARMING_DELAY)
         await pilot.press("y")
         await wait_until(pilot, lambda: app.view.root_status == "finished")
         await pilot.pause(0.1)

@@ -12,6 +12,7 @@ from textual.widgets._footer import FooterKey
 from openhands_tui.testing import Script, Turn
 from openhands_tui.tui.app import OpenHandsApp
 from openhands_tui.tui.config import AppConfig
+from openhands_tui.tui.screens.arming import ARMING_DELAY
 from openhands_tui.tui.screens.confirm import ConfirmScreen
 from openhands_tui.tui.screens.help import HelpScreen
 from openhands_tui.tui.widgets.prompt import Prompt
@@ -111,6 +112,7 @@ async def test_escape_at_a_confirmation_interrupts_the_run(serve, workspace: Pat
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen) and bool(_footer_keys(app)))
         assert {"y", "n", "a", "d", "escape"} <= _footer_keys(app)  # the dialog's keys, on screen
+        await pilot.pause(ARMING_DELAY)
         await pilot.press("a")
         await pilot.pause(0.1)
         assert isinstance(app.screen, ConfirmScreen)

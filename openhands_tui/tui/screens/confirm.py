@@ -5,6 +5,9 @@ risky and why. y approves, n rejects (then an optional reason), a approves and r
 the suggested rule, d shows every argument, Esc interrupts the run; its own footer lists
 these keys. Several pending requests are answered one by one; the count of those still
 waiting is on screen.
+
+For its first `ARMING_DELAY` seconds nothing approves (not y, a, Enter on a button, nor a
+click): see `arming.py`. Rejecting and interrupting work at once.
 """
 
 from __future__ import annotations
@@ -15,13 +18,13 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Static
 
 from openhands_tui.sdk.confirmation import ConfirmationRequest, Decision
 from openhands_tui.sdk.security.permissions import PermissionRule
 from openhands_tui.sdk.subject import MCPCall, ShellCommand
 from openhands_tui.sdk.terminal_text import shown_for_approval
+from openhands_tui.tui.screens.arming import ArmedDialog
 from openhands_tui.tui.widgets.entries import highlighted, proposed_diff
 
 #: The answer Esc gives: a rejection that also asks the app to interrupt the run.
@@ -32,7 +35,7 @@ def is_interrupt(decision: Decision | None) -> bool:
     return decision is not None and not decision.approved and decision.reason == INTERRUPT.reason
 
 
-class ConfirmScreen(ModalScreen[Decision]):
+class ConfirmScreen(ArmedDialog[Decision]):
     BINDINGS = [
         Binding("y", "approve", "Approve"),
         Binding("n", "reject", "Reject"),
@@ -115,9 +118,12 @@ class ConfirmScreen(ModalScreen[Decision]):
             action()
 
     def action_approve(self) -> None:
-        self.dismiss(Decision(approved=True))
+        if self.armed("y"):
+            self.dismiss(Decision(approved=True))
 
     def action_always(self) -> None:
+        if not self.armed("a"):
+            return
         if not self.request.suggested_rule:
             self.notify("No rule to offer for this action (too broad to remember): y approves it once.", timeout=5)
             return

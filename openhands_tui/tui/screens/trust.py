@@ -1,5 +1,7 @@
 """Asked once per content of a project file that would widen what agents may do (its allow
-rules, its MCP servers): a cloned repository must not approve its own actions."""
+rules, its MCP servers): a cloned repository must not approve its own actions. It shows as
+the app starts, where keys typed at launch land: no yes is taken in its first moments
+(`arming.py`)."""
 
 from __future__ import annotations
 
@@ -7,10 +9,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from openhands_tui.sdk.security.trust import TrustRequest
+from openhands_tui.tui.screens.arming import ArmedDialog
 
 _WHAT = {
     "permissions": "approves actions without asking you",
@@ -18,7 +20,7 @@ _WHAT = {
 }
 
 
-class TrustScreen(ModalScreen[bool]):
+class TrustScreen(ArmedDialog[bool]):
     """True: use the file as it is now (asked again if it changes); False: ignore it."""
 
     BINDINGS = [Binding("y", "trust", "Trust"), Binding("n,escape", "ignore", "Ignore")]
@@ -47,10 +49,14 @@ class TrustScreen(ModalScreen[bool]):
                 yield Button("Ignore it (n)", id="ignore", variant="primary")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "trust")
+        if event.button.id == "trust":
+            self.action_trust()
+        else:
+            self.dismiss(False)
 
     def action_trust(self) -> None:
-        self.dismiss(True)
+        if self.armed("y"):
+            self.dismiss(True)
 
     def action_ignore(self) -> None:
         self.dismiss(False)
