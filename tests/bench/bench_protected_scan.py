@@ -1,5 +1,5 @@
-"""What finding the sandbox's protected paths costs per look (it looks before and after every
-command, and once more to see whether the jail is stale): a real project, and a wide tree of
+"""What finding the sandbox's protected paths costs per look (it looks before every command,
+which also says whether the jail is stale, and after it): a real project, and a wide tree of
 8,400 directories three levels deep where the nested-repository scan hits its budget.
 
 Usage: python tests/bench/bench_protected_scan.py [project] [runs]

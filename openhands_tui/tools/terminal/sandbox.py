@@ -82,20 +82,26 @@ def find_bubblewrap() -> Bubblewrap:
     return Bubblewrap(None, problem + " (user namespaces may be disabled on this system)")
 
 
-def _case_insensitive(root: Path, relative: str, listings: dict[Path, list[str]] | None = None) -> list[Path]:
+def _case_insensitive(
+    root: Path, relative: str, listings: dict[Path, dict[str, list[str]]] | None = None
+) -> list[Path]:
     """Every existing path under `root` that matches `relative` ignoring case, segment by segment
-    (`listings` keeps each directory's names for the other patterns of the same look)."""
+    (`listings` keeps each directory's names, by their lower case, for the other patterns of the
+    same look: one listing and one pass over it per directory, however many patterns)."""
     listings = {} if listings is None else listings
     found = [root]
     for segment in relative.split("/"):
         wanted, next_found = segment.lower(), []
         for base in found:
-            if base not in listings:
+            names = listings.get(base)
+            if names is None:
+                names = listings[base] = {}
                 try:
-                    listings[base] = os.listdir(base)
+                    for name in os.listdir(base):
+                        names.setdefault(name.lower(), []).append(name)
                 except OSError:
-                    listings[base] = []
-            next_found += [base / name for name in listings[base] if name.lower() == wanted]
+                    pass
+            next_found += [base / name for name in names.get(wanted, ())]
         found = next_found
     return found
 
@@ -118,7 +124,7 @@ class ProtectedPaths:
         self.settled: dict[Path, tuple[int, int] | None] = {}
 
     def existing(self) -> list[Path]:
-        listings: dict[Path, list[str]] = {}
+        listings: dict[Path, dict[str, list[str]]] = {}
         found = [p for pattern in PROTECTED for p in _case_insensitive(self.workspace, pattern, listings)]
         git = self.workspace / ".git"
         if git.is_symlink() or git.is_file():  # `gitdir: elsewhere`: a repository with other hooks and config
@@ -135,10 +141,11 @@ class ProtectedPaths:
         self.bound = self.snapshot()
         return [p for p in self.bound if not p.is_symlink()]
 
-    def stale(self) -> bool:
+    def stale(self, now: dict[Path, tuple[int, int] | None] | None = None) -> bool:
         """Whether the jail no longer matches the workspace (a protected file was created by
-        the file editor since it started, say): it must be rebuilt before the next command."""
-        return self.snapshot().keys() != self.bound.keys()
+        the file editor since it started, say): it must be rebuilt before the next command.
+        `now`: a snapshot the caller just took."""
+        return (self.snapshot() if now is None else now).keys() != self.bound.keys()
 
     def check(self, before: dict[Path, tuple[int, int] | None], spare_editor: bool = False) -> list[str]:
         """After a command: undo what it did to protected paths; say what was undone.
