@@ -210,7 +210,7 @@ def _launch(
     for skill in microagents.skills:  # a project's microagent that would start programs: ask first
         if skill.mcp_tools:
             _, _, request = microagent_servers(
-                skill.mcp_tools, skill.source, workspace, trust_project=options.trust_project
+                skill.mcp_tools, skill.source, workspace, origin=skill.origin, trust_project=options.trust_project
             )
             trust_requests += [request] if request is not None else []
 

@@ -206,14 +206,24 @@ def session_servers(
 
 
 def microagent_servers(
-    mcp_tools: Mapping[str, Any] | None, source: str, workspace: Path, *, trust_project: bool = False
+    mcp_tools: Mapping[str, Any] | None,
+    source: str,
+    workspace: Path,
+    *,
+    origin: str = "workspace",
+    trust_project: bool = False,
 ) -> tuple[dict[str, MCPServerConfig], list[str], TrustRequest | None]:
-    """The servers a microagent's `mcp_tools` declares. A microagent file inside the
-    workspace came with the project: like `.mcp.json`, its servers start only once the user
-    trusts that file's content (else they come back as a request, with a problem line)."""
+    """The servers a microagent's `mcp_tools` declares. A microagent that came with the project
+    (`origin` "workspace": the workspace, its git root or a folder between; or any file inside
+    the workspace) is like `.mcp.json`: its servers start only once the user trusts that file's
+    content (else they come back as a request, with a problem line). Paths are compared
+    resolved: a workspace opened through a symlink is still the project."""
     servers, problems = parse_servers(mcp_tools or {}, f"microagent {source}")
     path = Path(source)
-    if not servers or not path.is_absolute() or not path.is_file() or not path.is_relative_to(workspace):
+    if not servers or not path.is_absolute() or not path.is_file():
+        return servers, problems, None
+    inside = Path(os.path.realpath(path)).is_relative_to(os.path.realpath(workspace))
+    if origin != "workspace" and not inside:
         return servers, problems, None
     grants = [f"server {name}: {config.describe()}" for name, config in servers.items()]
     request = TrustRequest("mcp", str(workspace), str(path), digest_of(path), grants)
