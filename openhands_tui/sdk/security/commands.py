@@ -21,6 +21,7 @@ from openhands_tui.sdk.security.exec_rules import HANDLERS as EXEC_HANDLERS
 from openhands_tui.sdk.security.invocation import Finding, Invocation, words
 from openhands_tui.sdk.security.paths import PathJudge
 from openhands_tui.sdk.security.programs import HANDLERS as PROGRAM_HANDLERS
+from openhands_tui.sdk.security.runners import HANDLERS as RUNNER_HANDLERS
 from openhands_tui.sdk.security.shell_state import HANDLERS as SHELL_STATE_HANDLERS
 from openhands_tui.sdk.security.shell_state import SECRET_VARIABLE, check_assignment
 from openhands_tui.sdk.security.system_admin import HANDLERS as SYSTEM_ADMIN_HANDLERS
@@ -34,6 +35,7 @@ HANDLERS = {
     **SHELL_STATE_HANDLERS,
     **COMMAND_LANGUAGE_HANDLERS,
     **SYSTEM_ADMIN_HANDLERS,
+    **RUNNER_HANDLERS,
 }
 _SYSTEM_BIN_DIRS = ("/bin/", "/usr/bin/", "/usr/local/bin/", "/sbin/", "/usr/sbin/", "/opt/homebrew/bin/")
 _PLACE_INDEPENDENT = frozenset(
