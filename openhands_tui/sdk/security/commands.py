@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable
 
 from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.file_read import read_head
 from openhands_tui.sdk.security.command_languages import HANDLERS as COMMAND_LANGUAGE_HANDLERS
 from openhands_tui.sdk.security.devtools import HANDLERS as DEVTOOL_HANDLERS
 from openhands_tui.sdk.security.exec_rules import HANDLERS as EXEC_HANDLERS
@@ -377,8 +378,7 @@ class CommandAnalysis:
             return
         self.flag(Risk.MEDIUM, f"runs the project program {word.value}")
         try:
-            with open(verdict.resolved, "rb") as handle:
-                head = handle.read(65536)
+            head = read_head(verdict.resolved, 65536)  # a FIFO in its place must not hang the rules
         except OSError:
             return
         if head.startswith(b"#!") and (b"sh" in head.split(b"\n", 1)[0]) and b"\0" not in head:
