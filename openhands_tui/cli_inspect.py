@@ -19,6 +19,7 @@ def sessions_command(
     """List stored sessions (newest first) with the ids --resume accepts."""
     from openhands_tui.sdk.errors import OpenHandsTUIError
     from openhands_tui.sdk.store import SessionStore
+    from openhands_tui.sdk.terminal_text import one_line
 
     if limit < 1:
         raise fail(f"--limit {limit}: give 1 or more")
@@ -29,7 +30,8 @@ def sessions_command(
     if not metas:
         print("no sessions stored yet")
     for meta in metas:
-        print(f"{meta.id}  {meta.status:<9} {meta.model or '-':<28} {meta.title}")
+        # a title is the first line of a task, which may be pasted from an issue: no escapes
+        print(f"{meta.id}  {meta.status:<9} {one_line(meta.model or '-'):<28} {one_line(meta.title)}")
 
 
 def view_command(

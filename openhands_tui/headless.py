@@ -36,7 +36,7 @@ from openhands_tui.sdk.event import (
 from openhands_tui.sdk.outcome import RunOutcome
 from openhands_tui.sdk.security.permissions import PermissionRule
 from openhands_tui.sdk.subject import Finish
-from openhands_tui.sdk.terminal_text import safe_for_terminal, shown_for_approval, strip_controls
+from openhands_tui.sdk.terminal_text import inert_json, safe_for_terminal, shown_for_approval, strip_controls
 from openhands_tui.sdk.tree import DelegationTree
 
 PREVIEW_LINES = 8
@@ -62,7 +62,7 @@ class JsonPrinter:
 
     def __call__(self, event: Event) -> None:
         if not event.transient:
-            write_out(self.out, event.model_dump_json() + "\n")
+            write_out(self.out, inert_json(event.model_dump_json()) + "\n")
 
 
 class TranscriptPrinter:

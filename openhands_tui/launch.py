@@ -31,6 +31,7 @@ from openhands_tui.sdk.security.trust import TrustRequest
 from openhands_tui.sdk.settings import LLMSettings, llm_tuning, resolve_llm_settings, sandbox_policy
 from openhands_tui.sdk.store import SessionLog, SessionMeta, SessionStore, new_session_id
 from openhands_tui.sdk.strategy import LoadedStrategy, load_strategy_source, parse_param_flags
+from openhands_tui.sdk.terminal_text import one_line
 from openhands_tui.tools.terminal.sandbox import find_bubblewrap
 
 BUILTIN_SOLO = "builtin:solo"
@@ -133,7 +134,7 @@ def _workspace(options: LaunchOptions, meta: SessionMeta | None, read_only: bool
 
 def _title(task: str | None, redactor: Redactor) -> str:
     lines = (task or "").strip().splitlines()
-    return redactor.redact(lines[0][:100]) if lines else ""
+    return redactor.redact(one_line(lines[0])[:100]) if lines else ""
 
 
 def launch(options: LaunchOptions, *, confirmer: Confirmer, subscribers: list[Any] | None = None) -> Launched:
@@ -210,7 +211,7 @@ def _launch(
     for skill in microagents.skills:  # a project's microagent that would start programs: ask first
         if skill.mcp_tools:
             _, _, request = microagent_servers(
-                skill.mcp_tools, skill.source, workspace, trust_project=options.trust_project
+                skill.mcp_tools, skill.source, workspace, origin=skill.origin, trust_project=options.trust_project
             )
             trust_requests += [request] if request is not None else []
 

@@ -207,7 +207,11 @@ class AgentRun:
         skill = next((s for s in self.skills if s.name == name and s.mcp_tools), None)
         if skill is not None:
             servers, problems, _ = microagent_servers(
-                skill.mcp_tools, skill.source, self.runtime.workspace, trust_project=self.runtime.trust_project
+                skill.mcp_tools,
+                skill.source,
+                self.runtime.workspace,
+                origin=skill.origin,
+                trust_project=self.runtime.trust_project,
             )
             for problem in problems:
                 self._warn(problem)

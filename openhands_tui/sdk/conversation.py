@@ -36,6 +36,7 @@ from openhands_tui.sdk.security.permissions import PermissionSet
 from openhands_tui.sdk.security.secrets import Redactor
 from openhands_tui.sdk.security.trust import ProjectTrust, TrustRequest
 from openhands_tui.sdk.store import SessionLog
+from openhands_tui.sdk.terminal_text import one_line
 
 
 class Conversation:
@@ -178,7 +179,7 @@ class Conversation:
         `tui sessions` and /resume can tell sessions apart."""
         if self.log is None or self.log.meta.title:
             return
-        first_line = task.strip().splitlines()[0][:100]
+        first_line = one_line(task.strip().splitlines()[0])[:100]
         self.log.save_meta(title=self.bus.redactor.redact(first_line))
 
     async def close(self) -> None:

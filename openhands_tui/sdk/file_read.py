@@ -51,6 +51,24 @@ def read_regular(path: str | Path, limit: int = DEFAULT_LIMIT) -> bytes:
         os.close(fd)
 
 
+def read_head(path: str | Path, limit: int) -> bytes:
+    """The first `limit` bytes of the regular file at `path`: what the risk rules read of a
+    script about to run. A FIFO named `x.sh` would block the rules (and the session) forever,
+    so anything but a regular file is an OSError (EINVAL), as in `read_regular`."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file (a pipe, device or socket)", str(path))
+        chunks: list[bytes] = []
+        size = 0
+        while size < limit and (chunk := os.read(fd, min(1 << 20, limit - size))):
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
 def read_stream(stream: object, limit: int, what: str) -> bytes:
     """At most `limit` bytes of a binary stream (standard input), or OSError (EFBIG) naming `what`."""
     read = stream.read  # type: ignore[attr-defined]

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
@@ -35,6 +36,18 @@ STARTUP_TIMEOUT = 30.0
 TOOL_TIMEOUT = 120.0
 
 _NAME = re.compile(r"[^A-Za-z0-9_-]")
+
+
+def _shown_word(word: str) -> str:
+    """`word` quoted as a shell reads it, on one line: one with a newline, a control or an
+    invisible character is written `$'...'` with that character escaped."""
+    if word.isprintable():
+        return shlex.quote(word)
+    named = {"\n": "\\n", "\t": "\\t", "\r": "\\r", "'": "\\'", "\\": "\\\\"}
+    escaped = "".join(
+        named.get(c, c if c.isprintable() else f"\\x{ord(c):02x}" if ord(c) < 256 else f"\\u{ord(c):04x}") for c in word
+    )
+    return f"$'{escaped}'"
 
 
 class MCPServerConfig(Model):
@@ -76,6 +89,24 @@ class MCPServerConfig(Model):
         if self.command is not None:
             return " ".join([self.command, *self.args])
         return f"{self.url} ({self.transport})"
+
+    def grant(self) -> str:
+        """What trusting this server lets run, as a user deciding must read it: every argument
+        quoted as the shell would need it (an argument holding a newline or spaces is one
+        argument, not a second line), the folder it runs in, and its environment — where
+        `NODE_OPTIONS=--require ./x.js` or `LD_PRELOAD` would run other code than the command
+        names (a secret-named value is not printed)."""
+        if self.command is None:
+            where = f"{self.url} ({self.transport})"
+            return where + (f" with headers {', '.join(sorted(self.headers))}" if self.headers else "")
+        text = " ".join(_shown_word(word) for word in [self.command, *self.args])
+        if self.cwd:
+            text += f" (in {_shown_word(self.cwd)})"
+        if self.env:
+            hidden = set(self.secrets().values())
+            shown = [f"{k}=<secret>" if f"env {k}" in hidden else f"{k}={_shown_word(v)}" for k, v in self.env.items()]
+            text += " with env " + " ".join(shown)
+        return text
 
     def secrets(self) -> dict[str, str]:
         """Values to redact wherever they appear: secret-looking `env` values and every header
@@ -196,7 +227,7 @@ def session_servers(
     problems += project_problems
     request: TrustRequest | None = None
     if project:
-        grants = [f"server {name}: {config.describe()}" for name, config in project.items()]
+        grants = [f"server {name}: {config.grant()}" for name, config in project.items()]
         request = TrustRequest("mcp", str(workspace), str(project_file), digest_of(project_file), grants)
         if trust_project or (trust or ProjectTrust()).is_trusted(request):
             servers = {**project, **servers}
@@ -206,16 +237,26 @@ def session_servers(
 
 
 def microagent_servers(
-    mcp_tools: Mapping[str, Any] | None, source: str, workspace: Path, *, trust_project: bool = False
+    mcp_tools: Mapping[str, Any] | None,
+    source: str,
+    workspace: Path,
+    *,
+    origin: str = "workspace",
+    trust_project: bool = False,
 ) -> tuple[dict[str, MCPServerConfig], list[str], TrustRequest | None]:
-    """The servers a microagent's `mcp_tools` declares. A microagent file inside the
-    workspace came with the project: like `.mcp.json`, its servers start only once the user
-    trusts that file's content (else they come back as a request, with a problem line)."""
+    """The servers a microagent's `mcp_tools` declares. A microagent that came with the project
+    (`origin` "workspace": the workspace, its git root or a folder between; or any file inside
+    the workspace) is like `.mcp.json`: its servers start only once the user trusts that file's
+    content (else they come back as a request, with a problem line). Paths are compared
+    resolved: a workspace opened through a symlink is still the project."""
     servers, problems = parse_servers(mcp_tools or {}, f"microagent {source}")
     path = Path(source)
-    if not servers or not path.is_absolute() or not path.is_file() or not path.is_relative_to(workspace):
+    if not servers or not path.is_absolute() or not path.is_file():
         return servers, problems, None
-    grants = [f"server {name}: {config.describe()}" for name, config in servers.items()]
+    inside = Path(os.path.realpath(path)).is_relative_to(os.path.realpath(workspace))
+    if origin != "workspace" and not inside:
+        return servers, problems, None
+    grants = [f"server {name}: {config.grant()}" for name, config in servers.items()]
     request = TrustRequest("mcp", str(workspace), str(path), digest_of(path), grants)
     if trust_project or ProjectTrust().is_trusted(request):
         return servers, problems, None

@@ -74,6 +74,25 @@ class DeltaJoiner:
         return valid_unicode(rest)
 
 
+#: Characters JSON may carry raw inside a string that still act on a terminal or split a line:
+#: 8-bit C1 controls (0x9b is CSI), bidi overrides, and U+2028/U+2029, which Python's
+#: `str.splitlines()` and older JavaScript treat as line ends.
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def inert_json(line: str) -> str:
+    """A serialized JSON document with the characters above written as `\\uXXXX` escapes: the
+    same value (JSON carries non-ASCII only inside strings, where an escape means the same
+    character), one line however it is split, and nothing a terminal acts on."""
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", line)
+
+
+def one_line(text: str) -> str:
+    """`text` on one line with no escape sequence or control character: a title or name that
+    came from a model or a repository, shown in a listing."""
+    return " ".join(strip_controls(text).split())
+
+
 def safe_copy(value: object) -> object:
     """Every string inside `value` (dicts and lists followed) with escape sequences and control
     characters removed: for folding events whose text came from a model, a command or a file

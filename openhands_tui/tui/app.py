@@ -141,7 +141,7 @@ class OpenHandsApp(KeyedApp):
         if not yes or self.bridge is None:
             return
         self.bridge.call(session.conversation.trust, request)
-        self.notify(f"Trusted {request.file} as it is now.", timeout=4)
+        self.notify(f"Trusted {request.file} as it is now.", timeout=4, markup=False)
 
     def _ask_for_model(self) -> None:
         from openhands_tui.tui.screens.settings import SettingsScreen
@@ -169,7 +169,7 @@ class OpenHandsApp(KeyedApp):
         try:
             session = relaunch(resume)
         except Exception as exc:  # a bad id or a damaged session: say so, keep the current one
-            self.notify(str(exc), severity="error")
+            self.notify(str(exc), severity="error", markup=False)
             return
         if self.bridge.conversation is not None:
             self.bridge.submit(self.bridge.conversation.close())

@@ -25,7 +25,9 @@ class RunHost(Protocol):
 
     view: SessionView
 
-    def notify(self, message: str, *, severity: Any = "information", timeout: float | None = None) -> None: ...
+    def notify(
+        self, message: str, *, severity: Any = "information", timeout: float | None = None, markup: bool = True
+    ) -> None: ...
 
     def push_screen(self, screen: Screen[Any], callback: Callable[[Any], None] | None = None) -> Any: ...
 
@@ -88,7 +90,9 @@ class RunController:
 
     def done(self, message: RunDone) -> None:
         if message.error:
-            self.host.notify(message.error, severity="error", timeout=8)
+            self.host.notify(
+                message.error, severity="error", timeout=8, markup=False
+            )  # a provider's or a crash's words
         if self.started is not None:
             self.last_duration = self.clock() - self.started
         self.started = None

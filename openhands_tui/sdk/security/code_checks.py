@@ -49,7 +49,39 @@ _DECODERS = frozenset(
 )
 
 
+#: Interpreter start-up code: a `.pth` line starting with `import`, or sitecustomize, runs in
+#: every later Python of that environment — the user's own, outside any sandbox.
+_STARTUP_FILE = re.compile(r"\.pth\b|sitecustomize|usercustomize")
+#: Ways code finds a site-packages directory without naming it literally.
+_SITE_DIRECTORY = re.compile(
+    r"site-packages|getsitepackages|getusersitepackages|USER_SITE|purelib|platlib|get_python_lib|sys\.prefix|\.venv"
+)
+_WRITES = re.compile(
+    r"""['"][rbt+]*[wxa][rbt+]*['"]\s*[),]|mode\s*=\s*['"][^'"]*[wxa]|write_text|write_bytes|shutil\.|copyfile"""
+    r"|rename\(|symlink_to|touch\("
+)
+
+
+def writes_python_startup(code: str) -> Finding | None:
+    """HIGH when Python code finds a site-packages directory and writes a `.pth` file or a
+    sitecustomize there (a literal path is judged as a path; this is the computed one)."""
+    if _STARTUP_FILE.search(code) and _SITE_DIRECTORY.search(code) and _WRITES.search(code):
+        return Finding(
+            Risk.HIGH,
+            "the Python code writes interpreter start-up code (a .pth file or sitecustomize) into a "
+            "site-packages directory: it would run in every later Python there",
+        )
+    return None
+
+
 def check_python(code: str) -> list[Finding]:
+    startup = writes_python_startup(code)
+    if startup is not None:
+        return [startup, *_check_python(code)]
+    return _check_python(code)
+
+
+def _check_python(code: str) -> list[Finding]:
     try:
         tree = ast.parse(code)
     except (SyntaxError, ValueError):

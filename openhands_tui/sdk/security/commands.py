@@ -15,12 +15,14 @@ import re
 from collections.abc import Callable
 
 from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.file_read import read_head
 from openhands_tui.sdk.security.command_languages import HANDLERS as COMMAND_LANGUAGE_HANDLERS
 from openhands_tui.sdk.security.devtools import HANDLERS as DEVTOOL_HANDLERS
 from openhands_tui.sdk.security.exec_rules import HANDLERS as EXEC_HANDLERS
 from openhands_tui.sdk.security.invocation import Finding, Invocation, words
 from openhands_tui.sdk.security.paths import PathJudge
 from openhands_tui.sdk.security.programs import HANDLERS as PROGRAM_HANDLERS
+from openhands_tui.sdk.security.runners import HANDLERS as RUNNER_HANDLERS
 from openhands_tui.sdk.security.shell_state import HANDLERS as SHELL_STATE_HANDLERS
 from openhands_tui.sdk.security.shell_state import SECRET_VARIABLE, check_assignment
 from openhands_tui.sdk.security.system_admin import HANDLERS as SYSTEM_ADMIN_HANDLERS
@@ -34,6 +36,7 @@ HANDLERS = {
     **SHELL_STATE_HANDLERS,
     **COMMAND_LANGUAGE_HANDLERS,
     **SYSTEM_ADMIN_HANDLERS,
+    **RUNNER_HANDLERS,
 }
 _SYSTEM_BIN_DIRS = ("/bin/", "/usr/bin/", "/usr/local/bin/", "/sbin/", "/usr/sbin/", "/opt/homebrew/bin/")
 _PLACE_INDEPENDENT = frozenset(
@@ -375,8 +378,7 @@ class CommandAnalysis:
             return
         self.flag(Risk.MEDIUM, f"runs the project program {word.value}")
         try:
-            with open(verdict.resolved, "rb") as handle:
-                head = handle.read(65536)
+            head = read_head(verdict.resolved, 65536)  # a FIFO in its place must not hang the rules
         except OSError:
             return
         if head.startswith(b"#!") and (b"sh" in head.split(b"\n", 1)[0]) and b"\0" not in head:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.security.git_rules import git
 from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, words
+from openhands_tui.sdk.security.runners import package_run
 from openhands_tui.sdk.shell_syntax import Word
 
 _JS_MANAGERS = {"npm", "pnpm", "yarn", "bun", "cnpm"}
@@ -153,6 +154,7 @@ def package_manager(a: Analysis, inv: Invocation) -> None:
         and any(v.startswith("scripts") or v in _LIFECYCLE for v in values)
     ):
         a.flag(Risk.HIGH, f"{inv.name} {sub} changes package scripts that run on install (persistence)")
+    package_run(a, inv, sub)  # `uv run sh -c CODE`: what it runs is judged too
     if sub in _READ_SUBCOMMANDS and "--fix" not in flags and "fix" not in subcommands[1:]:
         return
     what = "installs packages (their install scripts run code)" if sub in _INSTALLS else "runs project tooling"
@@ -294,10 +296,19 @@ def infrastructure(a: Analysis, inv: Invocation) -> None:
     }.get(inv.name, set())
     if (inv.name == "kubectl" and {"secret", "secrets"} & set(values)) or any(v.startswith("secret/") for v in values):
         a.flag(Risk.HIGH, f"{inv.name} {sub} reads or changes cluster secrets")
-    elif sub in harmless and "--raw" not in values:
+    elif (sub in harmless or _reads_kube_config(inv.name, values)) and "--raw" not in values:
         a.flag(Risk.MEDIUM, f"{inv.name} {sub} reads infrastructure state")
     else:
         a.flag(Risk.HIGH, f"{inv.name} {sub} acts on cloud or cluster resources with your credentials")
+
+
+def _reads_kube_config(program: str, values: list[str]) -> bool:
+    """`kubectl config current-context`, `get-contexts`, `view` (keys redacted without --raw)."""
+    verbs = [v for v in values if not v.startswith("-")]
+    return program == "kubectl" and verbs[:1] == ["config"] and verbs[1:2] in _KUBE_CONFIG_READS
+
+
+_KUBE_CONFIG_READS = [["current-context"], ["get-contexts"], ["get-clusters"], ["get-users"], ["view"]]
 
 
 def python_module(a: Analysis, inv: Invocation, module: str, rest: list[Word]) -> None:

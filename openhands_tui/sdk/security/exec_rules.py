@@ -12,6 +12,7 @@ import os
 from itertools import dropwhile
 
 from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.file_read import read_head
 from openhands_tui.sdk.security.interpreter_rules import (
     PYTHONS,
     SCRIPT_LANGUAGES,
@@ -230,8 +231,7 @@ def _follow_script(a: Analysis, script: Word, cwd: str, own_process: bool = True
     file (`source x.sh`, `. x.sh`) runs in the agent's shell, so what it defines is counted."""
     path = script.value if os.path.isabs(script.value) else os.path.join(cwd, script.value)
     try:
-        with open(path, "rb") as handle:
-            text = handle.read(65536)
+        text = read_head(path, 65536)  # a FIFO named x.sh must not hang the rules
     except OSError:
         return
     if b"\0" not in text:

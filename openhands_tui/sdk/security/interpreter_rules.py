@@ -9,7 +9,8 @@ import os
 import re
 
 from openhands_tui.sdk.event import Risk
-from openhands_tui.sdk.security.code_checks import check_python, check_script, path_literals
+from openhands_tui.sdk.file_read import read_head
+from openhands_tui.sdk.security.code_checks import check_python, check_script, path_literals, writes_python_startup
 from openhands_tui.sdk.security.invocation import Analysis, Invocation
 from openhands_tui.sdk.shell_syntax import Word
 
@@ -66,6 +67,7 @@ def python(a: Analysis, inv: Invocation) -> None:
     elif script is not None and script.value != "-" and not script.value.startswith(STDIN_PATHS):
         a.flag(Risk.MEDIUM, f"runs the Python script {script.value}")
         a.read_path(script, inv.cwd)
+        _follow_python_script(a, script, inv.cwd)
     elif inv.command.heredoc is not None:
         for finding in check_python(inv.command.heredoc):
             a.flag(finding.risk, finding.reason)
@@ -74,6 +76,20 @@ def python(a: Analysis, inv: Invocation) -> None:
         a.flag(Risk.HIGH, f"pipes text into {inv.name}, which runs it as code (fetch/decode-to-execute)")
     else:
         a.flag(Risk.MEDIUM, "starts an interactive Python")
+
+
+def _follow_python_script(a: Analysis, script: Word, cwd: str) -> None:
+    """`python3 setup_env.py` runs what the file says now: a script that plants start-up code in
+    the virtualenv is HIGH. Only that is looked for: project scripts run commands and write
+    files as their everyday job, and the script itself is MEDIUM already."""
+    path = script.value if os.path.isabs(script.value) else os.path.join(cwd, script.value)
+    try:
+        text = read_head(path, 2 * 1024 * 1024)  # a FIFO named x.py must not hang the rules
+    except OSError:
+        return
+    finding = writes_python_startup(text.decode("utf-8", "replace")) if b"\0" not in text else None
+    if finding is not None:
+        a.flag(finding.risk, f"{script.value}: {finding.reason}")
 
 
 def _python_arguments(inv: Invocation) -> tuple[Word | None, Word | None, Word | None]:

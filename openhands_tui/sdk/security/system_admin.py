@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, words
+from openhands_tui.sdk.security.runners import run_words
 
 _CHANGES = frozenset(
     words("""
@@ -64,6 +65,10 @@ def approves_for_later(a: Analysis, inv: Invocation) -> None:
         inv.name in ("code", "codium", "cursor") and _installs_extension(values)
     ):
         a.flag(Risk.HIGH, f"{inv.name} {values[0]} approves code to run by itself later, outside this session")
+    elif inv.name in ("direnv", "mise", "rtx") and values[:1] in (["exec"], ["x"]):
+        a.flag(Risk.MEDIUM, f"{inv.name} {values[0]} runs a command in the project's environment")
+        command = inv.args[2:] if inv.name == "direnv" else inv.args[values.index("--") + 1 :] if "--" in values else []
+        run_words(a, inv, command, f"{inv.name} {values[0]}")
     else:
         a.flag(Risk.MEDIUM, f"{inv.name} is not a known read-only command")
 

@@ -12,6 +12,7 @@ from textual.widgets.option_list import Option
 
 from openhands_tui.sdk.errors import SessionError
 from openhands_tui.sdk.store import SessionStore
+from openhands_tui.sdk.terminal_text import one_line
 
 
 class HelpScreen(ModalScreen[None]):
@@ -39,7 +40,9 @@ class SessionsScreen(ModalScreen[str | None]):
             yield Static("[b]Stored sessions[/b] (newest first) — Enter reopens one")
             if problem:
                 yield Static(Text(problem))
-            yield OptionList(*[Option(f"{m.id}  {m.status:<9} {m.title[:60]}", id=m.id) for m in metas])
+            # Text, not markup: a title is a task's words, and `[@click=...]` in it must stay words
+            rows = [Text(f"{m.id}  {m.status:<9} {one_line(m.title)[:60]}") for m in metas]
+            yield OptionList(*[Option(row, id=m.id) for row, m in zip(rows, metas, strict=True)])
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)

@@ -9,6 +9,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.markup import escape
 from textual.screen import ModalScreen
 from textual.widgets import Button, Collapsible, Input, Label, Markdown, Static
 
@@ -42,7 +43,7 @@ class MicroagentsScreen(ModalScreen[None]):
                         who = self.names.get(event.agent_id, event.agent_id)
                         why = f"keyword '{event.keyword}'" if event.keyword else "always on"
                         title = f"◆ {event.name} → {who} · {why} · +{event.tokens} tokens"
-                        yield Collapsible(Markdown(event.content), title=title, collapsed=True)
+                        yield Collapsible(Markdown(event.content), title=escape(title), collapsed=True)
                 yield Static(Text("Loaded", style="bold underline"))
                 yield Static(loaded_table(self.loaded.microagents if self.loaded else []), id="microagents-loaded")
                 problems = (self.loaded.warnings + self.loaded.shadowed) if self.loaded else []
@@ -70,7 +71,8 @@ def loaded_table(microagents: list[dict[str, Any]]) -> Table:
             triggers = f"{triggers}; listed, read on demand" if triggers else "listed, read on demand"
         what = Text(f"[{triggers}]\n")
         what.append(str(info["source"]), style="dim")
-        table.add_row(str(info["name"]), str(info["type"]), f"{info['tokens']} tok", what)
+        # Text, not markup: a name is the repository's words, and `[/b]` in it must not break the list
+        table.add_row(Text(str(info["name"])), Text(str(info["type"])), f"{info['tokens']} tok", what)
     return table
 
 
@@ -89,7 +91,8 @@ class TaskInputsScreen(ModalScreen[dict[str, str] | None]):
         with Vertical(id="task-inputs-dialog"):
             yield Static(Text(f"/{self.task_name} needs:", style="bold"))
             for name in self.names:
-                yield Label(f"{name}" + (f" — {self.descriptions[name]}" if self.descriptions.get(name) else ""))
+                about = f" — {self.descriptions[name]}" if self.descriptions.get(name) else ""
+                yield Label(Text(name + about))  # a repository's words, not markup
                 yield Input(id=f"input-{name}", placeholder=name)
             yield Button("Run (enter)", id="run", variant="primary")
 

@@ -12,6 +12,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Static
 
 from openhands_tui.sdk.security.trust import TrustRequest
+from openhands_tui.sdk.terminal_text import shown_for_approval
 from openhands_tui.tui.screens.arming import ArmedDialog
 
 _WHAT = {
@@ -33,10 +34,13 @@ class TrustScreen(ArmedDialog[bool]):
         request = self.request
         with Vertical(id="confirm-dialog", classes="risk-high"):
             header = Text(" TRUST? ", style="bold reverse")
-            header.append(f"  This project ships {request.file}, which {_WHAT.get(request.kind, 'widens access')}.")
+            what = _WHAT.get(request.kind, "widens access")
+            header.append(f"  This project ships {shown_for_approval(request.file)}, which {what}.")
             yield Static(header, id="confirm-header")
             with VerticalScroll(id="confirm-body"):
-                yield Static(Text("\n".join(f"• {grant}" for grant in request.grants) or "• (empty)"))
+                # the repository's words, shown as an approval is: no escapes, CRs or bidi hiding a part
+                grants = [f"• {shown_for_approval(grant)}" for grant in request.grants]
+                yield Static(Text("\n".join(grants) or "• (empty)"))
                 yield Static(
                     Text(
                         "A repository you cloned can contain this file. Trust it only if you wrote it or reviewed "

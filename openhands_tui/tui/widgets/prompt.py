@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.text import Text
 from textual import events
 from textual.binding import Binding
 from textual.message import Message
@@ -110,7 +111,8 @@ class Prompt(TextArea):
             return
         matches = [c for c in self.commands if c.name.startswith(text[1:])]
         options.clear_options()
-        options.add_options([Option(f"/{c.name}  [dim]{c.help}[/dim]", id=c.name) for c in matches])
+        # Text, not markup: a task's name and description are a repository's words
+        options.add_options([Option(Text.assemble(f"/{c.name}  ", (c.help, "dim")), id=c.name) for c in matches])
         options.display = bool(matches)
         if matches:
             options.highlighted = 0
