@@ -33,6 +33,7 @@ from openhands_tui.cli_usage import (  # noqa: E402
     fail,
     usage_line,
 )
+from openhands_tui.standard_streams import make_standard_streams_safe  # noqa: E402
 from openhands_tui.startup import collector_paused  # noqa: E402
 
 if TYPE_CHECKING:
@@ -389,6 +390,7 @@ def main(argv: list[str] | None = None) -> int:
     from typer._click.exceptions import UsageError  # Typer's own Click
 
     signal.signal(signal.SIGINT, _on_interrupt)  # from here on Ctrl-C is KeyboardInterrupt
+    make_standard_streams_safe()
     arguments = sys.argv[1:] if argv is None else argv
     for position, argument in enumerate(arguments):
         try:

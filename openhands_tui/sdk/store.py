@@ -25,9 +25,10 @@ from typing import Any, BinaryIO
 from pydantic import Field, ValidationError
 
 from openhands_tui.sdk.errors import SessionError, StorageError
-from openhands_tui.sdk.event import Event, parse_event
+from openhands_tui.sdk.event import Event
 from openhands_tui.sdk.file_read import read_regular
 from openhands_tui.sdk.model import Model
+from openhands_tui.sdk.stored_event import UnknownEventKind, parse_stored_event
 
 #: The largest session log read back (it is read whole, once, on resume).
 MAX_LOG_BYTES = 2 * 1024 * 1024 * 1024
@@ -179,6 +180,11 @@ class SessionLog:
             if line.strip():
                 try:
                     events.append(decode_line(line, checksummed))
+                except UnknownEventKind as exc:
+                    raise SessionError(
+                        f"{self.events_path}: line {number} is {exc}: the session was written by a newer "
+                        "version; upgrade tui to resume it"
+                    ) from None
                 except (ValidationError, DamagedLine) as exc:
                     if number != len(lines):
                         raise SessionError(
@@ -230,13 +236,16 @@ def decode_line(line: bytes, checksummed: bool = True) -> Event:
         payload = line
     elif len(checksum) != 8 or checksum != b"%08x" % zlib.crc32(payload):
         raise DamagedLine("checksum mismatch")
-    return parse_event(payload)
+    return parse_stored_event(payload)
 
 
 def _why(exc: Exception) -> str:
     if isinstance(exc, ValidationError):
         errors = exc.errors()
-        return errors[0]["msg"] if errors else "invalid JSON"
+        if not errors:
+            return "invalid JSON"
+        where = ".".join(str(part) for part in errors[0]["loc"][1:])  # [0] is the event kind
+        return f"{where}: {errors[0]['msg']}" if where else errors[0]["msg"]
     return str(exc)
 
 

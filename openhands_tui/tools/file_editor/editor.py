@@ -158,8 +158,10 @@ class FileEditor:
                 "(or `view` it first)."
             )
         target.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(target, file_text.encode("utf-8", errors="surrogateescape"))
+        data = file_text.encode("utf-8", errors="surrogateescape")
+        write_atomically(target, data)
         self.undo.push(target, None)
+        self.undo.wrote(target, data)
         lines = file_text.count("\n") + (0 if file_text.endswith("\n") or not file_text else 1)
         return EditResult(f"Created {target} ({lines} lines).", str(target), _diff(target, "", file_text))
 
@@ -218,16 +220,25 @@ class FileEditor:
 
     def undo_edit(self, path: str) -> EditResult:
         target = self.resolve(path)
+        if self.undo.changed_since_written(target):
+            self.undo.forget(target)
+            raise EditorError(
+                f"Nothing undone: {target} changed after your last edit of it (a command, the user or another "
+                "program wrote it), and restoring the earlier version would throw that change away. `view` it "
+                "and edit what you need."
+            )
         found, previous = self.undo.pop(target)
         if not found:
             raise EditorError(f"There is no edit of {target} to undo.")
         current = _readable(target)
         if previous is None:
             target.unlink(missing_ok=True)
+            self.undo.wrote(target, None)
             return EditResult(
                 f"Undid the creation of {target}; the file is removed.", str(target), _diff(target, current, "")
             )
         write_atomically(target, previous)
+        self.undo.wrote(target, previous)
         return EditResult(
             f"Restored {target} to its version before the last edit.",
             str(target),
@@ -237,7 +248,9 @@ class FileEditor:
     def _write(self, target: Path, file: TextFile, updated: str) -> None:
         with open(target, "rb") as handle:
             self.undo.push(target, handle.read(MAX_EDIT_BYTES + 1))
-        write_atomically(target, file.encode(updated))
+        data = file.encode(updated)
+        write_atomically(target, data)
+        self.undo.wrote(target, data)
 
 
 def _first_entries(directory: Path, limit: int) -> tuple[list[os.DirEntry[str]], int, str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
 import os
 import select
 import shutil
@@ -135,6 +136,35 @@ class UndoStore:
     directory: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="oht-undo-")))
     versions: dict[Path, list[Path | None]] = field(default_factory=dict)
     counter: int = 0
+    #: A digest of what the editor last wrote to each file: an undo over anything else (the
+    #: user's own editor, another tui in the same workspace, a command) would silently lose it.
+    written: dict[Path, bytes] = field(default_factory=dict)
+
+    def wrote(self, target: Path, content: bytes | None) -> None:
+        """Remember what an edit or undo left in `target` (None: the file is gone)."""
+        if content is None:
+            self.written.pop(target, None)
+        else:
+            self.written[target] = hashlib.sha256(content).digest()
+
+    def changed_since_written(self, target: Path) -> bool:
+        """Whether `target` no longer holds what the editor last wrote to it."""
+        expected = self.written.get(target)
+        if expected is None:
+            return False
+        try:
+            with open(target, "rb") as handle:
+                current = handle.read(MAX_EDIT_BYTES + 1)
+        except OSError:
+            return True
+        return hashlib.sha256(current).digest() != expected
+
+    def forget(self, target: Path) -> None:
+        """Drop `target`'s history: it no longer leads to the file as it is."""
+        for saved in self.versions.pop(target, []):
+            if saved is not None:
+                saved.unlink(missing_ok=True)
+        self.written.pop(target, None)
 
     def push(self, target: Path, content: bytes | None) -> None:
         """Remember `content` (None: the file did not exist) as the version before an edit."""

@@ -38,6 +38,7 @@ from openhands_tui.tools.terminal.git_state import (
     submodule_hooks_and_config,
     worktree_state,
 )
+from openhands_tui.tools.terminal.shell_binary import bash_binary
 
 #: Under /run, what commands still see: the resolver's files (`/etc/resolv.conf` may point here).
 _RUN_KEPT = ("/run/systemd/resolve", "/run/resolvconf", "/run/NetworkManager/resolv.conf")
@@ -71,7 +72,9 @@ def find_bubblewrap() -> Bubblewrap:
         probe = [path, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--unshare-net"]
         probe += ["--cap-drop", "ALL"]
         try:
-            result = subprocess.run([*probe, "--", "true"], capture_output=True, text=True, timeout=10)
+            result = subprocess.run(
+                [*probe, "--", bash_binary(), "-c", ":"], capture_output=True, text=True, timeout=10
+            )
         except (OSError, subprocess.TimeoutExpired) as exc:
             problem = f"{origin}: {exc}"
             continue

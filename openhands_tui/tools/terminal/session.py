@@ -31,6 +31,7 @@ from pathlib import Path
 from openhands_tui.sdk.sandbox import SandboxGrant
 from openhands_tui.tools.terminal.output import BoundedOutput
 from openhands_tui.tools.terminal.sandbox import Jail
+from openhands_tui.tools.terminal.shell_binary import bash_binary
 from openhands_tui.tools.terminal.shell_reset import NON_INTERACTIVE, reset_script
 from openhands_tui.tools.terminal.shell_reset import shell_quote as _quote
 
@@ -98,7 +99,7 @@ class BashSession:
         prefix = self.jail.argv(cwd, [self._scratch]) if self.jail is not None else _LIFELINE
         self._process = await asyncio.create_subprocess_exec(
             *prefix,
-            "bash",
+            bash_binary(),
             "--noprofile",
             "--norc",
             stdin=asyncio.subprocess.PIPE,
@@ -174,7 +175,7 @@ class BashSession:
             before = self.jail.protected.snapshot()
             process = await asyncio.create_subprocess_exec(
                 *self.jail.argv(self.cwd, [self._scratch], grant),
-                "bash",
+                bash_binary(),
                 "--noprofile",
                 "--norc",
                 "-c",
