@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 
 from openhands_tui.sdk.actions import carry_out, interrupted_observation, prepare, resume_calls, unfinished_actions
 from openhands_tui.sdk.agent import Agent
+from openhands_tui.sdk.answer_ending import CUT_OFF_CALL, CUT_OFF_TEXT, CallIds, cut_off, filtered, filtered_detail
 from openhands_tui.sdk.condenser import ContextGauge, Reason, condense, truncation_plan
 from openhands_tui.sdk.context.agent_context import (
     always_on,
@@ -52,6 +53,8 @@ from openhands_tui.sdk.stuck import StuckDetector
 from openhands_tui.sdk.thinking import recorded_thinking
 from openhands_tui.sdk.tool import ChildSpawner, ToolContext, ToolDefinition, resolve_tools
 
+#: Answers in a row cut off at the output token limit before the run gives up.
+MAX_CUT_OFFS = 3
 EMPTY_ANSWER_NUDGE = "Your last reply was empty. Continue the task with a tool call, or call `finish` if it is done."
 
 E = TypeVar("E", bound=EventBase)
@@ -86,9 +89,11 @@ class AgentRun:
         self.injected_skills: set[str] = set()
         self.skills: list[Skill] = []
         self._nudged = False
+        self._cut_offs = 0  # answers in a row cut off at the output token limit
         self._awaiting_decision: list[ActionEvent] = []
         self.gauge = ContextGauge([])
         self.stuck = StuckDetector()
+        self.call_ids = CallIds()
         #: Set by the parent for siblings that may share this agent's prompt prefix: its first
         #: call lets one of them write the prefix to the provider's cache before the others.
         self.shared_prefix: PrefixShare | None = None
@@ -149,6 +154,7 @@ class AgentRun:
         return self.user_messages > 0 and self.status is not Status.FINISHED
 
     def _replay(self, own: list[Event]) -> None:
+        self.call_ids = CallIds(e.tool_call_id for e in own if isinstance(e, ActionEvent))
         for event in own:
             self.builder.add(event)
             self.stuck.observe(event)
@@ -242,10 +248,22 @@ class AgentRun:
                 MessageEvent, role="assistant", content=response.text, response_id=response_id, thinking=thinking
             )
             self.last_text = said.content or self.last_text
+        if filtered(response.finish_reason):  # a refusal or a safety filter: nothing it began runs
+            raise RunFailed(filtered_detail(response.text))
+        cut = cut_off(response.finish_reason)
+        self._cut_offs = self._cut_offs + 1 if cut else 0
+        if self._cut_offs >= MAX_CUT_OFFS:
+            raise RunFailed(f"the model's answer reached the output token limit {MAX_CUT_OFFS} times in a row")
         if not response.tool_calls:
-            self._answer_without_tools(self.last_text if response.text else "")
+            if cut:
+                self._warn("the answer reached the output token limit (finish_reason length); asking for the rest")
+                self.add_user_message(CUT_OFF_TEXT)
+            else:
+                self._answer_without_tools(self.last_text if response.text else "")
             return
-        calls = [prepare(self.tools, call) for call in response.tool_calls]
+        calls = [prepare(self.tools, call) for call in self.call_ids.assign(response.tool_calls, response_id)]
+        for prepared in calls if cut else ():  # its calls may be cut anywhere, even into valid JSON
+            prepared.action, prepared.error = None, CUT_OFF_CALL
         finish_message = await carry_out(self, self.runtime, calls, response_id)
         if finish_message is not None:
             raise Finished(finish_message)

@@ -34,6 +34,11 @@ class ScriptedLLMServer(ScriptedServer):
 
     model = "openai/scripted"
 
+    def __init__(self, scripts: list[Any], *, refuses_stream_options: bool = False, **kwargs: Any) -> None:
+        super().__init__(scripts, **kwargs)
+        #: Like some proxies and older local servers: a request with `stream_options` is a 400.
+        self.refuses_stream_options = refuses_stream_options
+
     def do_get(self, handler: Handler) -> None:
         if handler.path.rstrip("/").endswith("/models"):
             handler.send_json(200, {"object": "list", "data": [{"id": MODEL_NAME, "object": "model"}]})
@@ -46,6 +51,12 @@ class ScriptedLLMServer(ScriptedServer):
             return
         if not handler.path.split("?", 1)[0].rstrip("/").endswith("/chat/completions"):
             handler.send_json(404, _error(f"no route {handler.path}", "not_found"))
+            return
+        if self.refuses_stream_options and "stream_options" in body:
+            self._remember(None, body, status=400)
+            handler.send_json(
+                400, _error("Unrecognized request argument supplied: stream_options", "invalid_request_error")
+            )
             return
         prompt_tokens = _prompt_tokens(request_bytes)
         if not self._measure(prompt_tokens):
@@ -141,7 +152,12 @@ def _usage(turn: Turn, request_bytes: int) -> dict[str, int]:
 
 
 def _call_ids(turn: Turn) -> list[str]:
-    return [call.id or f"call_{secrets.token_hex(6)}" for call in turn.tool_calls]
+    """Each call's id ("" for a call sent without one)."""
+    return [call.id if call.id is not None else f"call_{secrets.token_hex(6)}" for call in turn.tool_calls]
+
+
+def _finish_reason(turn: Turn) -> str:
+    return turn.stop_reason or ("tool_calls" if turn.tool_calls else "stop")
 
 
 def _completion(turn: Turn, body: dict[str, Any], request_bytes: int) -> dict[str, Any]:
@@ -150,7 +166,8 @@ def _completion(turn: Turn, body: dict[str, Any], request_bytes: int) -> dict[st
         message["reasoning_content"] = turn.thinking
     if turn.tool_calls:
         message["tool_calls"] = [
-            {"id": call_id, "type": "function", "function": {"name": c.name, "arguments": c.arguments_text()}}
+            {"type": "function", "function": {"name": c.name, "arguments": c.arguments_text()}}
+            | ({"id": call_id} if call_id else {})
             for call_id, c in zip(_call_ids(turn), turn.tool_calls, strict=True)
         ]
     return {
@@ -158,7 +175,7 @@ def _completion(turn: Turn, body: dict[str, Any], request_bytes: int) -> dict[st
         "object": "chat.completion",
         "created": int(time.time()),
         "model": body.get("model", MODEL_NAME),
-        "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if turn.tool_calls else "stop"}],
+        "choices": [{"index": 0, "message": message, "finish_reason": _finish_reason(turn)}],
         "usage": _usage(turn, request_bytes),
     }
 
@@ -185,17 +202,14 @@ def _chunks(turn: Turn, body: dict[str, Any], include_usage: bool, request_bytes
     for piece in _pieces(turn.text, max(12, len(turn.text) // 500)):  # megabytes: not millions of frames
         yield chunk({"content": piece})
     for index, (call_id, call) in enumerate(zip(_call_ids(turn), turn.tool_calls, strict=True)):
-        opening = {
-            "index": index,
-            "id": call_id,
-            "type": "function",
-            "function": {"name": call.name, "arguments": ""},
-        }
+        opening = {"index": index, "type": "function", "function": {"name": call.name, "arguments": ""}}
+        if call_id:
+            opening["id"] = call_id
         yield chunk({"tool_calls": [opening]})
         arguments = call.arguments_text()  # long ones in bigger pieces: a megabyte is not 40,000 frames
         for piece in _pieces(arguments, max(24, len(arguments) // 500)):
             yield chunk({"tool_calls": [{"index": index, "function": {"arguments": piece}}]})
-    yield chunk({}, "tool_calls" if turn.tool_calls else "stop")
+    yield chunk({}, _finish_reason(turn))
     if include_usage:
         yield {**base, "choices": [], "usage": _usage(turn, request_bytes)}
 

@@ -1,0 +1,91 @@
+"""Why a model's answer ended, as the provider said it (litellm's `finish_reason`), and what a
+step must do about it beyond running the calls.
+
+- `length` (Anthropic `max_tokens`): the answer hit the output-token limit. Its last tool call
+  may be cut anywhere — its JSON may even parse (Anthropic's non-streaming answer turns a cut
+  `input` into `{}`) — so no call of a cut answer is run: each is answered with `CUT_OFF_CALL`
+  and the model sends them again. A cut answer without calls is not a final answer: the model
+  is told to go on.
+- `content_filter` (Anthropic `refusal`, Gemini `SAFETY`...): the provider stopped the answer.
+  Nothing it began is run and the run ends, saying so; the session stays resumable.
+
+Anthropic's `pause_turn` cannot be seen here: litellm maps it to `stop`. It only comes with
+server tools (web search, code execution), which we never send.
+
+Tool call ids: some OpenAI-compatible servers send none, repeat one within an answer, or
+restart at `call_0` on every answer. Results are matched to calls by id (by the provider, and
+by resume, which looks for calls without a result), and Anthropic refuses a history with a
+repeated or non-alphanumeric `tool_use` id, so each call gets an id unique in its agent's history.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable
+
+from openhands_tui.sdk.llm_response import ToolCall
+
+CUT_OFF = "length"
+FILTERED = "content_filter"
+
+CUT_OFF_CALL = (
+    "Not run: your answer reached the output token limit before this call was complete, so its "
+    "arguments may be cut short. Send the call again; if it is long, make it smaller (write a big "
+    "file in parts, or generate it with a script)."
+)
+CUT_OFF_TEXT = (
+    "Your last answer reached the output token limit and was cut off. Continue from where it "
+    "stopped, in shorter pieces, or call `finish` if the task is done."
+)
+
+#: Ids Anthropic takes for `tool_use` blocks (OpenAI takes any string; this suits both).
+_SENDABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def cut_off(finish_reason: str | None) -> bool:
+    return finish_reason == CUT_OFF
+
+
+def filtered(finish_reason: str | None) -> bool:
+    return finish_reason == FILTERED
+
+
+def filtered_detail(text: str) -> str:
+    """The run's ending when the provider stopped the answer, with what the model had said."""
+    said = " ".join(text.split())
+    said = f': "{said[:200]}{"…" if len(said) > 200 else ""}"' if said else ""
+    return (
+        "the model provider stopped the answer (finish_reason content_filter: a refusal or a safety "
+        f"filter); nothing it began was run{said}"
+    )
+
+
+class CallIds:
+    """The tool call ids an agent has used, to give each new call an id of its own."""
+
+    def __init__(self, used: Iterable[str] = ()) -> None:
+        self._used = set(used)
+
+    def assign(self, calls: list[ToolCall], response_id: str) -> list[ToolCall]:
+        """`calls` with every id sendable and unique in the agent's history: a repeated, missing
+        or unsendable id is replaced by one made from the response and the call's position
+        (the same on every run of the same log)."""
+        fixed = []
+        for position, call in enumerate(calls):
+            call_id = call.id
+            if not _SENDABLE_ID.fullmatch(call_id) or call_id in self._used:
+                call_id = _made_id(response_id, position, self._used)
+                call = call.model_copy(update={"id": call_id})
+            self._used.add(call_id)
+            fixed.append(call)
+        return fixed
+
+
+def _made_id(response_id: str, position: int, used: set[str]) -> str:
+    digest = hashlib.sha256(f"{response_id}:{position}".encode()).hexdigest()
+    for start in range(0, len(digest) - 24):
+        candidate = f"call_{digest[start : start + 24]}"
+        if candidate not in used:
+            return candidate
+    return f"call_{response_id[:40]}_{position}_{len(used)}"  # 40 collisions in a row: never in practice
