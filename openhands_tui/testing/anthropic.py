@@ -146,8 +146,8 @@ def _fault(handler: Handler, turn: Turn) -> None:
     elif turn.fault == "529":
         handler.send_json(529, _overloaded)
     elif turn.fault == "overloaded_stream":  # the stream had begun: the error comes as an event
-        message = {k: v for k, v in _message(Turn(), {}, Signer()).items() if k != "_raw"}
-        started = {**message, "usage": {"input_tokens": 10, "output_tokens": 1}}
+        opened = {k: v for k, v in _message(Turn(), {}, Signer()).items() if k != "_raw"}
+        started = {**opened, "usage": {"input_tokens": 10, "output_tokens": 1}}
         handler.start_events()
         handler.send_events([_frame({"type": "message_start", "message": started}), _frame(_overloaded)])
     else:  # garbage
