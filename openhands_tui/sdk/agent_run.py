@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 from openhands_tui.sdk.actions import carry_out, interrupted_observation, prepare, resume_calls, unfinished_actions
 from openhands_tui.sdk.agent import Agent
-from openhands_tui.sdk.answer_ending import CUT_OFF_CALL, CUT_OFF_TEXT, CallIds, cut_off, filtered, filtered_detail
+from openhands_tui.sdk.answer_ending import CUT_OFF_CALL, CUT_OFF_TEXT, AnswerEndings, CallIds
 from openhands_tui.sdk.condenser import ContextGauge, Reason, condense, truncation_plan
 from openhands_tui.sdk.context.agent_context import (
     always_on,
@@ -24,7 +24,7 @@ from openhands_tui.sdk.context.agent_context import (
     workspace_block,
 )
 from openhands_tui.sdk.context.skill import Skill
-from openhands_tui.sdk.errors import LLMContextWindowError
+from openhands_tui.sdk.errors import LLMContextWindowError, LLMUnsupportedParameterError
 from openhands_tui.sdk.event import (
     ActionEvent,
     AgentErrorEvent,
@@ -42,6 +42,7 @@ from openhands_tui.sdk.event import (
     new_id,
 )
 from openhands_tui.sdk.llm import LLMResponse
+from openhands_tui.sdk.llm_fallback import fallback_notice, without_refused_parameter
 from openhands_tui.sdk.mcp_config import microagent_servers
 from openhands_tui.sdk.mcp_port import MCPTools
 from openhands_tui.sdk.messages import MessageBuilder
@@ -53,8 +54,6 @@ from openhands_tui.sdk.stuck import StuckDetector
 from openhands_tui.sdk.thinking import recorded_thinking
 from openhands_tui.sdk.tool import ChildSpawner, ToolContext, ToolDefinition, resolve_tools
 
-#: Answers in a row cut off at the output token limit before the run gives up.
-MAX_CUT_OFFS = 3
 EMPTY_ANSWER_NUDGE = "Your last reply was empty. Continue the task with a tool call, or call `finish` if it is done."
 
 E = TypeVar("E", bound=EventBase)
@@ -89,7 +88,7 @@ class AgentRun:
         self.injected_skills: set[str] = set()
         self.skills: list[Skill] = []
         self._nudged = False
-        self._cut_offs = 0  # answers in a row cut off at the output token limit
+        self.endings = AnswerEndings()
         self._awaiting_decision: list[ActionEvent] = []
         self.gauge = ContextGauge([])
         self.stuck = StuckDetector()
@@ -248,18 +247,9 @@ class AgentRun:
                 MessageEvent, role="assistant", content=response.text, response_id=response_id, thinking=thinking
             )
             self.last_text = said.content or self.last_text
-        if filtered(response.finish_reason):  # a refusal or a safety filter: nothing it began runs
-            raise RunFailed(filtered_detail(response.text))
-        cut = cut_off(response.finish_reason)
-        self._cut_offs = self._cut_offs + 1 if cut else 0
-        if self._cut_offs >= MAX_CUT_OFFS:
-            raise RunFailed(f"the model's answer reached the output token limit {MAX_CUT_OFFS} times in a row")
+        cut = self.endings.check(response)  # a filtered answer, or one cut too often, ends the run
         if not response.tool_calls:
-            if cut:
-                self._warn("the answer reached the output token limit (finish_reason length); asking for the rest")
-                self.add_user_message(CUT_OFF_TEXT)
-            else:
-                self._answer_without_tools(self.last_text if response.text else "")
+            self._answer_without_tools(self.last_text if response.text else "", cut)
             return
         calls = [prepare(self.tools, call) for call in self.call_ids.assign(response.tool_calls, response_id)]
         for prepared in calls if cut else ():  # its calls may be cut anywhere, even into valid JSON
@@ -306,6 +296,13 @@ class AgentRun:
                 cache_key=self._prefix_key,
                 on_accepted=accepted,
             )
+        except LLMUnsupportedParameterError as exc:
+            fallback = without_refused_parameter(self.agent.llm, exc)
+            if fallback is None:
+                raise
+            self._warn(fallback_notice(exc))
+            self.agent = self.agent.model_copy(update={"llm": fallback})
+            return await self._complete(response_id)
         finally:
             if accepted is not None:
                 accepted()  # a failed first call must not keep its siblings waiting
@@ -377,7 +374,11 @@ class AgentRun:
             retries=response.retries,
         )
 
-    def _answer_without_tools(self, text: str) -> None:
+    def _answer_without_tools(self, text: str, cut: bool = False) -> None:
+        if cut:  # not a final answer: the model goes on where it stopped
+            self._warn("the answer reached the output token limit (finish_reason length); asking for the rest")
+            self.add_user_message(CUT_OFF_TEXT)
+            return
         if text.strip():
             raise Finished(text)  # a plain answer ends the run, like `finish`
         if self._nudged:

@@ -24,7 +24,8 @@ import hashlib
 import re
 from collections.abc import Iterable
 
-from openhands_tui.sdk.llm_response import ToolCall
+from openhands_tui.sdk.llm_response import LLMResponse, ToolCall
+from openhands_tui.sdk.outcome import RunFailed
 
 CUT_OFF = "length"
 FILTERED = "content_filter"
@@ -38,6 +39,9 @@ CUT_OFF_TEXT = (
     "Your last answer reached the output token limit and was cut off. Continue from where it "
     "stopped, in shorter pieces, or call `finish` if the task is done."
 )
+
+#: Answers in a row cut off at the output token limit before the run gives up.
+MAX_CUT_OFFS = 3
 
 #: Ids Anthropic takes for `tool_use` blocks (OpenAI takes any string; this suits both).
 _SENDABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -59,6 +63,24 @@ def filtered_detail(text: str) -> str:
         "the model provider stopped the answer (finish_reason content_filter: a refusal or a safety "
         f"filter); nothing it began was run{said}"
     )
+
+
+class AnswerEndings:
+    """How an agent's answers have been ending, to end its run when they cannot go on."""
+
+    def __init__(self) -> None:
+        self.cut_offs = 0  # answers in a row cut off at the output token limit
+
+    def check(self, response: LLMResponse) -> bool:
+        """Whether `response` was cut at the output token limit. A refused or filtered answer
+        ends the run, and so does the MAX_CUT_OFFS-th cut answer in a row."""
+        if filtered(response.finish_reason):
+            raise RunFailed(filtered_detail(response.text))
+        cut = cut_off(response.finish_reason)
+        self.cut_offs = self.cut_offs + 1 if cut else 0
+        if self.cut_offs >= MAX_CUT_OFFS:
+            raise RunFailed(f"the model's answer reached the output token limit {MAX_CUT_OFFS} times in a row")
+        return cut
 
 
 class CallIds:

@@ -7,7 +7,22 @@ from __future__ import annotations
 import asyncio
 from types import ModuleType
 
-from openhands_tui.sdk.errors import LLMAuthError, LLMContextWindowError, LLMError, LLMTransientError
+from openhands_tui.sdk.errors import (
+    LLMAuthError,
+    LLMContextWindowError,
+    LLMError,
+    LLMTransientError,
+    LLMUnsupportedParameterError,
+)
+
+#: Request parameters we send that some OpenAI-compatible servers and proxies refuse (400).
+OPTIONAL_PARAMETERS = ("stream_options",)
+#: What servers say when they cannot call tools, and what the user can do about it.
+_NO_TOOL_CALLING = (
+    ("--enable-auto-tool-choice", "start vLLM with --enable-auto-tool-choice and a --tool-call-parser"),
+    ("does not support tools", "choose a model that supports tool calling"),
+    ("tools are not supported", "choose a model or server that supports tool calling"),
+)
 
 
 def classify_error(exc: Exception, litellm: ModuleType) -> LLMError:
@@ -18,6 +33,10 @@ def classify_error(exc: Exception, litellm: ModuleType) -> LLMError:
         return LLMContextWindowError(message)
     if isinstance(exc, errors.AuthenticationError | errors.PermissionDeniedError):
         return LLMAuthError(message)
+    if isinstance(exc, errors.BadRequestError | errors.UnprocessableEntityError):
+        refused = _refused_request(message)
+        if refused is not None:
+            return refused
     if isinstance(exc, errors.RateLimitError):
         return LLMTransientError(message, retry_after=_retry_after(exc))
     transient = (
@@ -37,6 +56,19 @@ def classify_error(exc: Exception, litellm: ModuleType) -> LLMError:
     if type(exc).__module__.startswith(("httpx", "httpcore", "aiohttp")):
         return LLMTransientError(message)
     return LLMError(message)
+
+
+def _refused_request(message: str) -> LLMError | None:
+    """A 400 that says what the server cannot take, told so the user knows why."""
+    for parameter in OPTIONAL_PARAMETERS:
+        if parameter in message:
+            why = f"the provider does not take the `{parameter}` request parameter (some proxies and servers refuse it)"
+            return LLMUnsupportedParameterError(f"{why}: {message}", parameter)
+    lowered = message.lower()
+    for sign, remedy in _NO_TOOL_CALLING:
+        if sign.lower() in lowered:
+            return LLMError(f"the model server cannot call tools, which every step needs ({remedy}): {message}")
+    return None
 
 
 def _retry_after(exc: Exception) -> float | None:

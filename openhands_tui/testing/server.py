@@ -27,6 +27,14 @@ from openhands_tui.testing.script import Turn, load_scripts
 __all__ = ["RecordedRequest", "ScriptedLLMServer", "main"]
 
 MODEL_NAME = "scripted"
+#: vLLM's answer to a request with tools when it was started without a tool-call parser.
+VLLM_NO_TOOL_PARSER = {
+    "object": "error",
+    "message": '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set',
+    "type": "BadRequestError",
+    "param": None,
+    "code": 400,
+}
 
 
 class ScriptedLLMServer(ScriptedServer):
@@ -34,10 +42,14 @@ class ScriptedLLMServer(ScriptedServer):
 
     model = "openai/scripted"
 
-    def __init__(self, scripts: list[Any], *, refuses_stream_options: bool = False, **kwargs: Any) -> None:
+    def __init__(
+        self, scripts: list[Any], *, refuses_stream_options: bool = False, refuses_tools: bool = False, **kwargs: Any
+    ) -> None:
         super().__init__(scripts, **kwargs)
         #: Like some proxies and older local servers: a request with `stream_options` is a 400.
         self.refuses_stream_options = refuses_stream_options
+        #: Like vLLM started without a tool-call parser: a request with `tools` is a 400.
+        self.refuses_tools = refuses_tools
 
     def do_get(self, handler: Handler) -> None:
         if handler.path.rstrip("/").endswith("/models"):
@@ -57,6 +69,10 @@ class ScriptedLLMServer(ScriptedServer):
             handler.send_json(
                 400, _error("Unrecognized request argument supplied: stream_options", "invalid_request_error")
             )
+            return
+        if self.refuses_tools and body.get("tools"):
+            self._remember(None, body, status=400)
+            handler.send_json(400, VLLM_NO_TOOL_PARSER)
             return
         prompt_tokens = _prompt_tokens(request_bytes)
         if not self._measure(prompt_tokens):
