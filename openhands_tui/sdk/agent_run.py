@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 from openhands_tui.sdk.actions import carry_out, interrupted_observation, prepare, resume_calls, unfinished_actions
 from openhands_tui.sdk.agent import Agent
-from openhands_tui.sdk.answer_ending import CUT_OFF_CALL, CUT_OFF_TEXT, AnswerEndings, CallIds
+from openhands_tui.sdk.answer_ending import CUT_OFF_CALL, AnswerEndings, CallIds
 from openhands_tui.sdk.condenser import ContextGauge, Reason, condense, truncation_plan
 from openhands_tui.sdk.context.agent_context import (
     always_on,
@@ -54,8 +54,6 @@ from openhands_tui.sdk.stuck import StuckDetector
 from openhands_tui.sdk.thinking import recorded_thinking
 from openhands_tui.sdk.tool import ChildSpawner, ToolContext, ToolDefinition, resolve_tools
 
-EMPTY_ANSWER_NUDGE = "Your last reply was empty. Continue the task with a tool call, or call `finish` if it is done."
-
 E = TypeVar("E", bound=EventBase)
 
 
@@ -87,7 +85,6 @@ class AgentRun:
         self.user_messages = 0
         self.injected_skills: set[str] = set()
         self.skills: list[Skill] = []
-        self._nudged = False
         self.endings = AnswerEndings()
         self._awaiting_decision: list[ActionEvent] = []
         self.gauge = ContextGauge([])
@@ -375,16 +372,12 @@ class AgentRun:
         )
 
     def _answer_without_tools(self, text: str, cut: bool = False) -> None:
-        if cut:  # not a final answer: the model goes on where it stopped
-            self._warn("the answer reached the output token limit (finish_reason length); asking for the rest")
-            self.add_user_message(CUT_OFF_TEXT)
-            return
-        if text.strip():
-            raise Finished(text)  # a plain answer ends the run, like `finish`
-        if self._nudged:
-            raise RunFailed("the model returned an empty answer twice")
-        self._nudged = True
-        self.add_user_message(EMPTY_ANSWER_NUDGE)
+        """A plain answer ends the run, like `finish`, unless it could not be the last word:
+        empty, cut off, or a tool call written as text. Then the model is told (and the user)."""
+        warning, nudge = self.endings.without_tools(text, cut)  # raises when the run ends
+        if warning:
+            self._warn(warning)
+        self.add_user_message(nudge)
 
 
 class _Shelf:

@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterable
 
 from openhands_tui.sdk.llm_response import LLMResponse, ToolCall
-from openhands_tui.sdk.outcome import RunFailed
+from openhands_tui.sdk.outcome import Finished, RunFailed
 
 CUT_OFF = "length"
 FILTERED = "content_filter"
@@ -35,9 +35,19 @@ CUT_OFF_CALL = (
     "arguments may be cut short. Send the call again; if it is long, make it smaller (write a big "
     "file in parts, or generate it with a script)."
 )
+EMPTY_ANSWER_NUDGE = "Your last reply was empty. Continue the task with a tool call, or call `finish` if it is done."
 CUT_OFF_TEXT = (
     "Your last answer reached the output token limit and was cut off. Continue from where it "
     "stopped, in shorter pieces, or call `finish` if the task is done."
+)
+
+#: Marks of a tool call written as text, by chat templates (Hermes/Qwen, Llama 3, Mistral,
+#: DeepSeek): the server did not parse calls out of the model's output. A plain answer that
+#: holds one is no final answer: the model meant to act, and nothing ran.
+_CALL_AS_TEXT = re.compile(r"<tool_call>|<\|python_tag\|>|\[TOOL_CALLS\]|<｜tool▁calls▁begin｜>|<function=[\w.-]+>")
+CALL_AS_TEXT = (
+    "Your reply holds a tool call written as text, which does not run anything. Call tools "
+    "through the API's function calling (tool_calls), or call `finish` if the task is done."
 )
 
 #: Answers in a row cut off at the output token limit before the run gives up.
@@ -70,6 +80,7 @@ class AnswerEndings:
 
     def __init__(self) -> None:
         self.cut_offs = 0  # answers in a row cut off at the output token limit
+        self.nudged = False  # told once that an empty answer or a call written as text does nothing
 
     def check(self, response: LLMResponse) -> bool:
         """Whether `response` was cut at the output token limit. A refused or filtered answer
@@ -81,6 +92,36 @@ class AnswerEndings:
         if self.cut_offs >= MAX_CUT_OFFS:
             raise RunFailed(f"the model's answer reached the output token limit {MAX_CUT_OFFS} times in a row")
         return cut
+
+    def without_tools(self, text: str, cut: bool) -> tuple[str, str]:
+        """For an answer without tool calls: (a warning for the user or "", what the model is to
+        be told), when it is no final answer. Raises Finished for one that is, and RunFailed when
+        the model was already told once and did it again."""
+        if cut:
+            return "the answer reached the output token limit (finish_reason length); asking for the rest", CUT_OFF_TEXT
+        mark = call_as_text(text)
+        if mark is None and text.strip():
+            raise Finished(text)
+        if self.nudged:
+            raise RunFailed(calls_as_text_detail(mark) if mark else "the model returned an empty answer twice")
+        self.nudged = True
+        if mark is not None:
+            return f"the answer holds a tool call written as text ({mark}); nothing ran", CALL_AS_TEXT
+        return "", EMPTY_ANSWER_NUDGE
+
+
+def call_as_text(text: str) -> str | None:
+    """The mark of a tool call written as text in `text`, if there is one."""
+    found = _CALL_AS_TEXT.search(text)
+    return found.group(0) if found else None
+
+
+def calls_as_text_detail(mark: str) -> str:
+    return (
+        f"the model wrote its tool calls as text ({mark}) again: the model server is not turning them into "
+        "calls. Check that it supports tool calling for this model (vLLM: --enable-auto-tool-choice with a "
+        "--tool-call-parser; llama.cpp: --jinja; Ollama: a model with tool support)"
+    )
 
 
 class CallIds:

@@ -43,9 +43,18 @@ class ScriptedLLMServer(ScriptedServer):
     model = "openai/scripted"
 
     def __init__(
-        self, scripts: list[Any], *, refuses_stream_options: bool = False, refuses_tools: bool = False, **kwargs: Any
+        self,
+        scripts: list[Any],
+        *,
+        refuses_stream_options: bool = False,
+        refuses_tools: bool = False,
+        reasoning_field: str = "reasoning_content",
+        **kwargs: Any,
     ) -> None:
         super().__init__(scripts, **kwargs)
+        #: Where `Turn.thinking` goes: `reasoning_content` (DeepSeek, older vLLM) or `reasoning`
+        #: (newer vLLM, OpenRouter).
+        self.reasoning_field = reasoning_field
         #: Like some proxies and older local servers: a request with `stream_options` is a 400.
         self.refuses_stream_options = refuses_stream_options
         #: Like vLLM started without a tool-call parser: a request with `tools` is a 400.
@@ -102,12 +111,12 @@ class ScriptedLLMServer(ScriptedServer):
             include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
             frames = [
                 b"data: " + json.dumps(chunk).encode() + b"\n\n"
-                for chunk in _chunks(turn, body, include_usage, request_bytes)
+                for chunk in _chunks(turn, body, include_usage, request_bytes, self.reasoning_field)
             ] + [b"data: [DONE]\n\n"]
             handler.start_events()
             handler.send_events(frames, turn.chunk_delay)
         else:
-            handler.send_json(200, _completion(turn, body, request_bytes))
+            handler.send_json(200, _completion(turn, body, request_bytes, self.reasoning_field))
 
     def _respond_responses(self, handler: Handler, body: dict[str, Any], request_bytes: int) -> None:
         """The Responses API (Codex): the same scripts, answered as output items."""
@@ -176,10 +185,12 @@ def _finish_reason(turn: Turn) -> str:
     return turn.stop_reason or ("tool_calls" if turn.tool_calls else "stop")
 
 
-def _completion(turn: Turn, body: dict[str, Any], request_bytes: int) -> dict[str, Any]:
+def _completion(
+    turn: Turn, body: dict[str, Any], request_bytes: int, reasoning_field: str = "reasoning_content"
+) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": turn.text or None}
     if turn.thinking:
-        message["reasoning_content"] = turn.thinking
+        message[reasoning_field] = turn.thinking
     if turn.tool_calls:
         message["tool_calls"] = [
             {"type": "function", "function": {"name": c.name, "arguments": c.arguments_text()}}
@@ -201,7 +212,13 @@ def _pieces(text: str, size: int) -> Iterator[str]:
         yield text[start : start + size]
 
 
-def _chunks(turn: Turn, body: dict[str, Any], include_usage: bool, request_bytes: int) -> Iterator[dict[str, Any]]:
+def _chunks(
+    turn: Turn,
+    body: dict[str, Any],
+    include_usage: bool,
+    request_bytes: int,
+    reasoning_field: str = "reasoning_content",
+) -> Iterator[dict[str, Any]]:
     base = {
         "id": f"chatcmpl-{secrets.token_hex(6)}",
         "object": "chat.completion.chunk",
@@ -214,7 +231,7 @@ def _chunks(turn: Turn, body: dict[str, Any], include_usage: bool, request_bytes
 
     yield chunk({"role": "assistant", "content": ""})
     for piece in _pieces(turn.thinking or "", 12):
-        yield chunk({"reasoning_content": piece})
+        yield chunk({reasoning_field: piece})
     for piece in _pieces(turn.text, max(12, len(turn.text) // 500)):  # megabytes: not millions of frames
         yield chunk({"content": piece})
     for index, (call_id, call) in enumerate(zip(_call_ids(turn), turn.tool_calls, strict=True)):

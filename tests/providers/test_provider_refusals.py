@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from openhands_tui.cli import main
 from openhands_tui.sdk import Agent, Status
 from openhands_tui.sdk.call_arguments import parse_arguments
@@ -99,3 +101,44 @@ async def test_cache_writes_broken_down_by_ttl_are_counted_and_priced_once(serve
         )
         assert response.usage.cost is not None and abs(response.usage.cost - expected) < 1e-12
     assert second.usage.cache_read_tokens > 0
+
+
+async def test_a_server_that_leaves_tool_calls_in_the_text_is_named_not_taken_as_the_answer(
+    serve, workspace: Path
+) -> None:
+    written = '<tool_call>\n{"name": "terminal", "arguments": {"command": "ls"}}\n</tool_call>'
+    server = serve([Script(turns=[Turn(text=written, repeat=2)])])
+    result = await run(Agent(llm=llm_for(server), tools=get_default_tools()), workspace, "go")
+
+    assert result.outcome.status is Status.ERROR and "--enable-auto-tool-choice" in result.outcome.detail
+    assert "<tool_call>" in result.outcome.detail and result.outcome.result == ""  # not a "finished" answer
+    warned = [e.error for e in result.kinds("agent_error")]
+    assert len(warned) == 1 and "written as text" in warned[0]
+    assert "function calling" in str(server.requests[1].body["messages"][-1]["content"])  # the model was told
+
+
+async def test_a_model_that_answers_in_prose_with_tools_ignored_still_finishes(serve, workspace: Path) -> None:
+    prose = "You can list the files with `ls -la`; the <function> of each flag is in `man ls`."
+    server = serve([Script(turns=[Turn(text=prose)])])
+    result = await run(Agent(llm=llm_for(server), tools=get_default_tools()), workspace, "how do I list files?")
+    assert result.outcome.status is Status.FINISHED and result.outcome.result == prose
+
+
+@pytest.mark.parametrize("field", ["reasoning_content", "reasoning"])
+@pytest.mark.parametrize("stream", [True, False])
+async def test_reasoning_text_in_either_field_is_shown_and_never_sent_back(
+    serve, workspace: Path, field: str, stream: bool
+) -> None:
+    turns = [
+        Turn(
+            thinking="I should echo once.",
+            tool_calls=[ScriptedToolCall(name="terminal", arguments={"command": "echo x"})],
+        ),
+        Turn.finish(),
+    ]
+    server = serve([Script(turns=turns)], reasoning_field=field)
+    result = await run(Agent(llm=llm_for(server, stream=stream), tools=get_default_tools()), workspace, "go")
+    assert result.outcome.status is Status.FINISHED
+    said = next(e for e in result.kinds("message") if e.role == "assistant")
+    assert said.thinking == [{"type": "thinking", "thinking": "I should echo once.", "signature": ""}]
+    assert "I should echo once." not in str(server.requests[1].body)
