@@ -5,6 +5,7 @@ Takes the litellm module as an argument, so only sdk/llm.py imports litellm."""
 from __future__ import annotations
 
 import asyncio
+import json
 from types import ModuleType
 
 from openhands_tui.sdk.errors import (
@@ -91,5 +92,32 @@ def _retry_after(exc: Exception) -> float | None:
 
 
 def _short(exc: Exception) -> str:
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    return text[:500]
+    """One line: the provider's own error type and message when its JSON body is in the
+    exception (litellm embeds it, sometimes as a bytes repr), else litellm's first line without
+    the copy of itself it appends ("Original exception: ...")."""
+    whole = str(exc).strip()
+    said = _provider_said(whole)
+    if said is not None:
+        return f"{type(exc).__name__}: {said}"[:500]
+    text = whole.splitlines()[0] if whole else type(exc).__name__
+    return text.split(" Original exception: ", 1)[0].replace("litellm.", "")[:500]
+
+
+def _provider_said(text: str) -> str | None:
+    """`type: message` from an error body in `text`: Anthropic's `{"type": "error", "error":
+    {...}}`, OpenAI's `{"error": {...}}` or vLLM's `{"object": "error", ...}`."""
+    start = text.find("{")
+    if start < 0:
+        return None
+    try:
+        body, _ = json.JSONDecoder().raw_decode(text[start:])
+    except ValueError:
+        return None
+    error = body.get("error") if isinstance(body, dict) else None
+    error = error if isinstance(error, dict) else body if isinstance(body, dict) else None
+    message = error.get("message") if error is not None else None
+    if not isinstance(message, str) or not message.strip():
+        return None
+    kind = error.get("type") if error is not None else None
+    message = " ".join(message.split())
+    return f"{kind}: {message}" if isinstance(kind, str) and kind and kind not in message else message

@@ -150,6 +150,12 @@ def _fault(handler: Handler, turn: Turn) -> None:
         started = {**opened, "usage": {"input_tokens": 10, "output_tokens": 1}}
         handler.start_events()
         handler.send_events([_frame({"type": "message_start", "message": started}), _frame(_overloaded)])
+    elif turn.fault == "500":
+        handler.send_json(500, _error("api_error", "Internal server error"))
+    elif turn.fault == "401":
+        handler.send_json(401, _error("authentication_error", "invalid x-api-key"))
+    elif turn.fault == "context_window":
+        handler.send_json(400, _error("invalid_request_error", "prompt is too long: 9000 tokens > 8192 maximum"))
     else:  # garbage
         handler.send_bytes(200, b"<html>definitely not JSON</html>", "text/html")
 

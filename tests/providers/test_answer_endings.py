@@ -174,3 +174,10 @@ async def test_a_claude_rate_limit_waits_as_long_as_retry_after_says(serve, work
     assert any("retry 1 in 0.3s" in e.error for e in result.kinds("agent_error"))
     first, second = server.requests[0], server.requests[1]
     assert first.status == 429 and second.received - first.received >= 0.3
+
+
+async def test_a_lasting_claude_overload_ends_the_run_in_the_providers_own_words(serve, workspace: Path) -> None:
+    server = serve([Script(turns=[Turn(fault="529", repeat=3)])], api="anthropic")
+    result = await run(agent(server), workspace, "go")  # two retries, then it gives up
+    assert result.outcome.status is Status.ERROR and len(server.requests) == 3
+    assert result.outcome.detail == "the model call failed: InternalServerError: overloaded_error: Overloaded"
