@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from openhands_tui.sdk import Agent, Status
+from openhands_tui.sdk.actions import unfinished_actions
 from openhands_tui.sdk.answer_ending import CUT_OFF_CALL, CUT_OFF_TEXT
 from openhands_tui.sdk.event import ActionEvent
 from openhands_tui.sdk.store import SessionMeta, SessionStore
@@ -52,9 +53,13 @@ def tool_results(request_body: dict) -> list[str]:
 
 @pytest.mark.parametrize("api", API)
 @pytest.mark.parametrize("stream", [True, False])
-async def test_no_call_of_an_answer_cut_at_the_token_limit_runs(serve, workspace: Path, api: str, stream: bool) -> None:
+async def test_no_call_of_an_answer_cut_at_the_token_limit_runs(
+    serve, workspace: Path, tmp_path: Path, api: str, stream: bool
+) -> None:
     server = serve([Script(turns=[cut_turn(api), Turn.call("terminal", command="echo again"), Turn.finish()])], api=api)
-    result = await run(agent(server, stream=stream), workspace, "make a file")
+    store = SessionStore(tmp_path / "state")
+    llm = {"stream": stream, "reasoning_effort": "high"}  # Claude: signed thinking ahead of the cut calls
+    result = await run(agent(server, **llm), workspace, "make a file", log=store.create(SessionMeta(id="s")))
 
     assert result.outcome.status is Status.FINISHED and not (workspace / "made_by_a_cut_answer").exists()
     errors = [e for e in result.kinds("agent_error") if e.tool_call_id]
@@ -62,6 +67,7 @@ async def test_no_call_of_an_answer_cut_at_the_token_limit_runs(serve, workspace
     assert tool_results(server.requests[1].body) == [CUT_OFF_CALL, CUT_OFF_CALL]
     assert [a.valid for a in result.kinds("action")] == [False, False, True, True]
     assert getattr(server, "refusals", []) == []  # the history stayed one the API takes
+    assert unfinished_actions(store.open("s").load().events) == ([], [])  # resumes with nothing left hanging
 
 
 @pytest.mark.parametrize("api", API)
