@@ -142,3 +142,11 @@ async def test_reasoning_text_in_either_field_is_shown_and_never_sent_back(
     said = next(e for e in result.kinds("message") if e.role == "assistant")
     assert said.thinking == [{"type": "thinking", "thinking": "I should echo once.", "signature": ""}]
     assert "I should echo once." not in str(server.requests[1].body)
+
+
+def test_a_model_without_a_price_is_marked_cost_unknown_not_free(serve, workspace: Path, capsys) -> None:
+    server = serve([Script(turns=[Turn.call("terminal", command="echo hi"), Turn.finish("ok")])])
+    argv = ["--headless", "-t", "go", "--workspace", str(workspace), *model_args(server)]
+    assert main(argv) == 0
+    tokens = next(line for line in capsys.readouterr().err.splitlines() if line.startswith("tokens: "))
+    assert tokens.endswith("out · cost unknown (no price for the model)") and "$" not in tokens
