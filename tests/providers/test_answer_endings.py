@@ -187,3 +187,11 @@ async def test_a_lasting_claude_overload_ends_the_run_in_the_providers_own_words
     result = await run(agent(server), workspace, "go")  # two retries, then it gives up
     assert result.outcome.status is Status.ERROR and len(server.requests) == 3
     assert result.outcome.detail == "the model call failed: InternalServerError: overloaded_error: Overloaded"
+
+
+async def test_calls_that_end_with_stop_rather_than_tool_calls_still_run(serve, workspace: Path) -> None:
+    """Ollama and some vLLM versions end an answer with calls as `stop`: the calls are what counts."""
+    turn = Turn(tool_calls=[terminal("echo ran > ran.txt")], stop_reason="stop")
+    server = serve([Script(turns=[turn, Turn.finish()])])
+    result = await run(agent(server), workspace, "go")
+    assert result.outcome.status is Status.FINISHED and (workspace / "ran.txt").read_text() == "ran\n"
