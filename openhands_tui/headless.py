@@ -155,8 +155,10 @@ def usage_line(tree: DelegationTree) -> str | None:
     if not prompt:
         return None
     cache = f" ({100 * read / prompt:.1f}% read from the prompt cache, {written:,} written)" if read or written else ""
-    cost = tree.subtree_cost(tree.root_id)
+    cost, unpriced = tree.subtree_cost(tree.root_id), tree.subtree_unpriced(tree.root_id)
     money = f" · ${cost:.4f}" if cost else ""
+    if unpriced:  # no price for the model: say so rather than show a cost too low or none
+        money = f"{money} · cost unknown{f' for {unpriced:,} calls' if cost else ''} (no price for the model)"
     return f"tokens: {prompt:,} in{cache} · {output:,} out{money}"
 
 

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 
 from openhands_tui.sdk.actions import carry_out, interrupted_observation, prepare, resume_calls, unfinished_actions
 from openhands_tui.sdk.agent import Agent
+from openhands_tui.sdk.answer_ending import CUT_OFF_CALL, AnswerEndings, CallIds
 from openhands_tui.sdk.condenser import ContextGauge, Reason, condense, truncation_plan
 from openhands_tui.sdk.context.agent_context import (
     always_on,
@@ -23,7 +24,7 @@ from openhands_tui.sdk.context.agent_context import (
     workspace_block,
 )
 from openhands_tui.sdk.context.skill import Skill
-from openhands_tui.sdk.errors import LLMContextWindowError
+from openhands_tui.sdk.errors import LLMContextWindowError, LLMUnsupportedParameterError
 from openhands_tui.sdk.event import (
     ActionEvent,
     AgentErrorEvent,
@@ -41,6 +42,7 @@ from openhands_tui.sdk.event import (
     new_id,
 )
 from openhands_tui.sdk.llm import LLMResponse
+from openhands_tui.sdk.llm_fallback import fallback_notice, without_refused_parameter
 from openhands_tui.sdk.mcp_config import microagent_servers
 from openhands_tui.sdk.mcp_port import MCPTools
 from openhands_tui.sdk.messages import MessageBuilder
@@ -51,8 +53,6 @@ from openhands_tui.sdk.runtime import Runtime
 from openhands_tui.sdk.stuck import StuckDetector
 from openhands_tui.sdk.thinking import recorded_thinking
 from openhands_tui.sdk.tool import ChildSpawner, ToolContext, ToolDefinition, resolve_tools
-
-EMPTY_ANSWER_NUDGE = "Your last reply was empty. Continue the task with a tool call, or call `finish` if it is done."
 
 E = TypeVar("E", bound=EventBase)
 
@@ -85,10 +85,11 @@ class AgentRun:
         self.user_messages = 0
         self.injected_skills: set[str] = set()
         self.skills: list[Skill] = []
-        self._nudged = False
+        self.endings = AnswerEndings()
         self._awaiting_decision: list[ActionEvent] = []
         self.gauge = ContextGauge([])
         self.stuck = StuckDetector()
+        self.call_ids = CallIds()
         #: Set by the parent for siblings that may share this agent's prompt prefix: its first
         #: call lets one of them write the prefix to the provider's cache before the others.
         self.shared_prefix: PrefixShare | None = None
@@ -149,6 +150,7 @@ class AgentRun:
         return self.user_messages > 0 and self.status is not Status.FINISHED
 
     def _replay(self, own: list[Event]) -> None:
+        self.call_ids = CallIds(e.tool_call_id for e in own if isinstance(e, ActionEvent))
         for event in own:
             self.builder.add(event)
             self.stuck.observe(event)
@@ -246,10 +248,13 @@ class AgentRun:
                 MessageEvent, role="assistant", content=response.text, response_id=response_id, thinking=thinking
             )
             self.last_text = said.content or self.last_text
+        cut = self.endings.check(response)  # a filtered answer, or one cut too often, ends the run
         if not response.tool_calls:
-            self._answer_without_tools(self.last_text if response.text else "")
+            self._answer_without_tools(self.last_text if response.text else "", cut)
             return
-        calls = [prepare(self.tools, call) for call in response.tool_calls]
+        calls = [prepare(self.tools, call) for call in self.call_ids.assign(response.tool_calls, response_id)]
+        for prepared in calls if cut else ():  # its calls may be cut anywhere, even into valid JSON
+            prepared.action, prepared.error = None, CUT_OFF_CALL
         finish_message = await carry_out(self, self.runtime, calls, response_id)
         if finish_message is not None:
             raise Finished(finish_message)
@@ -292,6 +297,13 @@ class AgentRun:
                 cache_key=self._prefix_key,
                 on_accepted=accepted,
             )
+        except LLMUnsupportedParameterError as exc:
+            fallback = without_refused_parameter(self.agent.llm, exc)
+            if fallback is None:
+                raise
+            self._warn(fallback_notice(exc))
+            self.agent = self.agent.model_copy(update={"llm": fallback})
+            return await self._complete(response_id)
         finally:
             if accepted is not None:
                 accepted()  # a failed first call must not keep its siblings waiting
@@ -363,13 +375,13 @@ class AgentRun:
             retries=response.retries,
         )
 
-    def _answer_without_tools(self, text: str) -> None:
-        if text.strip():
-            raise Finished(text)  # a plain answer ends the run, like `finish`
-        if self._nudged:
-            raise RunFailed("the model returned an empty answer twice")
-        self._nudged = True
-        self.add_user_message(EMPTY_ANSWER_NUDGE)
+    def _answer_without_tools(self, text: str, cut: bool = False) -> None:
+        """A plain answer ends the run, like `finish`, unless it could not be the last word:
+        empty, cut off, or a tool call written as text. Then the model is told (and the user)."""
+        warning, nudge = self.endings.without_tools(text, cut)  # raises when the run ends
+        if warning:
+            self._warn(warning)
+        self.add_user_message(nudge)
 
 
 class _Shelf:

@@ -23,7 +23,7 @@ MAX_DEPTH = 64
 def parse_arguments(name: str, text: str) -> tuple[dict[str, Any], str | None]:
     """(arguments, None), or ({}, the error the model is to read)."""
     raw = text.strip()
-    if not raw:
+    if not raw or raw == "null":  # a call without arguments, as some servers send it
         return {}, None
     try:
         parsed = json.loads(raw)

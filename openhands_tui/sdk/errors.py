@@ -67,3 +67,12 @@ class LLMTransientError(LLMError):
 
 class LLMBadResponseError(LLMError):
     """The provider answered with something that is not a usable completion."""
+
+
+class LLMUnsupportedParameterError(LLMError):
+    """The provider refused a request parameter it does not know (a proxy refusing
+    `stream_options`): the same request without it may well be taken."""
+
+    def __init__(self, message: str, parameter: str) -> None:
+        super().__init__(message)
+        self.parameter = parameter

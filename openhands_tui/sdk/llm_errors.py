@@ -5,9 +5,25 @@ Takes the litellm module as an argument, so only sdk/llm.py imports litellm."""
 from __future__ import annotations
 
 import asyncio
+import json
 from types import ModuleType
 
-from openhands_tui.sdk.errors import LLMAuthError, LLMContextWindowError, LLMError, LLMTransientError
+from openhands_tui.sdk.errors import (
+    LLMAuthError,
+    LLMContextWindowError,
+    LLMError,
+    LLMTransientError,
+    LLMUnsupportedParameterError,
+)
+
+#: Request parameters we send that some OpenAI-compatible servers and proxies refuse (400).
+OPTIONAL_PARAMETERS = ("stream_options",)
+#: What servers say when they cannot call tools, and what the user can do about it.
+_NO_TOOL_CALLING = (
+    ("--enable-auto-tool-choice", "start vLLM with --enable-auto-tool-choice and a --tool-call-parser"),
+    ("does not support tools", "choose a model that supports tool calling"),
+    ("tools are not supported", "choose a model or server that supports tool calling"),
+)
 
 
 def classify_error(exc: Exception, litellm: ModuleType) -> LLMError:
@@ -18,6 +34,10 @@ def classify_error(exc: Exception, litellm: ModuleType) -> LLMError:
         return LLMContextWindowError(message)
     if isinstance(exc, errors.AuthenticationError | errors.PermissionDeniedError):
         return LLMAuthError(message)
+    if isinstance(exc, errors.BadRequestError | errors.UnprocessableEntityError):
+        refused = _refused_request(message)
+        if refused is not None:
+            return refused
     if isinstance(exc, errors.RateLimitError):
         return LLMTransientError(message, retry_after=_retry_after(exc))
     transient = (
@@ -37,6 +57,19 @@ def classify_error(exc: Exception, litellm: ModuleType) -> LLMError:
     if type(exc).__module__.startswith(("httpx", "httpcore", "aiohttp")):
         return LLMTransientError(message)
     return LLMError(message)
+
+
+def _refused_request(message: str) -> LLMError | None:
+    """A 400 that says what the server cannot take, told so the user knows why."""
+    for parameter in OPTIONAL_PARAMETERS:
+        if parameter in message:
+            why = f"the provider does not take the `{parameter}` request parameter (some proxies and servers refuse it)"
+            return LLMUnsupportedParameterError(f"{why}: {message}", parameter)
+    lowered = message.lower()
+    for sign, remedy in _NO_TOOL_CALLING:
+        if sign.lower() in lowered:
+            return LLMError(f"the model server cannot call tools, which every step needs ({remedy}): {message}")
+    return None
 
 
 def _retry_after(exc: Exception) -> float | None:
@@ -59,5 +92,32 @@ def _retry_after(exc: Exception) -> float | None:
 
 
 def _short(exc: Exception) -> str:
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    return text[:500]
+    """One line: the provider's own error type and message when its JSON body is in the
+    exception (litellm embeds it, sometimes as a bytes repr), else litellm's first line without
+    the copy of itself it appends ("Original exception: ...")."""
+    whole = str(exc).strip()
+    said = _provider_said(whole)
+    if said is not None:
+        return f"{type(exc).__name__}: {said}"[:500]
+    text = whole.splitlines()[0] if whole else type(exc).__name__
+    return text.split(" Original exception: ", 1)[0].replace("litellm.", "")[:500]
+
+
+def _provider_said(text: str) -> str | None:
+    """`type: message` from an error body in `text`: Anthropic's `{"type": "error", "error":
+    {...}}`, OpenAI's `{"error": {...}}` or vLLM's `{"object": "error", ...}`."""
+    start = text.find("{")
+    if start < 0:
+        return None
+    try:
+        body, _ = json.JSONDecoder().raw_decode(text[start:])
+    except ValueError:
+        return None
+    error = body.get("error") if isinstance(body, dict) else None
+    error = error if isinstance(error, dict) else body if isinstance(body, dict) else None
+    message = error.get("message") if error is not None else None
+    if not isinstance(message, str) or not message.strip():
+        return None
+    kind = error.get("type") if error is not None else None
+    message = " ".join(message.split())
+    return f"{kind}: {message}" if isinstance(kind, str) and kind and kind not in message else message

@@ -57,6 +57,8 @@ class TreeNode(Model):
     children: list[str] = Field(default_factory=list)
     tokens: int = 0
     cost: float = 0.0
+    #: Calls whose price is unknown (a model litellm has no price for): `cost` leaves them out.
+    unpriced_calls: int = 0
     #: Input tokens of this agent's own calls, and those read from / written to the prompt cache.
     prompt_tokens: int = 0
     cache_read_tokens: int = 0
@@ -111,6 +113,7 @@ class DelegationTree:
         if isinstance(event, LLMUsageEvent):
             node.tokens += event.prompt_tokens + event.completion_tokens
             node.cost += event.cost or 0.0
+            node.unpriced_calls += event.cost is None
             node.prompt_tokens += event.prompt_tokens
             node.cache_read_tokens += event.cache_read_tokens
             node.cache_write_tokens += event.cache_write_tokens
@@ -140,6 +143,10 @@ class DelegationTree:
     def subtree_cost(self, agent_id: str) -> float:
         node = self.nodes[agent_id]
         return node.cost + sum(self.subtree_cost(child) for child in node.children)
+
+    def subtree_unpriced(self, agent_id: str) -> int:
+        node = self.nodes[agent_id]
+        return node.unpriced_calls + sum(self.subtree_unpriced(child) for child in node.children)
 
     def subtree_cache(self, agent_id: str) -> tuple[int, int, int]:
         """(input tokens, read from the prompt cache, written to it) of an agent and its subtree."""

@@ -82,6 +82,8 @@ class ScriptedAnthropicServer(ScriptedServer):
         turn = turn or Turn(text=f"(scripted model: no turns left for script {script.name if script else 'none'!r})")
         if turn.delay:
             time.sleep(turn.delay)  # time to first byte: nothing is cached or sent before it
+        if turn.fault == "overloaded_stream" and not body.get("stream"):
+            turn = turn.model_copy(update={"fault": "529"})  # no stream to fail in: the status says it
         if turn.fault is not None:
             self._remember(script, body, status=_FAULT_STATUS.get(turn.fault, 200))
             _fault(handler, turn)
@@ -90,11 +92,12 @@ class ScriptedAnthropicServer(ScriptedServer):
         usage = {**plan.usage, "output_tokens": _output_tokens(message["content"])}
         self._remember(script, body, usage=usage)
         self.cache.commit(plan)  # the answer begins: what it wrote is readable from now on
+        sent_usage: dict[str, Any] = {**usage, "cache_creation": plan.cache_creation} if turn.cache_ttl_split else usage
         if body.get("stream"):
             handler.start_events()
-            handler.send_events(list(_events(message, usage)), turn.chunk_delay)
+            handler.send_events(list(_events(message, sent_usage)), turn.chunk_delay)
         else:
-            handler.send_json(200, {**message, "usage": usage})
+            handler.send_json(200, {**message, "usage": sent_usage})
 
     @staticmethod
     def _as_chat(body: dict[str, Any]) -> list[dict[str, Any]]:
@@ -111,20 +114,42 @@ class ScriptedAnthropicServer(ScriptedServer):
         handler.send_json(400, _error("invalid_request_error", problem))
 
 
-_FAULT_STATUS = {"429": 429, "500": 500, "401": 401, "context_window": 400}
+_FAULT_STATUS = {"429": 429, "500": 500, "401": 401, "context_window": 400, "529": 529}
+#: What the API sends with a 429 (besides `retry-after`): the limits and when each resets.
+_RATE_LIMIT_HEADERS = {
+    "anthropic-ratelimit-requests-limit": "50",
+    "anthropic-ratelimit-requests-remaining": "0",
+    "anthropic-ratelimit-input-tokens-limit": "30000",
+    "anthropic-ratelimit-input-tokens-remaining": "0",
+    "anthropic-ratelimit-output-tokens-limit": "8000",
+    "anthropic-ratelimit-output-tokens-remaining": "8000",
+}
 
 
 def _error(kind: str, message: str) -> dict[str, Any]:
     return {"type": "error", "error": {"type": kind, "message": message}}
 
 
+_overloaded = _error("overloaded_error", "Overloaded")
+
+
 def _fault(handler: Handler, turn: Turn) -> None:
     if turn.fault == "hang":
         time.sleep(3600)
     elif turn.fault == "429":
-        headers = {"retry-after": f"{turn.retry_after if turn.retry_after is not None else 0:g}"}
+        wait = turn.retry_after if turn.retry_after is not None else 0
+        reset = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + wait))
+        headers = {"retry-after": f"{wait:g}", **_RATE_LIMIT_HEADERS}
+        headers["anthropic-ratelimit-requests-reset"] = headers["anthropic-ratelimit-input-tokens-reset"] = reset
         message = "Number of request tokens has exceeded your rate limit"
         handler.send_json(429, _error("rate_limit_error", message), headers)
+    elif turn.fault == "529":
+        handler.send_json(529, _overloaded)
+    elif turn.fault == "overloaded_stream":  # the stream had begun: the error comes as an event
+        opened = {k: v for k, v in _message(Turn(), {}, Signer()).items() if k != "_raw"}
+        started = {**opened, "usage": {"input_tokens": 10, "output_tokens": 1}}
+        handler.start_events()
+        handler.send_events([_frame({"type": "message_start", "message": started}), _frame(_overloaded)])
     elif turn.fault == "500":
         handler.send_json(500, _error("api_error", "Internal server error"))
     elif turn.fault == "401":
@@ -171,7 +196,7 @@ def _message(turn: Turn, body: dict[str, Any], signer: Signer) -> dict[str, Any]
         "role": "assistant",
         "model": str(body.get("model", "claude-sonnet-4-5")),
         "content": [{k: v for k, v in block.items() if k != "_raw_input"} for block in content],
-        "stop_reason": "tool_use" if turn.tool_calls else "end_turn",
+        "stop_reason": turn.stop_reason or ("tool_use" if turn.tool_calls else "end_turn"),
         "stop_sequence": None,
         "_raw": content,
     }

@@ -55,6 +55,16 @@ class CachePlan:
     read: str | None = None
     writes: list[tuple[str, float]] = field(default_factory=list)
     breakpoints: int = 0
+    #: The tokens written, by TTL in seconds: those up to a breakpoint are kept as long as it says.
+    creation_by_ttl: dict[float, int] = field(default_factory=dict)
+
+    @property
+    def cache_creation(self) -> dict[str, int]:
+        """The API's breakdown of `cache_creation_input_tokens` by TTL."""
+        return {
+            "ephemeral_5m_input_tokens": self.creation_by_ttl.get(TTL_SECONDS["5m"], 0),
+            "ephemeral_1h_input_tokens": self.creation_by_ttl.get(TTL_SECONDS["1h"], 0),
+        }
 
     @property
     def usage(self) -> dict[str, int]:
@@ -144,6 +154,13 @@ class PromptCache:
         ]
         last_write = max((b for b in breakpoints if b > floor and cumulative[b] >= self.min_tokens), default=None)
         creation = cumulative[last_write] - read_tokens if last_write is not None else 0
+        by_ttl: dict[float, int] = {}
+        written_up_to = read_tokens
+        for b in breakpoints:
+            if b > floor and cumulative[b] >= self.min_tokens and cumulative[b] > written_up_to:
+                ttl = blocks[b].ttl or 0.0
+                by_ttl[ttl] = by_ttl.get(ttl, 0) + cumulative[b] - written_up_to
+                written_up_to = cumulative[b]
         return CachePlan(
             input_tokens=total - read_tokens - creation,
             cache_read_input_tokens=read_tokens,
@@ -151,6 +168,7 @@ class PromptCache:
             read=hashes[read_at] if read_at is not None else None,
             writes=writes,
             breakpoints=len(breakpoints),
+            creation_by_ttl=by_ttl,
         )
 
     def _longest_hit(self, hashes: list[str], breakpoints: list[int]) -> int | None:

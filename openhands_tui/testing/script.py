@@ -16,6 +16,8 @@ from pydantic import BaseModel, Field, model_validator
 
 #: `cut`: the turn's text streams, then the stream ends without a finish reason (a dropped
 #: connection the HTTP layer did not notice).
+#: `529` (Anthropic): `overloaded_error`, the status Anthropic answers with when it is overloaded;
+#: `overloaded_stream` (Anthropic): the stream opens, then an `error` event says it is overloaded.
 #: The rest (`html_502`, `error_200`, `sse_noise`, `sse_garbage`, `no_done`, `byte_split`, `no_usage`) are
 #: odd providers and proxies: see `oddities.py` (the OpenAI-compatible server only).
 Fault = Literal[
@@ -33,6 +35,8 @@ Fault = Literal[
     "no_done",
     "byte_split",
     "no_usage",
+    "529",
+    "overloaded_stream",
 ]
 
 
@@ -40,6 +44,8 @@ class ScriptedToolCall(BaseModel):
     name: str
     #: A dict is sent as JSON; a string is sent as-is (so malformed JSON can be scripted).
     arguments: dict[str, Any] | str = Field(default_factory=dict)
+    #: None: a fresh id; "": no id at all (OpenAI-compatible servers that leave it out);
+    #: the same id on two calls: a provider that repeats one.
     id: str | None = None
 
     def arguments_text(self) -> str:
@@ -63,6 +69,18 @@ class Turn(BaseModel):
     )
     redacted_thinking: bool = Field(
         default=False, description="Anthropic, thinking enabled: also answer with a redacted_thinking block."
+    )
+    stop_reason: str | None = Field(
+        default=None,
+        description=(
+            "Why the answer ends, as the API says it (Anthropic `stop_reason`: max_tokens, refusal, pause_turn; "
+            "OpenAI `finish_reason`: length, content_filter); default: tool_use/tool_calls or end_turn/stop. "
+            "Script a cut tool call as string arguments that stop mid-JSON."
+        ),
+    )
+    cache_ttl_split: bool = Field(
+        default=False,
+        description="Anthropic: usage also breaks cache writes down by TTL (`cache_creation.ephemeral_5m/1h_...`).",
     )
 
     @classmethod

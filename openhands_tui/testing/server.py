@@ -27,12 +27,38 @@ from openhands_tui.testing.script import Turn, load_scripts
 __all__ = ["RecordedRequest", "ScriptedLLMServer", "main"]
 
 MODEL_NAME = "scripted"
+#: vLLM's answer to a request with tools when it was started without a tool-call parser.
+VLLM_NO_TOOL_PARSER = {
+    "object": "error",
+    "message": '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set',
+    "type": "BadRequestError",
+    "param": None,
+    "code": 400,
+}
 
 
 class ScriptedLLMServer(ScriptedServer):
     """The OpenAI-compatible API: `POST /v1/chat/completions`, model `openai/scripted`."""
 
     model = "openai/scripted"
+
+    def __init__(
+        self,
+        scripts: list[Any],
+        *,
+        refuses_stream_options: bool = False,
+        refuses_tools: bool = False,
+        reasoning_field: str = "reasoning_content",
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(scripts, **kwargs)
+        #: Where `Turn.thinking` goes: `reasoning_content` (DeepSeek, older vLLM) or `reasoning`
+        #: (newer vLLM, OpenRouter).
+        self.reasoning_field = reasoning_field
+        #: Like some proxies and older local servers: a request with `stream_options` is a 400.
+        self.refuses_stream_options = refuses_stream_options
+        #: Like vLLM started without a tool-call parser: a request with `tools` is a 400.
+        self.refuses_tools = refuses_tools
 
     def do_get(self, handler: Handler) -> None:
         if handler.path.rstrip("/").endswith("/models"):
@@ -46,6 +72,16 @@ class ScriptedLLMServer(ScriptedServer):
             return
         if not handler.path.split("?", 1)[0].rstrip("/").endswith("/chat/completions"):
             handler.send_json(404, _error(f"no route {handler.path}", "not_found"))
+            return
+        if self.refuses_stream_options and "stream_options" in body:
+            self._remember(None, body, status=400)
+            handler.send_json(
+                400, _error("Unrecognized request argument supplied: stream_options", "invalid_request_error")
+            )
+            return
+        if self.refuses_tools and body.get("tools"):
+            self._remember(None, body, status=400)
+            handler.send_json(400, VLLM_NO_TOOL_PARSER)
             return
         prompt_tokens = _prompt_tokens(request_bytes)
         if not self._measure(prompt_tokens):
@@ -75,12 +111,12 @@ class ScriptedLLMServer(ScriptedServer):
             include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
             frames = [
                 b"data: " + json.dumps(chunk).encode() + b"\n\n"
-                for chunk in _chunks(turn, body, include_usage, request_bytes)
+                for chunk in _chunks(turn, body, include_usage, request_bytes, self.reasoning_field)
             ] + [b"data: [DONE]\n\n"]
             handler.start_events()
             handler.send_events(frames, turn.chunk_delay)
         else:
-            handler.send_json(200, _completion(turn, body, request_bytes))
+            handler.send_json(200, _completion(turn, body, request_bytes, self.reasoning_field))
 
     def _respond_responses(self, handler: Handler, body: dict[str, Any], request_bytes: int) -> None:
         """The Responses API (Codex): the same scripts, answered as output items."""
@@ -141,16 +177,24 @@ def _usage(turn: Turn, request_bytes: int) -> dict[str, int]:
 
 
 def _call_ids(turn: Turn) -> list[str]:
-    return [call.id or f"call_{secrets.token_hex(6)}" for call in turn.tool_calls]
+    """Each call's id ("" for a call sent without one)."""
+    return [call.id if call.id is not None else f"call_{secrets.token_hex(6)}" for call in turn.tool_calls]
 
 
-def _completion(turn: Turn, body: dict[str, Any], request_bytes: int) -> dict[str, Any]:
+def _finish_reason(turn: Turn) -> str:
+    return turn.stop_reason or ("tool_calls" if turn.tool_calls else "stop")
+
+
+def _completion(
+    turn: Turn, body: dict[str, Any], request_bytes: int, reasoning_field: str = "reasoning_content"
+) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": turn.text or None}
     if turn.thinking:
-        message["reasoning_content"] = turn.thinking
+        message[reasoning_field] = turn.thinking
     if turn.tool_calls:
         message["tool_calls"] = [
-            {"id": call_id, "type": "function", "function": {"name": c.name, "arguments": c.arguments_text()}}
+            {"type": "function", "function": {"name": c.name, "arguments": c.arguments_text()}}
+            | ({"id": call_id} if call_id else {})
             for call_id, c in zip(_call_ids(turn), turn.tool_calls, strict=True)
         ]
     return {
@@ -158,7 +202,7 @@ def _completion(turn: Turn, body: dict[str, Any], request_bytes: int) -> dict[st
         "object": "chat.completion",
         "created": int(time.time()),
         "model": body.get("model", MODEL_NAME),
-        "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if turn.tool_calls else "stop"}],
+        "choices": [{"index": 0, "message": message, "finish_reason": _finish_reason(turn)}],
         "usage": _usage(turn, request_bytes),
     }
 
@@ -168,7 +212,13 @@ def _pieces(text: str, size: int) -> Iterator[str]:
         yield text[start : start + size]
 
 
-def _chunks(turn: Turn, body: dict[str, Any], include_usage: bool, request_bytes: int) -> Iterator[dict[str, Any]]:
+def _chunks(
+    turn: Turn,
+    body: dict[str, Any],
+    include_usage: bool,
+    request_bytes: int,
+    reasoning_field: str = "reasoning_content",
+) -> Iterator[dict[str, Any]]:
     base = {
         "id": f"chatcmpl-{secrets.token_hex(6)}",
         "object": "chat.completion.chunk",
@@ -181,21 +231,18 @@ def _chunks(turn: Turn, body: dict[str, Any], include_usage: bool, request_bytes
 
     yield chunk({"role": "assistant", "content": ""})
     for piece in _pieces(turn.thinking or "", 12):
-        yield chunk({"reasoning_content": piece})
+        yield chunk({reasoning_field: piece})
     for piece in _pieces(turn.text, max(12, len(turn.text) // 500)):  # megabytes: not millions of frames
         yield chunk({"content": piece})
     for index, (call_id, call) in enumerate(zip(_call_ids(turn), turn.tool_calls, strict=True)):
-        opening = {
-            "index": index,
-            "id": call_id,
-            "type": "function",
-            "function": {"name": call.name, "arguments": ""},
-        }
+        opening = {"index": index, "type": "function", "function": {"name": call.name, "arguments": ""}}
+        if call_id:
+            opening["id"] = call_id
         yield chunk({"tool_calls": [opening]})
         arguments = call.arguments_text()  # long ones in bigger pieces: a megabyte is not 40,000 frames
         for piece in _pieces(arguments, max(24, len(arguments) // 500)):
             yield chunk({"tool_calls": [{"index": index, "function": {"arguments": piece}}]})
-    yield chunk({}, "tool_calls" if turn.tool_calls else "stop")
+    yield chunk({}, _finish_reason(turn))
     if include_usage:
         yield {**base, "choices": [], "usage": _usage(turn, request_bytes)}
 
