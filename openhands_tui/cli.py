@@ -405,7 +405,7 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         print(f"tui: {usage_line(exc)}", file=sys.stderr)
         return 2
-    except typer.Abort:  # ctrl+c at a prompt
+    except (typer.Abort, KeyboardInterrupt):  # ctrl+c at a prompt, or before Click's own handling
         return 130
     except Exception:
         if _interrupted:

@@ -146,20 +146,25 @@ def test_ctrl_c_while_tui_starts_is_exit_130_without_a_traceback(workspace: Path
     import time
 
     args = ["--headless", "--task", "go", "--model", "openai/x", "--base-url", "http://127.0.0.1:9/v1"]
-    child = subprocess.Popen(
-        [sys.executable, "-m", "openhands_tui", *args, "--workspace", str(workspace)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "LLM_NUM_RETRIES": "20", "LLM_RETRY_MIN_WAIT": "1"},
-    )
-    time.sleep(after)
-    child.send_signal(signal.SIGINT)
-    out, err = child.communicate(timeout=60)
-    # A SIGINT that lands before the interpreter has installed any handler (a cold machine can
-    # take longer than 0.15 s to get there) kills the process by the signal, which a shell also
-    # reports as 130; from the first line of our code on, it is a quiet exit 130.
-    assert child.returncode in (130, -signal.SIGINT), err
+    for attempt in range(6):
+        child = subprocess.Popen(
+            [sys.executable, "-m", "openhands_tui", *args, "--workspace", str(workspace)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "LLM_NUM_RETRIES": "20", "LLM_RETRY_MIN_WAIT": "1"},
+        )
+        time.sleep(after + 0.15 * attempt)
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=60)
+        assert "/openhands_tui/" not in err, err  # no traceback through our code, whenever it lands
+        if child.returncode == 130:
+            break
+        # Before our first line (a loaded machine can take longer than 0.15 s to get there) the
+        # interpreter's own start-up is interrupted: killed by the signal (a shell reports 130),
+        # or exit 1 from inside `site`. Try again a little later, to land in our start-up.
+        assert child.returncode in (1, -signal.SIGINT), err
+    assert child.returncode == 130, "Ctrl-C never landed in our start-up"
     assert "Traceback" not in out + err and "KeyboardInterrupt" not in err and "RuntimeWarning" not in err
 
 
