@@ -110,9 +110,13 @@ class AnswerEndings:
         return "", EMPTY_ANSWER_NUDGE
 
 
+#: Code the answer quotes (fenced blocks, inline spans): a mark there is shown, not meant.
+_QUOTED = re.compile(r"```.*?(```|$)|`[^`\n]*`", re.DOTALL)
+
+
 def call_as_text(text: str) -> str | None:
-    """The mark of a tool call written as text in `text`, if there is one."""
-    found = _CALL_AS_TEXT.search(text)
+    """The mark of a tool call written as text in `text` (outside quoted code), if there is one."""
+    found = _CALL_AS_TEXT.search(_QUOTED.sub(" ", text))
     return found.group(0) if found else None
 
 
