@@ -195,3 +195,25 @@ async def test_calls_that_end_with_stop_rather_than_tool_calls_still_run(serve, 
     server = serve([Script(turns=[turn, Turn.finish()])])
     result = await run(agent(server), workspace, "go")
     assert result.outcome.status is Status.FINISHED and (workspace / "ran.txt").read_text() == "ran\n"
+
+
+@pytest.mark.parametrize("ids", ["given", "missing"])
+async def test_calls_that_all_say_index_0_stay_separate_calls(serve, workspace: Path, ids: str) -> None:
+    """Ollama, SGLang and Gemini behind proxies number every streamed call of an answer 0."""
+    call_id = None if ids == "given" else ""
+    turn = Turn(
+        tool_calls=[
+            terminal("echo one > one.txt", call_id=call_id),
+            terminal("echo two > two.txt", call_id=call_id),
+            terminal("echo three > three.txt", call_id=call_id),
+        ]
+    )
+    server = serve([Script(turns=[turn, Turn.finish()])], reuses_call_index=True)
+    result = await run(agent(server), workspace, "go")
+    assert result.outcome.status is Status.FINISHED
+    assert [a.arguments for a in result.kinds("action")][:3] == [
+        {"command": "echo one > one.txt"},
+        {"command": "echo two > two.txt"},
+        {"command": "echo three > three.txt"},
+    ]
+    assert sorted(p.name for p in workspace.iterdir()) == ["one.txt", "three.txt", "two.txt"]
