@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterable
 
 from openhands_tui.sdk.llm_response import LLMResponse, ToolCall
-from openhands_tui.sdk.outcome import Finished, RunFailed
+from openhands_tui.sdk.outcome import AnswerCutOff, AnswerRefused, Finished, RunFailed
 
 CUT_OFF = "length"
 FILTERED = "content_filter"
@@ -86,11 +86,11 @@ class AnswerEndings:
         """Whether `response` was cut at the output token limit. A refused or filtered answer
         ends the run, and so does the MAX_CUT_OFFS-th cut answer in a row."""
         if filtered(response.finish_reason):
-            raise RunFailed(filtered_detail(response.text))
+            raise AnswerRefused(filtered_detail(response.text))
         cut = cut_off(response.finish_reason)
         self.cut_offs = self.cut_offs + 1 if cut else 0
         if self.cut_offs >= MAX_CUT_OFFS:
-            raise RunFailed(f"the model's answer reached the output token limit {MAX_CUT_OFFS} times in a row")
+            raise AnswerCutOff(f"the model's answer reached the output token limit {MAX_CUT_OFFS} times in a row")
         return cut
 
     def without_tools(self, text: str, cut: bool) -> tuple[str, str]:
