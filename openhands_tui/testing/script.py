@@ -59,6 +59,14 @@ class Turn(BaseModel):
     delay: float = Field(default=0.0, description="Seconds to wait before answering (latency).")
     chunk_delay: float = Field(default=0.0, description="Seconds between streamed chunks.")
     retry_after: float | None = None
+    rate_limit_reset: float | None = Field(
+        default=None,
+        description=(
+            "A 429 that says when its limit resets only in the rate-limit headers, in this many seconds, "
+            "without `retry-after` (unless that is set too): OpenAI's `x-ratelimit-reset-*` ('1.5s', '6m0s'), "
+            "Anthropic's `anthropic-ratelimit-*-reset` (an RFC 3339 time)."
+        ),
+    )
     repeat: int = Field(default=1, ge=1, description="Use this turn for this many requests.")
     thinking: str | None = Field(
         default=None,

@@ -145,7 +145,19 @@ def _fault(handler: Handler, turn: Turn) -> None:
     if turn.fault == "hang":
         time.sleep(3600)
     elif turn.fault == "429":
-        headers = {"Retry-After": f"{turn.retry_after if turn.retry_after is not None else 0:g}"}
+        headers: dict[str, str] = {}
+        if turn.retry_after is not None or turn.rate_limit_reset is None:
+            headers["Retry-After"] = f"{turn.retry_after if turn.retry_after is not None else 0:g}"
+        if turn.rate_limit_reset is not None:  # as OpenAI says it: the requests limit is spent
+            reset = turn.rate_limit_reset
+            headers |= {
+                "x-ratelimit-limit-requests": "500",
+                "x-ratelimit-remaining-requests": "0",
+                "x-ratelimit-reset-requests": f"{int(reset // 60)}m{reset % 60:g}s" if reset >= 60 else f"{reset:g}s",
+                "x-ratelimit-limit-tokens": "30000",
+                "x-ratelimit-remaining-tokens": "29000",
+                "x-ratelimit-reset-tokens": "2ms",
+            }
         handler.send_json(429, _error("Rate limit reached for requests", "rate_limit_exceeded"), headers)
     elif turn.fault == "500":
         handler.send_json(500, _error("The server had an error while processing your request", "server_error"))

@@ -217,3 +217,18 @@ async def test_calls_that_all_say_index_0_stay_separate_calls(serve, workspace: 
         {"command": "echo three > three.txt"},
     ]
     assert sorted(p.name for p in workspace.iterdir()) == ["one.txt", "three.txt", "two.txt"]
+
+
+@pytest.mark.parametrize("api", API)
+async def test_a_rate_limit_without_retry_after_waits_for_the_spent_limit_to_reset(
+    serve, workspace: Path, api: str
+) -> None:
+    """OpenAI's `x-ratelimit-reset-requests: 1.2s`, Anthropic's `...-requests-reset: <time>`: the
+    wait is the reset of the limit with nothing remaining, not a 10 ms backoff."""
+    server = serve([Script(turns=[Turn(fault="429", rate_limit_reset=1.2), Turn.finish()])], api=api)
+    result = await run(agent(server), workspace, "go")
+    assert result.outcome.status is Status.FINISHED
+    retry = next(e.error for e in result.kinds("agent_error") if "retry 1" in e.error)
+    waited = float(retry.rsplit(" in ", 1)[1].rstrip("s"))
+    assert 0.9 <= waited <= 1.2  # the requests limit's reset (the tokens limit, not spent, resets at once)
+    assert server.requests[1].received - server.requests[0].received >= 0.9
