@@ -148,11 +148,13 @@ def _fault(handler: Handler, turn: Turn) -> None:
         handler.send_json(429, _error("rate_limit_error", message), headers)
     elif turn.fault == "529":
         handler.send_json(529, _overloaded)
-    elif turn.fault == "overloaded_stream":  # the stream had begun: the error comes as an event
+    elif turn.fault == "overloaded_stream":  # the stream had begun (with the turn's text): an error event ends it
         opened = {k: v for k, v in _message(Turn(), {}, Signer()).items() if k != "_raw"}
         started = {**opened, "usage": {"input_tokens": 10, "output_tokens": 1}}
+        text = [_frame({"type": "content_block_start", "index": 0, "content_block": _EMPTY_TEXT})] if turn.text else []
+        text += [_delta(0, {"type": "text_delta", "text": piece}) for piece in _pieces(turn.text, 12)]
         handler.start_events()
-        handler.send_events([_frame({"type": "message_start", "message": started}), _frame(_overloaded)])
+        handler.send_events([_frame({"type": "message_start", "message": started}), *text, _frame(_overloaded)])
     elif turn.fault == "500":
         handler.send_json(500, _error("api_error", "Internal server error"))
     elif turn.fault == "401":

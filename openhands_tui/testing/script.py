@@ -17,7 +17,8 @@ from pydantic import BaseModel, Field, model_validator
 #: `cut`: the turn's text streams, then the stream ends without a finish reason (a dropped
 #: connection the HTTP layer did not notice).
 #: `529` (Anthropic): `overloaded_error`, the status Anthropic answers with when it is overloaded;
-#: `overloaded_stream` (Anthropic): the stream opens, then an `error` event says it is overloaded.
+#: `overloaded_stream` (Anthropic): the stream opens (with the turn's text), then an `error` event says
+#: it is overloaded.
 #: The rest (`html_502`, `error_200`, `sse_noise`, `sse_garbage`, `no_done`, `byte_split`, `no_usage`) are
 #: odd providers and proxies: see `oddities.py` (the OpenAI-compatible server only).
 Fault = Literal[
