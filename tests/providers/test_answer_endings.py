@@ -66,6 +66,7 @@ async def test_no_call_of_an_answer_cut_at_the_token_limit_runs(
     assert [e.error for e in errors] == [CUT_OFF_CALL, CUT_OFF_CALL]  # shown to the user, and to the model:
     assert tool_results(server.requests[1].body) == [CUT_OFF_CALL, CUT_OFF_CALL]
     assert [a.valid for a in result.kinds("action")] == [False, False, True, True]
+    assert [a.summary for a in result.kinds("action")][:2] == ["terminal (cut off)"] * 2
     assert getattr(server, "refusals", []) == []  # the history stayed one the API takes
     assert unfinished_actions(store.open("s").load().events) == ([], [])  # resumes with nothing left hanging
 
