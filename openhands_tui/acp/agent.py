@@ -132,6 +132,8 @@ class EditorAgent:
             return PromptResponse(stop_reason="cancelled")
         if outcome.status in (Status.ERROR, Status.STUCK):
             await self.client.session_update(session_id=session_id, update=_agent_text(f"\n\n[{outcome.detail}]"))
+        if outcome.stop_reason in ("refusal", "max_tokens"):  # the model stopped: say why, as ACP can
+            return PromptResponse(stop_reason=outcome.stop_reason)
         return PromptResponse(stop_reason=_STOP.get(outcome.status, "end_turn"))
 
     async def cancel(self, session_id: str, **kwargs: Any) -> None:

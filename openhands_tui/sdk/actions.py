@@ -28,6 +28,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from openhands_tui.sdk.actor import Actor
+from openhands_tui.sdk.answer_ending import CUT_OFF_CALL
 from openhands_tui.sdk.answer_limits import MAX_CALL_CHARS
 from openhands_tui.sdk.approvals import refusal
 from openhands_tui.sdk.call_arguments import parse_arguments
@@ -176,7 +177,7 @@ def _record_action(
         arguments=prepared.arguments,
         raw_arguments=call.arguments,
         valid=prepared.error is None,
-        summary=tool.summarize(action) if tool is not None and action is not None else f"{call.name} (invalid)",
+        summary=tool.summarize(action) if tool is not None and action is not None else _unrun_summary(prepared),
         subject=subject,
         security_risk=model_risk,
         risk=risk,
@@ -185,6 +186,10 @@ def _record_action(
         parallel=together if together > 1 else 0,
     )
     return prepared.event
+
+
+def _unrun_summary(prepared: PreparedCall) -> str:
+    return f"{prepared.call.name} ({'cut off' if prepared.error == CUT_OFF_CALL else 'invalid'})"
 
 
 # -- run ------------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterable
 
 from openhands_tui.sdk.llm_response import LLMResponse, ToolCall
-from openhands_tui.sdk.outcome import Finished, RunFailed
+from openhands_tui.sdk.outcome import AnswerCutOff, AnswerRefused, Finished, RunFailed
 
 CUT_OFF = "length"
 FILTERED = "content_filter"
@@ -86,11 +86,11 @@ class AnswerEndings:
         """Whether `response` was cut at the output token limit. A refused or filtered answer
         ends the run, and so does the MAX_CUT_OFFS-th cut answer in a row."""
         if filtered(response.finish_reason):
-            raise RunFailed(filtered_detail(response.text))
+            raise AnswerRefused(filtered_detail(response.text))
         cut = cut_off(response.finish_reason)
         self.cut_offs = self.cut_offs + 1 if cut else 0
         if self.cut_offs >= MAX_CUT_OFFS:
-            raise RunFailed(f"the model's answer reached the output token limit {MAX_CUT_OFFS} times in a row")
+            raise AnswerCutOff(f"the model's answer reached the output token limit {MAX_CUT_OFFS} times in a row")
         return cut
 
     def without_tools(self, text: str, cut: bool) -> tuple[str, str]:
@@ -110,9 +110,13 @@ class AnswerEndings:
         return "", EMPTY_ANSWER_NUDGE
 
 
+#: Code the answer quotes (fenced blocks, inline spans): a mark there is shown, not meant.
+_QUOTED = re.compile(r"```.*?(```|$)|`[^`\n]*`", re.DOTALL)
+
+
 def call_as_text(text: str) -> str | None:
-    """The mark of a tool call written as text in `text`, if there is one."""
-    found = _CALL_AS_TEXT.search(text)
+    """The mark of a tool call written as text in `text` (outside quoted code), if there is one."""
+    found = _CALL_AS_TEXT.search(_QUOTED.sub(" ", text))
     return found.group(0) if found else None
 
 

@@ -15,6 +15,7 @@ from openhands_tui.sdk.errors import (
     LLMTransientError,
     LLMUnsupportedParameterError,
 )
+from openhands_tui.sdk.rate_limit_reset import spent_limit_resets_in
 
 #: Request parameters we send that some OpenAI-compatible servers and proxies refuse (400).
 OPTIONAL_PARAMETERS = ("stream_options",)
@@ -39,7 +40,7 @@ def classify_error(exc: Exception, litellm: ModuleType) -> LLMError:
         if refused is not None:
             return refused
     if isinstance(exc, errors.RateLimitError):
-        return LLMTransientError(message, retry_after=_retry_after(exc))
+        return LLMTransientError(message, retry_after=_retry_after(exc, rate_limited=True))
     transient = (
         errors.Timeout,
         errors.APIConnectionError,
@@ -72,15 +73,19 @@ def _refused_request(message: str) -> LLMError | None:
     return None
 
 
-def _retry_after(exc: Exception) -> float | None:
-    sources = (
-        getattr(exc, "litellm_response_headers", None),
-        getattr(exc, "headers", None),
-        getattr(getattr(exc, "response", None), "headers", None),
-    )
+def _retry_after(exc: Exception, rate_limited: bool = False) -> float | None:
+    """The provider's `retry-after`; for a rate limit without one, when the spent limit resets
+    (`rate_limit_reset.py`: OpenAI's and Anthropic's rate-limit headers)."""
+    sources = [
+        source
+        for source in (
+            getattr(exc, "litellm_response_headers", None),
+            getattr(exc, "headers", None),
+            getattr(getattr(exc, "response", None), "headers", None),
+        )
+        if source
+    ]
     for source in sources:
-        if not source:
-            continue
         value = source.get("retry-after") or source.get("Retry-After")
         if value is None:
             continue
@@ -88,6 +93,9 @@ def _retry_after(exc: Exception) -> float | None:
             return float(value)
         except ValueError:
             return None
+    if rate_limited:
+        waits = [wait for wait in map(spent_limit_resets_in, sources) if wait is not None]
+        return max(waits) if waits else None
     return None
 
 

@@ -10,6 +10,7 @@ other providers, kept for display only.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable
 from typing import Any
@@ -117,6 +118,7 @@ async def assemble_stream(
     thinking = _ThinkingAssembler()
     calls: dict[int, dict[str, str]] = {}
     arguments: dict[int, BoundedText] = {}
+    slots = _CallSlots()
     finish_reason = None
     usage = Usage()
     text_joiner = DeltaJoiner()
@@ -149,7 +151,7 @@ async def assemble_stream(
             if on_text is not None and piece and not text.overflowed:  # the rest is in the message
                 on_text(piece)
         for position, tc in enumerate(delta.tool_calls or ()):
-            index = tc.index if tc.index is not None else position
+            index = slots.slot(tc, position, calls, arguments)
             call = calls.setdefault(index, {"id": "", "name": ""})
             if tc.id:
                 call["id"] = tc.id
@@ -194,6 +196,38 @@ def _unburden(stream: Any) -> None:
     chunks = getattr(stream, "chunks", None)
     if isinstance(chunks, list) and len(chunks) > _WRAPPER_KEEPS_CHUNKS:
         del chunks[1:-2]
+
+
+class _CallSlots:
+    """Which call a streamed tool-call delta belongs to. By its `index`, as OpenAI sends it;
+    but some servers (Ollama, SGLang, Gemini behind proxies) give every call of an answer
+    index 0, which would glue their arguments into one invalid call: a delta that opens a call
+    of its own — another id, or a name again after whole arguments — gets a new slot."""
+
+    def __init__(self) -> None:
+        self._current: dict[int, int] = {}  # the provider's index -> our slot
+        self._next = 0
+
+    def slot(self, tc: Any, position: int, calls: dict[int, dict[str, str]], arguments: dict[int, Any]) -> int:
+        index = tc.index if tc.index is not None else position
+        slot = self._current.get(index)
+        if slot is None or self._opens_another(tc, calls[slot], arguments.get(slot)):
+            slot = self._current[index] = self._next
+            self._next += 1
+        return slot
+
+    @staticmethod
+    def _opens_another(tc: Any, call: dict[str, str], so_far: Any) -> bool:
+        if tc.id:
+            return bool(call["id"]) and tc.id != call["id"]
+        name = tc.function.name if tc.function is not None else None
+        if not name or not call["name"] or so_far is None or so_far.overflowed:
+            return False
+        try:
+            json.loads(so_far.text())  # the call before it is whole: this name starts the next
+        except ValueError:
+            return False
+        return True
 
 
 def _call(parts: dict[str, str], arguments: BoundedText | None, fallback_id: str) -> ToolCall:

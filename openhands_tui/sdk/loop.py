@@ -24,14 +24,14 @@ INTERRUPTED = 130
 async def run_agent(run: AgentRun) -> RunOutcome:
     """Step `run` until it ends; return how it ended. Never raises for a run that ended."""
     run.set_status(Status.RUNNING)
-    result = ""
+    result, stop = "", None
     try:
         while True:
             await run.step()
     except Finished as end:
         status, code, detail, result = end.status, end.exit_code, "", end.result
     except RunEnded as end:
-        status, code, detail = end.status, end.exit_code, end.detail
+        status, code, detail, stop = end.status, end.exit_code, end.detail, end.stop_reason
     except StorageError as exc:  # the log cannot be written: stop the whole tree, say where
         if run.depth > 0:
             run.set_status(Status.ERROR, str(exc))
@@ -53,4 +53,6 @@ async def run_agent(run: AgentRun) -> RunOutcome:
         logger.exception("agent %s crashed", run.agent_id)
         status, code, detail = Status.ERROR, 1, f"internal error: {type(exc).__name__}: {exc}"
     run.set_status(status, detail)
-    return RunOutcome(agent_id=run.agent_id, status=status, exit_code=code, result=result, detail=detail)
+    return RunOutcome(
+        agent_id=run.agent_id, status=status, exit_code=code, result=result, detail=detail, stop_reason=stop
+    )

@@ -10,6 +10,9 @@ from openhands_tui.sdk.model import Model
 class RunEnded(Exception):
     status: Status = Status.ERROR
     exit_code = 1
+    #: Why the model stopped, when that ended the run: "refusal" or "max_tokens" (an editor's
+    #: ACP stop reason says it).
+    stop_reason: str | None = None
 
     def __init__(self, detail: str = "") -> None:
         super().__init__(detail)
@@ -46,9 +49,22 @@ class RunFailed(RunEnded):
     exit_code = 1
 
 
+class AnswerRefused(RunFailed):
+    """The provider stopped the model's answer: a refusal or a content filter."""
+
+    stop_reason = "refusal"
+
+
+class AnswerCutOff(RunFailed):
+    """The model's answers kept reaching the output token limit."""
+
+    stop_reason = "max_tokens"
+
+
 class RunOutcome(Model):
     agent_id: str
     status: Status
     exit_code: int
     result: str = ""
     detail: str = ""
+    stop_reason: str | None = None

@@ -24,6 +24,7 @@ import json
 import secrets
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from openhands_tui.testing.anthropic_rules import Signer, check_request, thinking_enabled
@@ -120,7 +121,7 @@ _RATE_LIMIT_HEADERS = {
     "anthropic-ratelimit-requests-limit": "50",
     "anthropic-ratelimit-requests-remaining": "0",
     "anthropic-ratelimit-input-tokens-limit": "30000",
-    "anthropic-ratelimit-input-tokens-remaining": "0",
+    "anthropic-ratelimit-input-tokens-remaining": "28000",
     "anthropic-ratelimit-output-tokens-limit": "8000",
     "anthropic-ratelimit-output-tokens-remaining": "8000",
 }
@@ -137,19 +138,23 @@ def _fault(handler: Handler, turn: Turn) -> None:
     if turn.fault == "hang":
         time.sleep(3600)
     elif turn.fault == "429":
-        wait = turn.retry_after if turn.retry_after is not None else 0
-        reset = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + wait))
-        headers = {"retry-after": f"{wait:g}", **_RATE_LIMIT_HEADERS}
-        headers["anthropic-ratelimit-requests-reset"] = headers["anthropic-ratelimit-input-tokens-reset"] = reset
+        wait = turn.retry_after if turn.retry_after is not None else turn.rate_limit_reset or 0
+        now = datetime.now(UTC)
+        headers = {**_RATE_LIMIT_HEADERS, "anthropic-ratelimit-requests-reset": _rfc3339(now + timedelta(seconds=wait))}
+        headers["anthropic-ratelimit-input-tokens-reset"] = _rfc3339(now)  # not spent: resets at once
+        if turn.retry_after is not None or turn.rate_limit_reset is None:
+            headers["retry-after"] = f"{wait:g}"
         message = "Number of request tokens has exceeded your rate limit"
         handler.send_json(429, _error("rate_limit_error", message), headers)
     elif turn.fault == "529":
         handler.send_json(529, _overloaded)
-    elif turn.fault == "overloaded_stream":  # the stream had begun: the error comes as an event
+    elif turn.fault == "overloaded_stream":  # the stream had begun (with the turn's text): an error event ends it
         opened = {k: v for k, v in _message(Turn(), {}, Signer()).items() if k != "_raw"}
         started = {**opened, "usage": {"input_tokens": 10, "output_tokens": 1}}
+        text = [_frame({"type": "content_block_start", "index": 0, "content_block": _EMPTY_TEXT})] if turn.text else []
+        text += [_delta(0, {"type": "text_delta", "text": piece}) for piece in _pieces(turn.text, 12)]
         handler.start_events()
-        handler.send_events([_frame({"type": "message_start", "message": started}), _frame(_overloaded)])
+        handler.send_events([_frame({"type": "message_start", "message": started}), *text, _frame(_overloaded)])
     elif turn.fault == "500":
         handler.send_json(500, _error("api_error", "Internal server error"))
     elif turn.fault == "401":
@@ -158,6 +163,10 @@ def _fault(handler: Handler, turn: Turn) -> None:
         handler.send_json(400, _error("invalid_request_error", "prompt is too long: 9000 tokens > 8192 maximum"))
     else:  # garbage
         handler.send_bytes(200, b"<html>definitely not JSON</html>", "text/html")
+
+
+def _rfc3339(moment: datetime) -> str:
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def _tool_input(arguments: dict[str, Any] | str) -> dict[str, Any]:

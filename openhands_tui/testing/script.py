@@ -17,7 +17,8 @@ from pydantic import BaseModel, Field, model_validator
 #: `cut`: the turn's text streams, then the stream ends without a finish reason (a dropped
 #: connection the HTTP layer did not notice).
 #: `529` (Anthropic): `overloaded_error`, the status Anthropic answers with when it is overloaded;
-#: `overloaded_stream` (Anthropic): the stream opens, then an `error` event says it is overloaded.
+#: `overloaded_stream` (Anthropic): the stream opens (with the turn's text), then an `error` event says
+#: it is overloaded.
 #: The rest (`html_502`, `error_200`, `sse_noise`, `sse_garbage`, `no_done`, `byte_split`, `no_usage`) are
 #: odd providers and proxies: see `oddities.py` (the OpenAI-compatible server only).
 Fault = Literal[
@@ -59,6 +60,14 @@ class Turn(BaseModel):
     delay: float = Field(default=0.0, description="Seconds to wait before answering (latency).")
     chunk_delay: float = Field(default=0.0, description="Seconds between streamed chunks.")
     retry_after: float | None = None
+    rate_limit_reset: float | None = Field(
+        default=None,
+        description=(
+            "A 429 that says when its limit resets only in the rate-limit headers, in this many seconds, "
+            "without `retry-after` (unless that is set too): OpenAI's `x-ratelimit-reset-*` ('1.5s', '6m0s'), "
+            "Anthropic's `anthropic-ratelimit-*-reset` (an RFC 3339 time)."
+        ),
+    )
     repeat: int = Field(default=1, ge=1, description="Use this turn for this many requests.")
     thinking: str | None = Field(
         default=None,

@@ -49,9 +49,12 @@ class ScriptedLLMServer(ScriptedServer):
         refuses_stream_options: bool = False,
         refuses_tools: bool = False,
         reasoning_field: str = "reasoning_content",
+        reuses_call_index: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(scripts, **kwargs)
+        #: Like Ollama and SGLang: every streamed call of an answer says `index: 0`.
+        self.reuses_call_index = reuses_call_index
         #: Where `Turn.thinking` goes: `reasoning_content` (DeepSeek, older vLLM) or `reasoning`
         #: (newer vLLM, OpenRouter).
         self.reasoning_field = reasoning_field
@@ -111,7 +114,9 @@ class ScriptedLLMServer(ScriptedServer):
             include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
             frames = [
                 b"data: " + json.dumps(chunk).encode() + b"\n\n"
-                for chunk in _chunks(turn, body, include_usage, request_bytes, self.reasoning_field)
+                for chunk in _chunks(
+                    turn, body, include_usage, request_bytes, self.reasoning_field, self.reuses_call_index
+                )
             ] + [b"data: [DONE]\n\n"]
             handler.start_events()
             handler.send_events(frames, turn.chunk_delay)
@@ -140,7 +145,19 @@ def _fault(handler: Handler, turn: Turn) -> None:
     if turn.fault == "hang":
         time.sleep(3600)
     elif turn.fault == "429":
-        headers = {"Retry-After": f"{turn.retry_after if turn.retry_after is not None else 0:g}"}
+        headers: dict[str, str] = {}
+        if turn.retry_after is not None or turn.rate_limit_reset is None:
+            headers["Retry-After"] = f"{turn.retry_after if turn.retry_after is not None else 0:g}"
+        if turn.rate_limit_reset is not None:  # as OpenAI says it: the requests limit is spent
+            reset = turn.rate_limit_reset
+            headers |= {
+                "x-ratelimit-limit-requests": "500",
+                "x-ratelimit-remaining-requests": "0",
+                "x-ratelimit-reset-requests": f"{int(reset // 60)}m{reset % 60:g}s" if reset >= 60 else f"{reset:g}s",
+                "x-ratelimit-limit-tokens": "30000",
+                "x-ratelimit-remaining-tokens": "29000",
+                "x-ratelimit-reset-tokens": "2ms",
+            }
         handler.send_json(429, _error("Rate limit reached for requests", "rate_limit_exceeded"), headers)
     elif turn.fault == "500":
         handler.send_json(500, _error("The server had an error while processing your request", "server_error"))
@@ -218,6 +235,7 @@ def _chunks(
     include_usage: bool,
     request_bytes: int,
     reasoning_field: str = "reasoning_content",
+    reuses_call_index: bool = False,
 ) -> Iterator[dict[str, Any]]:
     base = {
         "id": f"chatcmpl-{secrets.token_hex(6)}",
@@ -234,7 +252,8 @@ def _chunks(
         yield chunk({reasoning_field: piece})
     for piece in _pieces(turn.text, max(12, len(turn.text) // 500)):  # megabytes: not millions of frames
         yield chunk({"content": piece})
-    for index, (call_id, call) in enumerate(zip(_call_ids(turn), turn.tool_calls, strict=True)):
+    for position, (call_id, call) in enumerate(zip(_call_ids(turn), turn.tool_calls, strict=True)):
+        index = 0 if reuses_call_index else position
         opening = {"index": index, "type": "function", "function": {"name": call.name, "arguments": ""}}
         if call_id:
             opening["id"] = call_id

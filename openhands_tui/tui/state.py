@@ -34,6 +34,8 @@ from openhands_tui.sdk.subject import Delegation, Finish
 from openhands_tui.sdk.terminal_text import safe_copy, strip_controls
 from openhands_tui.sdk.tree import DelegationTree
 
+#: After the text of an answer whose stream failed (the model is asked again).
+CUT_OFF_MARK = " … [cut off: the model is asked again]"
 EntryKind = Literal["user", "assistant", "thinking", "tool", "delegation", "microagent", "condensation", "notice"]
 _ids = itertools.count(1)
 
@@ -218,8 +220,18 @@ class SessionView:
             entry.data["error"] = event.error
             entry.touch()
         else:
+            self._abandon_streams(event.agent_id)
             self._add(Entry("notice", event.agent_id, event.error, level="warning"))
         return {event.agent_id}
+
+    def _abandon_streams(self, agent_id: str) -> None:
+        """A model call failed while its answer streamed (it is retried): what came of it stays,
+        marked cut off, and the retry streams into an entry of its own."""
+        for stream in (self._streams.pop(agent_id, None), self._thinking.pop(agent_id, None)):
+            if stream is not None:
+                stream.text, stream.streaming = f"{stream.text}{CUT_OFF_MARK}", False
+                stream.data["cut_off"] = True
+                stream.touch()
 
     def _usage(self, event: LLMUsageEvent) -> set[str]:
         self.usage.prompt_tokens += event.prompt_tokens

@@ -66,6 +66,7 @@ async def test_no_call_of_an_answer_cut_at_the_token_limit_runs(
     assert [e.error for e in errors] == [CUT_OFF_CALL, CUT_OFF_CALL]  # shown to the user, and to the model:
     assert tool_results(server.requests[1].body) == [CUT_OFF_CALL, CUT_OFF_CALL]
     assert [a.valid for a in result.kinds("action")] == [False, False, True, True]
+    assert [a.summary for a in result.kinds("action")][:2] == ["terminal (cut off)"] * 2
     assert getattr(server, "refusals", []) == []  # the history stayed one the API takes
     assert unfinished_actions(store.open("s").load().events) == ([], [])  # resumes with nothing left hanging
 
@@ -195,3 +196,40 @@ async def test_calls_that_end_with_stop_rather_than_tool_calls_still_run(serve, 
     server = serve([Script(turns=[turn, Turn.finish()])])
     result = await run(agent(server), workspace, "go")
     assert result.outcome.status is Status.FINISHED and (workspace / "ran.txt").read_text() == "ran\n"
+
+
+@pytest.mark.parametrize("ids", ["given", "missing"])
+async def test_calls_that_all_say_index_0_stay_separate_calls(serve, workspace: Path, ids: str) -> None:
+    """Ollama, SGLang and Gemini behind proxies number every streamed call of an answer 0."""
+    call_id = None if ids == "given" else ""
+    turn = Turn(
+        tool_calls=[
+            terminal("echo one > one.txt", call_id=call_id),
+            terminal("echo two > two.txt", call_id=call_id),
+            terminal("echo three > three.txt", call_id=call_id),
+        ]
+    )
+    server = serve([Script(turns=[turn, Turn.finish()])], reuses_call_index=True)
+    result = await run(agent(server), workspace, "go")
+    assert result.outcome.status is Status.FINISHED
+    assert [a.arguments for a in result.kinds("action")][:3] == [
+        {"command": "echo one > one.txt"},
+        {"command": "echo two > two.txt"},
+        {"command": "echo three > three.txt"},
+    ]
+    assert sorted(p.name for p in workspace.iterdir()) == ["one.txt", "three.txt", "two.txt"]
+
+
+@pytest.mark.parametrize("api", API)
+async def test_a_rate_limit_without_retry_after_waits_for_the_spent_limit_to_reset(
+    serve, workspace: Path, api: str
+) -> None:
+    """OpenAI's `x-ratelimit-reset-requests: 1.2s`, Anthropic's `...-requests-reset: <time>`: the
+    wait is the reset of the limit with nothing remaining, not a 10 ms backoff."""
+    server = serve([Script(turns=[Turn(fault="429", rate_limit_reset=1.2), Turn.finish()])], api=api)
+    result = await run(agent(server), workspace, "go")
+    assert result.outcome.status is Status.FINISHED
+    retry = next(e.error for e in result.kinds("agent_error") if "retry 1" in e.error)
+    waited = float(retry.rsplit(" in ", 1)[1].rstrip("s"))
+    assert 0.9 <= waited <= 1.2  # the requests limit's reset (the tokens limit, not spent, resets at once)
+    assert server.requests[1].received - server.requests[0].received >= 0.9

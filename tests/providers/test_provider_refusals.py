@@ -118,7 +118,10 @@ async def test_a_server_that_leaves_tool_calls_in_the_text_is_named_not_taken_as
 
 
 async def test_a_model_that_answers_in_prose_with_tools_ignored_still_finishes(serve, workspace: Path) -> None:
-    prose = "You can list the files with `ls -la`; the <function> of each flag is in `man ls`."
+    prose = (
+        "You can list the files with `ls -la`; the <function> of each flag is in `man ls`. Hermes models "
+        'wrap calls in `<tool_call>` tags:\n```\n<tool_call>\n{"name": "ls"}\n</tool_call>\n```'
+    )
     server = serve([Script(turns=[Turn(text=prose)])])
     result = await run(Agent(llm=llm_for(server), tools=get_default_tools()), workspace, "how do I list files?")
     assert result.outcome.status is Status.FINISHED and result.outcome.result == prose

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from openhands_tui.sdk.answer_ending import CUT_OFF_CALL
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
+from openhands_tui.tui.state import CUT_OFF_MARK
 from tests.tui.conftest import SIZE, live_app, wait_until
 
 
@@ -38,3 +39,20 @@ async def test_a_call_cut_at_the_token_limit_shows_it_did_not_run(serve, workspa
         tool = next(e for e in app.view.transcript("root") if e.kind == "tool")
         assert tool.data.get("error") == CUT_OFF_CALL
     assert not any(workspace.iterdir())
+
+
+async def test_text_of_an_answer_whose_stream_failed_is_marked_and_the_retry_streams_apart(
+    serve, workspace: Path
+) -> None:
+    turns = [
+        Turn(text="Let me look at the files first", fault="overloaded_stream"),
+        Turn(text="Listing.", tool_calls=[ScriptedToolCall(name="terminal", arguments={"command": "ls"})]),
+        Turn.finish("ok"),
+    ]
+    server = serve([Script(turns=turns)], api="anthropic")
+    app = live_app(server, workspace, task="look")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.view.root_status == "finished")
+        said = [e for e in app.view.transcript("root") if e.kind == "assistant" and not e.data.get("final")]
+        assert [e.text for e in said] == ["Let me look at the files first" + CUT_OFF_MARK, "Listing."]
+        assert said[0].data["cut_off"] and not any(e.streaming for e in said)
