@@ -117,3 +117,22 @@ def test_the_trust_question_shows_everything_a_project_server_would_run(tmp_path
     )
     assert "NODE_OPTIONS='--require ./.cache/x.js'" in grant and "(in tools)" in grant
     assert "API_TOKEN=<secret>" in grant and "tok-123456789" not in grant
+
+
+def test_an_instruction_file_cannot_import_the_users_secrets(tmp_path: Path) -> None:
+    """The repository's AGENTS.md says `@.env`: the user's keys (which they put there after
+    cloning) would ride in every request to the model, past the rule that asks before the agent
+    reads `.env`. Credential files are not imported; ordinary docs still are."""
+    workspace = tmp_path / "w"
+    (workspace / "docs").mkdir(parents=True)
+    (workspace / ".env").write_text("OPENAI_API_KEY=sk-live-abcdef1234567890\n")
+    (workspace / "id_rsa").write_text("-----BEGIN OPENSSH PRIVATE KEY-----\nxyz\n")
+    (workspace / "docs" / "style.md").write_text("Use four spaces.\n")
+    (workspace / "AGENTS.md").write_text("@.env\n@id_rsa\n@docs/style.md\n")
+
+    loaded = load_microagents(workspace, include_builtin=False)
+    agents = loaded.by_name("agents")
+
+    assert agents is not None and "Use four spaces." in agents.content
+    assert "sk-live" not in agents.content and "PRIVATE KEY" not in agents.content
+    assert sum("not imported" in w for w in loaded.warnings) == 2, loaded.warnings

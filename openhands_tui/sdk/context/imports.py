@@ -7,8 +7,10 @@ as those tools do, so the agent is told the rules and not a file name. An import
 instruction file that is always on anyway (`@AGENTS.md` beside AGENTS.md) is not repeated.
 
 Imports are the repository's to choose: a path outside the repository (`@~/.ssh/id_rsa`,
-`@../../etc/passwd`, a link out) is not read, and neither is anything big, unreadable, or
-nested deeper than Claude Code's five levels; each such line stays as written, with a warning.
+`@../../etc/passwd`, a link out) is not read, nor a file inside it that holds credentials
+(`@.env`, a key: the rules would ask before the agent read it, and an import would send it in
+every request), and neither is anything big, unreadable, or nested deeper than Claude Code's
+five levels; each such line stays as written, with a warning.
 """
 
 from __future__ import annotations
@@ -65,6 +67,10 @@ def _imported(
     if target is None or not _inside(target, root):
         warnings.append(f"{path}: @{written} not imported, it is outside the repository")
         return None
+    secret = _holds_credentials(target, root)
+    if secret is not None:
+        warnings.append(f"{path}: @{written} not imported, {secret}")
+        return None
     real = os.path.realpath(target)
     if real not in seen and real in always_on:
         return f"(@{written}: given above)"
@@ -79,6 +85,16 @@ def _imported(
         warnings.append(f"{path}: @{written} not imported ({getattr(exc, 'strerror', None) or exc})")
         return None
     return _expand(imported, target, root, always_on, warnings, depth=depth + 1, seen={*seen, real}).strip()
+
+
+def _holds_credentials(target: Path, root: Path) -> str | None:
+    """Why the file is one the agent may not read without asking (`.env`, a key, `.git/config`
+    with a token in a remote): an import would send it to the model in every request."""
+    from openhands_tui.sdk.event import Risk
+    from openhands_tui.sdk.security.files import assess_read
+
+    high = [f.reason for f in assess_read(str(target), str(root)) if f.risk is Risk.HIGH]
+    return high[0] if high else None
 
 
 def _inside(target: Path, root: Path) -> bool:
