@@ -20,6 +20,7 @@ import re
 from pathlib import Path
 
 from openhands_tui.sdk.file_read import read_regular
+from openhands_tui.sdk.security.files import credentials_reason
 
 MAX_DEPTH = 5
 MAX_IMPORT_BYTES = 64 * 1024
@@ -67,7 +68,7 @@ def _imported(
     if target is None or not _inside(target, root):
         warnings.append(f"{path}: @{written} not imported, it is outside the repository")
         return None
-    secret = _holds_credentials(target, root)
+    secret = credentials_reason(str(target), str(root))
     if secret is not None:
         warnings.append(f"{path}: @{written} not imported, {secret}")
         return None
@@ -85,16 +86,6 @@ def _imported(
         warnings.append(f"{path}: @{written} not imported ({getattr(exc, 'strerror', None) or exc})")
         return None
     return _expand(imported, target, root, always_on, warnings, depth=depth + 1, seen={*seen, real}).strip()
-
-
-def _holds_credentials(target: Path, root: Path) -> str | None:
-    """Why the file is one the agent may not read without asking (`.env`, a key, `.git/config`
-    with a token in a remote): an import would send it to the model in every request."""
-    from openhands_tui.sdk.event import Risk
-    from openhands_tui.sdk.security.files import assess_read
-
-    high = [f.reason for f in assess_read(str(target), str(root)) if f.risk is Risk.HIGH]
-    return high[0] if high else None
 
 
 def _inside(target: Path, root: Path) -> bool:

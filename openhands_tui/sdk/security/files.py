@@ -25,6 +25,15 @@ def assess_read(path: str, workspace: str, home: str | None = None) -> list[Find
     return [Finding(Risk.LOW, "reads a file inside the workspace")]
 
 
+def credentials_reason(path: str, root: str) -> str | None:
+    """Why reading `path` (inside `root`) is HIGH — it holds credentials (`.env`, a key,
+    `.git/config` with a token in a remote) — or None. For reads that happen without a
+    confirmation (an instruction file's `@import`, a skill's resource), which must not reach
+    what the agent itself could read only by asking."""
+    high = [f.reason for f in assess_read(path, root) if f.risk is Risk.HIGH]
+    return high[0] if high else None
+
+
 #: package.json scripts npm runs by itself (on install, pack, publish): persistence for any later install.
 _LIFECYCLE_SCRIPT = re.compile(
     r'"(preinstall|install|postinstall|prepare|preprepare|postprepare|prepack|postpack|prepublish|prepublishOnly)"\s*:'
