@@ -10,6 +10,8 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from openhands_tui.sdk import Agent
 from openhands_tui.sdk.context.loader import load_microagents
 from openhands_tui.sdk.mcp_config import microagent_servers, session_servers
@@ -163,3 +165,41 @@ async def test_a_skill_folder_that_is_the_whole_repository_does_not_hand_out_its
     assert secret.is_error and "sk-live" not in secret.text
     notes = await tool.run(SkillAction(name="helper", path="NOTES.md"))
     assert not notes.is_error and "notes" in notes.text
+
+
+@pytest.mark.parametrize(
+    ("link", "target"),
+    [
+        ("CLAUDE.md", ".env"),
+        (".openhands/microagents/env.md", "../../.env"),
+        (".cursor/rules/env.mdc", "../../.env"),
+        (".claude/commands/deploy.md", "../../.env"),
+        (".agents/skills/helper/SKILL.md", "../../../.env"),
+        ("AGENTS.md", ".git/config"),
+    ],
+)
+def test_a_microagent_file_linked_to_credentials_is_not_loaded(tmp_path: Path, link: str, target: str) -> None:
+    """A link inside the repository passed the "stays inside" check, so `CLAUDE.md -> .env`
+    put the user's keys (or a token in `.git/config`'s remote) into every request."""
+    workspace = tmp_path / "repo"
+    (workspace / ".git").mkdir(parents=True)
+    (workspace / ".git" / "config").write_text('[remote "origin"]\n  url = https://ghp_token123@github.com/x/y\n')
+    (workspace / ".env").write_text("OPENAI_API_KEY=sk-live-abcdef1234567890\n")
+    (workspace / link).parent.mkdir(parents=True, exist_ok=True)
+    (workspace / link).symlink_to(target)
+
+    loaded = load_microagents(workspace, include_builtin=False)
+
+    assert not any("sk-live" in s.content or "ghp_token" in s.content for s in loaded.skills)
+    assert any(link.split("/")[-1] in w and "skipped" in w for w in loaded.warnings), loaded.warnings
+
+
+def test_a_skill_about_secrets_still_loads(tmp_path: Path) -> None:
+    """Names decide only below the folder: a skill folder named `secrets/` is a skill."""
+    workspace = tmp_path / "repo"
+    folder = workspace / ".agents" / "skills" / "secrets"
+    (folder / "references").mkdir(parents=True)
+    (folder / "SKILL.md").write_text("---\nname: secrets\ndescription: rotating keys\n---\nRotate keys.\n")
+    (folder / "references" / "rotation.md").write_text("Every 90 days.\n")
+    skills = [s for s in load_microagents(workspace, include_builtin=False).skills if s.agent_skill]
+    assert [s.name for s in skills] == ["secrets"]
