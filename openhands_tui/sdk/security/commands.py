@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.file_read import read_head
+from openhands_tui.sdk.security.code_checks import writes_startup_file
 from openhands_tui.sdk.security.command_languages import HANDLERS as COMMAND_LANGUAGE_HANDLERS
 from openhands_tui.sdk.security.devtools import HANDLERS as DEVTOOL_HANDLERS
 from openhands_tui.sdk.security.exec_rules import HANDLERS as EXEC_HANDLERS
@@ -80,11 +81,6 @@ _KEYWORDS = frozenset(
 #: Facts naming what a variable was set to earlier in the same line (`f=~/.bashrc; ... $f`).
 _VARIABLE_FACT = "variable "
 _SOURCE_FACT = "source "
-#: Python start-up files named at the end of a path whose directory is computed at run time
-#: (`$(python3 -c 'import site; ...')/x.pth`): a `.pth` only where the line finds site-packages.
-_STARTUP_TAIL = re.compile(r"(?:^|/)(?:sitecustomize|usercustomize)\.py$")
-_PTH_TAIL = re.compile(r"(?:^|/)[^/$`)]+\.pth$")
-_FINDS_SITE = re.compile(r"site-packages|getsitepackages|getusersitepackages|USER_SITE|purelib|platlib|sysconfig")
 #: How many of a loop's values the body's paths are judged with (`for f in *`: the first ones).
 _LOOP_VALUES = 50
 
@@ -149,7 +145,9 @@ class CommandAnalysis:
         if not word.static:
             self.flag(Risk.MEDIUM, f"writes a path known only at run time ({word.value})")
             self._judge_known_part(word, cwd, "writes")
-            self._judge_startup_tail(word)
+            sources = " ".join(v for n in word.variables for v in self.facts.get(_SOURCE_FACT + n, set()))
+            if writes_startup_file(word.value, sources):  # `$d/x.pth` where d=$(python3 -c 'import site...')
+                self.flag(Risk.HIGH, f"writes {word.value}: interpreter start-up code in a directory found at run time")
             return
         verdict = self.judge.judge(word.value, cwd)
         if verdict.device:
@@ -179,15 +177,6 @@ class CommandAnalysis:
         """`f=~/.bashrc; echo x >> $f`: a path made only of variables this same line set to fixed
         values (or a loop's) is judged as each path it will be ([] when any part is still unknown)."""
         return with_known_variables(word, lambda name: self.facts.get(_VARIABLE_FACT + name))
-
-    def _judge_startup_tail(self, word: Word) -> None:
-        """`$d/x.pth` where `d=$(python3 -c 'import site; ...')`: the end of the path already says
-        it is interpreter start-up code, which runs in every later Python there."""
-        sources = " ".join(v for name in word.variables for v in self.facts.get(_SOURCE_FACT + name, set()))
-        if _STARTUP_TAIL.search(word.value) or (
-            _PTH_TAIL.search(word.value) and _FINDS_SITE.search(word.value + " " + sources)
-        ):
-            self.flag(Risk.HIGH, f"writes {word.value}: interpreter start-up code in a directory found at run time")
 
     def _judge_known_part(self, word: Word, cwd: str, verb: str) -> None:
         """`/proc/$PPID/environ`, `/home/$USER/.ssh`: the fixed directory before the first
