@@ -111,8 +111,14 @@ def list_servers(workspace: Workspace = None, as_json: AsJson = False) -> None:
     if not rows:
         print("No MCP servers. Add one: tui mcp add NAME -- COMMAND [ARGS...]  or  tui mcp add NAME URL")
         return
-    width = max(len(row["name"]) for row in rows)
-    for row in rows:
+    from openhands_tui.sdk.terminal_text import shown_for_approval
+
+    # a project's names and command lines are a cloned repository's words: shown as an approval is
+    shown = [
+        {**row, "name": shown_for_approval(row["name"]), "target": shown_for_approval(row["target"])} for row in rows
+    ]
+    width = max(len(row["name"]) for row in shown)
+    for row in shown:
         print(f"{row['name']:<{width}}  {row['scope']:<7}  {row['transport']:<5}  {row['target']}  [{row['status']}]")
 
 

@@ -16,6 +16,7 @@ A broken entry is a one-line problem naming the file and the server; the other s
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -228,7 +229,9 @@ def session_servers(
     request: TrustRequest | None = None
     if project:
         grants = [f"server {name}: {config.grant()}" for name, config in project.items()]
-        request = TrustRequest("mcp", str(workspace), str(project_file), digest_of(project_file), grants)
+        grants += _local_programs_grants(project, workspace)
+        digest = _digest_with_programs(project_file, project, workspace)
+        request = TrustRequest("mcp", str(workspace), str(project_file), digest, grants)
         if trust_project or (trust or ProjectTrust()).is_trusted(request):
             servers = {**project, **servers}
             request = None
@@ -257,7 +260,8 @@ def microagent_servers(
     if origin != "workspace" and not inside:
         return servers, problems, None
     grants = [f"server {name}: {config.grant()}" for name, config in servers.items()]
-    request = TrustRequest("mcp", str(workspace), str(path), digest_of(path), grants)
+    grants += _local_programs_grants(servers, workspace)
+    request = TrustRequest("mcp", str(workspace), str(path), _digest_with_programs(path, servers, workspace), grants)
     if trust_project or ProjectTrust().is_trusted(request):
         return servers, problems, None
     problems.append(
@@ -265,3 +269,44 @@ def microagent_servers(
         "programs until you trust them (in the app, or with --trust-project)"
     )
     return {}, problems, request
+
+
+def _local_programs(servers: Mapping[str, MCPServerConfig], workspace: Path) -> list[Path]:
+    """The workspace files a project's servers run (`sh tools/server.sh`, `./mcp/server.py`):
+    trusting the config trusts them as they are now, so a change to one (an agent's edit) must
+    ask again, as a change to the config does."""
+    found: list[Path] = []
+    top = os.path.realpath(workspace)
+    for config in servers.values():
+        base = workspace / config.cwd if config.cwd else workspace
+        for word in [config.command or "", *config.args]:
+            if not word or word.startswith("-") or "\0" in word:
+                continue
+            candidate = Path(os.path.realpath(base / word))
+            if candidate.is_relative_to(top) and candidate.is_file() and candidate not in found:
+                found.append(candidate)
+    return sorted(found)
+
+
+def _local_programs_grants(servers: Mapping[str, MCPServerConfig], workspace: Path) -> list[str]:
+    top = os.path.realpath(workspace)
+    return [
+        f"runs this project's file {os.path.relpath(p, top)} as it is now" for p in _local_programs(servers, workspace)
+    ]
+
+
+def _digest_with_programs(path: Path, servers: Mapping[str, MCPServerConfig], workspace: Path) -> str:
+    """The config's digest, extended by the content of the workspace files its servers run
+    (unchanged when they run none, so earlier trust decisions still hold)."""
+    programs = _local_programs(servers, workspace)
+    digest = digest_of(path)
+    if not programs:
+        return digest
+    combined = hashlib.sha256(digest.encode())
+    for program in programs:
+        combined.update(f"\0{program}\0".encode())
+        try:
+            combined.update(hashlib.sha256(read_regular(program, 16 * 1024 * 1024)).hexdigest().encode())
+        except OSError as exc:  # too big or unreadable: trusted only while it stays that way
+            combined.update(f"unreadable {exc.errno}".encode())
+    return combined.hexdigest()

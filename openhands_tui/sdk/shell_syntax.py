@@ -82,6 +82,8 @@ class ParsedShell:
     loop_values: list[Word] = field(default_factory=list)
     #: Functions whose body calls the function itself (the shape of a fork bomb).
     recursive: list[str] = field(default_factory=list)
+    #: Each loop's variable and the words it takes (`for f in ~/.bashrc x` -> f: [~/.bashrc, x]).
+    loop_variables: dict[str, list[Word]] = field(default_factory=dict)
 
 
 @lru_cache(maxsize=1)
@@ -100,7 +102,13 @@ def parse_shell(text: str, *, home: str, cwd: str) -> ParsedShell:
     if tree.root_node.has_error or walker.odd_syntax:
         error = "the command is not valid shell syntax, so what it would run cannot be known"
     return ParsedShell(
-        walker.commands, error, walker.functions, _deferred_code(tree.root_node), walker.loop_values, walker.recursive
+        walker.commands,
+        error,
+        walker.functions,
+        _deferred_code(tree.root_node),
+        walker.loop_values,
+        walker.recursive,
+        walker.loop_variables,
     )
 
 
@@ -112,6 +120,7 @@ class _Walker:
         self.functions: list[str] = []
         self.loop_values: list[Word] = []
         self.recursive: list[str] = []
+        self.loop_variables: dict[str, list[Word]] = {}
 
     def walk(self, node: Any, nested: bool) -> None:
         kind = node.type
@@ -139,11 +148,16 @@ class _Walker:
             assigned = (name, self.word(value, nested))
             self.commands.append(SimpleCommand(assignments=[assigned], nested=nested))
         elif kind == "for_statement":
+            variable = node.child_by_field_name("variable")
+            values: list[Word] = []
             for child in node.children:
                 if child.type in _COMPOUND_WORDS and child.type != "variable_name":
-                    self.loop_values.append(self.word(child, nested))
+                    values.append(self.word(child, nested))
                 else:
                     self.walk(child, nested)
+            self.loop_values += values
+            if variable is not None:
+                self.loop_variables.setdefault(variable.text.decode(), []).extend(values)
         elif kind == "function_definition":
             name = node.child_by_field_name("name")
             defined = name.text.decode() if name is not None else "?"

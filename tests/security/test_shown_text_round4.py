@@ -57,3 +57,17 @@ def test_headless_json_stays_one_valid_document_a_line(serve, workspace: Path) -
     assert any(e.get("kind") == "microagent_triggered" for e in events)
     assert any("a\u2028b" in str(e.get("content")) for e in events)  # the value itself is kept
     _no_escapes(result.stdout)  # json.dumps escapes them as \u001b: valid, and inert on a terminal
+
+
+def test_mcp_list_shows_a_projects_servers_without_their_escapes(workspace: Path) -> None:
+    """`tui mcp list` is where a user reviews a cloned project's servers before trusting them:
+    an escape in a name or command must not rewrite the line or the window title."""
+    servers = {"mcpServers": {"docs" + HOSTILE: {"command": "npx" + HOSTILE, "args": ["docs-server"]}}}
+    (workspace / ".mcp.json").write_text(json.dumps(servers))
+    listing = run_tui("mcp", "list", "--workspace", str(workspace))
+    assert listing.returncode == 0 and "docs" in listing.stdout and "docs-server" in listing.stdout
+    _no_escapes(listing.stdout)
+    assert "<U+202E>" in listing.stdout  # the bidi override is named, not obeyed
+    as_json = run_tui("mcp", "list", "--json", "--workspace", str(workspace))
+    assert json.loads(as_json.stdout)[0]["name"] == "docs" + HOSTILE  # JSON keeps the value, escaped
+    _no_escapes(as_json.stdout)

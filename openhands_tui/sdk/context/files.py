@@ -12,6 +12,7 @@ skipped with a warning naming the file and the cause.
 from __future__ import annotations
 
 import errno
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from pydantic import ValidationError
 from openhands_tui.sdk.context.skill import Skill, tool_list
 from openhands_tui.sdk.file_read import read_regular
 from openhands_tui.sdk.model import UnsupportedArgument
+from openhands_tui.sdk.security.files import credentials_reason
 
 MAX_FILE_BYTES = 256 * 1024  # larger files are not read at all
 MAX_CONTENT_CHARS = 24_000  # about 6,000 tokens per microagent
@@ -29,6 +31,16 @@ MAX_CONTENT_CHARS = 24_000  # about 6,000 tokens per microagent
 MICROAGENT_TYPES = {"repo": "repo", "repo_knowledge": "repo", "knowledge": "knowledge", "task": "task"}
 _FENCE = re.compile(r"^(?:---|\.\.\.)[ \t]*$")
 _LINE = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]+(.*?))?[ \t]*$")
+
+
+def _credentials(path: Path) -> str | None:
+    """Why a repository's microagent file is really a link to a credentials file (`SKILL.md ->
+    ../../.env`, a link into `.git`), or None: its text would reach the model without the agent
+    asking. A file that is not a link is the repository's own words, whatever its name."""
+    real = os.path.realpath(path)
+    if real == os.path.abspath(path):
+        return None
+    return credentials_reason(real, os.path.dirname(os.path.dirname(real)))
 
 
 def load_file(
@@ -43,6 +55,9 @@ def load_file(
     """One file as a Skill, or None with a warning. `instructions`: an always-on instruction
     file (AGENTS.md, CLAUDE.md, .cursorrules...), whose frontmatter, if any, is another tool's."""
     instructions = instructions or bool(force_repo)
+    if origin == "workspace" and (secret := _credentials(path)) is not None:
+        warnings.append(f"{path}: skipped, {secret}")  # a link to `.env` would ride in every request
+        return None
     text = _read(path, warnings)
     if text is None:
         return None

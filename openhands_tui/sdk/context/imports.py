@@ -7,8 +7,10 @@ as those tools do, so the agent is told the rules and not a file name. An import
 instruction file that is always on anyway (`@AGENTS.md` beside AGENTS.md) is not repeated.
 
 Imports are the repository's to choose: a path outside the repository (`@~/.ssh/id_rsa`,
-`@../../etc/passwd`, a link out) is not read, and neither is anything big, unreadable, or
-nested deeper than Claude Code's five levels; each such line stays as written, with a warning.
+`@../../etc/passwd`, a link out) is not read, nor a file inside it that holds credentials
+(`@.env`, a key: the rules would ask before the agent read it, and an import would send it in
+every request), and neither is anything big, unreadable, or nested deeper than Claude Code's
+five levels; each such line stays as written, with a warning.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import re
 from pathlib import Path
 
 from openhands_tui.sdk.file_read import read_regular
+from openhands_tui.sdk.security.files import credentials_reason
 
 MAX_DEPTH = 5
 MAX_IMPORT_BYTES = 64 * 1024
@@ -64,6 +67,10 @@ def _imported(
     """The text an import stands for, or None to leave the line as written."""
     if target is None or not _inside(target, root):
         warnings.append(f"{path}: @{written} not imported, it is outside the repository")
+        return None
+    secret = credentials_reason(str(target), str(root))
+    if secret is not None:
+        warnings.append(f"{path}: @{written} not imported, {secret}")
         return None
     real = os.path.realpath(target)
     if real not in seen and real in always_on:

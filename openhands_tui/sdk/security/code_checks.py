@@ -74,6 +74,20 @@ def writes_python_startup(code: str) -> Finding | None:
     return None
 
 
+#: Python start-up files named at the end of a path whose directory is computed at run time
+#: (`$(python3 -c 'import site; ...')/x.pth`): a `.pth` only where the line finds site-packages
+#: (`$OUT/model.pth` is a PyTorch checkpoint).
+_STARTUP_TAIL = re.compile(r"(?:^|/)(?:sitecustomize|usercustomize)\.py$")
+_PTH_TAIL = re.compile(r"(?:^|/)[^/$`)]+\.pth$")
+_FINDS_SITE = re.compile(r"site-packages|getsitepackages|getusersitepackages|USER_SITE|purelib|platlib|sysconfig")
+
+
+def writes_startup_file(path: str, sources: str) -> bool:
+    """Whether a path known only at run time ends in interpreter start-up code; `sources`: the
+    text its variables were set from."""
+    return bool(_STARTUP_TAIL.search(path) or (_PTH_TAIL.search(path) and _FINDS_SITE.search(f"{path} {sources}")))
+
+
 def check_python(code: str) -> list[Finding]:
     startup = writes_python_startup(code)
     if startup is not None:

@@ -151,6 +151,11 @@ _DESTRUCTIVE_QUERY = re.compile(
 )
 
 
+#: psql's and mysql's client commands that run a program: `\\! cmd`, mysql's `system cmd`,
+#: psql's `\\o |cmd` / `\\g |cmd` (output piped to a program), `\\copy ... program`.
+_CLIENT_SHELL = re.compile(r"\\!|\\[og]\s*\||(?:^|[;\n]|(?<=\s))system\s+\S|\\copy\b[^;\n]*\bprogram\b", re.IGNORECASE)
+
+
 def database_client(a: Analysis, inv: Invocation) -> None:
     """psql/mysql/sqlite3/redis-cli/mongosh: a query that drops, empties or reconfigures a
     database destroys data the workspace cannot restore; sqlite3's `.shell`/`.system` run
@@ -158,7 +163,10 @@ def database_client(a: Analysis, inv: Invocation) -> None:
     text = " ".join(inv.values)
     if inv.command.heredoc:
         text += "\n" + inv.command.heredoc
-    if _DESTRUCTIVE_QUERY.search(text):
+    text += "".join(f"\n{r.target.value}" for r in inv.command.redirects if r.op == "<<<" and r.target is not None)
+    if inv.name in ("psql", "mysql", "mariadb") and _CLIENT_SHELL.search(text):
+        a.flag(Risk.HIGH, f"{inv.name} runs a shell command (`\\!`, `system`, output piped to a program)")
+    elif _DESTRUCTIVE_QUERY.search(text):
         a.flag(Risk.HIGH, f"{inv.name} runs a query that drops, empties or reconfigures a database, or a program")
     elif inv.stdin_is_piped and inv.command.heredoc is None:
         a.flag(Risk.MEDIUM, f"{inv.name} runs queries from its input")

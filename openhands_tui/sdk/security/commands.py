@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.file_read import read_head
+from openhands_tui.sdk.security.code_checks import writes_startup_file
 from openhands_tui.sdk.security.command_languages import HANDLERS as COMMAND_LANGUAGE_HANDLERS
 from openhands_tui.sdk.security.devtools import HANDLERS as DEVTOOL_HANDLERS
 from openhands_tui.sdk.security.exec_rules import HANDLERS as EXEC_HANDLERS
@@ -79,6 +80,9 @@ _KEYWORDS = frozenset(
 
 #: Facts naming what a variable was set to earlier in the same line (`f=~/.bashrc; ... $f`).
 _VARIABLE_FACT = "variable "
+_SOURCE_FACT = "source "
+#: How many of a loop's values the body's paths are judged with (`for f in *`: the first ones).
+_LOOP_VALUES = 50
 
 #: Programs whose output is what they fetched (`curl URL > a.sh`).
 _DOWNLOADERS = frozenset({"curl", "wget", "http", "https", "xh", "aria2c", "fetch"})
@@ -112,8 +116,7 @@ class CommandAnalysis:
         if word.substituted:
             self.flag(Risk.MEDIUM, f"reads a path produced by a command ({word.value})")
             return
-        known = self._with_known_variables(word)
-        if known is not None:
+        for known in self._with_known_variables(word):
             self.read_path(known, cwd)
         if not word.static:
             self.flag(Risk.MEDIUM, f"reads a path known only at run time ({word.value})")
@@ -137,12 +140,14 @@ class CommandAnalysis:
             for match in self._expand(word, cwd):
                 self.write_path(match, cwd)
             return
-        known = self._with_known_variables(word)
-        if known is not None:  # judged as well, never instead: `read f` may have changed it since
+        for known in self._with_known_variables(word):  # as well, never instead: `read f` may change it
             self.write_path(known, cwd)
         if not word.static:
             self.flag(Risk.MEDIUM, f"writes a path known only at run time ({word.value})")
             self._judge_known_part(word, cwd, "writes")
+            sources = " ".join(v for n in word.variables for v in self.facts.get(_SOURCE_FACT + n, set()))
+            if writes_startup_file(word.value, sources):  # `$d/x.pth` where d=$(python3 -c 'import site...')
+                self.flag(Risk.HIGH, f"writes {word.value}: interpreter start-up code in a directory found at run time")
             return
         verdict = self.judge.judge(word.value, cwd)
         if verdict.device:
@@ -168,9 +173,9 @@ class CommandAnalysis:
             judge(Word(alternative, glob=word.glob), cwd)
         return True
 
-    def _with_known_variables(self, word: Word) -> Word | None:
+    def _with_known_variables(self, word: Word) -> list[Word]:
         """`f=~/.bashrc; echo x >> $f`: a path made only of variables this same line set to fixed
-        values is judged as the path it will be (None when any part is still unknown)."""
+        values (or a loop's) is judged as each path it will be ([] when any part is still unknown)."""
         return with_known_variables(word, lambda name: self.facts.get(_VARIABLE_FACT + name))
 
     def _judge_known_part(self, word: Word, cwd: str, verb: str) -> None:
@@ -239,6 +244,10 @@ class CommandAnalysis:
                 verdict = self.judge.judge(match.value, self.cwd) if match.static else None
                 if verdict is not None and verdict.secret:
                     self.flag(Risk.HIGH, f"loops over {verdict.resolved}: {verdict.secret}")
+        for name, values in parsed.loop_variables.items():  # `for f in ~/.bashrc; do ... >> $f`
+            expanded = [m for v in values for m in (self._expand(v, self.cwd) if v.glob else [v])]
+            if expanded and all(m.static for m in expanded):
+                self.facts[_VARIABLE_FACT + name] = {m.value for m in expanded[:_LOOP_VALUES]}
         if not text.strip():
             self.flag(Risk.LOW, "empty command")
         cwd = self.cwd
@@ -248,6 +257,7 @@ class CommandAnalysis:
                 check_assignment(self, name, value, cwd, kept=not command.words)
                 if not command.words:  # kept for the commands after it in this line
                     self.facts[_VARIABLE_FACT + name] = {value.value} if value.static else set()
+                    self.facts[_SOURCE_FACT + name] = {value.value}  # `d=$(python3 -c 'import site...')`
             for redirect in command.redirects:
                 if redirect.target is None:
                     continue

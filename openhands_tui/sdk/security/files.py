@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import os
 import re
+from pathlib import PurePosixPath
 
 from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.security.invocation import Finding
-from openhands_tui.sdk.security.paths import PathJudge
+from openhands_tui.sdk.security.paths import PathJudge, is_secret_path
 
 #: Files in a git directory that can hold credentials (a token in a remote URL).
 _GIT_CONFIG_NAMES = frozenset({"config", "config.worktree", "FETCH_HEAD"})
@@ -23,6 +24,22 @@ def assess_read(path: str, workspace: str, home: str | None = None) -> list[Find
         # remote URLs there may carry a token, as `cat .git/config` is judged; `.git/HEAD` holds none
         return [Finding(Risk.HIGH, f"reads {verdict.resolved} ({verdict.sensitive}; may hold credentials)")]
     return [Finding(Risk.LOW, "reads a file inside the workspace")]
+
+
+def credentials_reason(path: str, root: str) -> str | None:
+    """Why the file at `path` holds credentials, judged by its real path below `root` (`.env`, a
+    key, anything under `.ssh/` or `.git/`), or None. For reads that happen without a
+    confirmation (an instruction file's `@import`, a skill's resource), which must not reach
+    what the agent itself could read only by asking. Only the part below `root` counts: a skill
+    folder named `secrets/` is a skill about secrets, not a credential store."""
+    real, top = os.path.realpath(path), os.path.realpath(root)
+    relative = os.path.relpath(real, top) if real.startswith(top.rstrip(os.sep) + os.sep) else real
+    parts = [re.sub(r"\s", "_", part) for part in PurePosixPath(relative).parts]
+    if is_secret_path("/".join(parts)):
+        return f"{relative} holds keys, tokens or credentials"
+    if ".git" in parts:
+        return f"{relative} is inside .git (a remote's address may hold a token)"
+    return None
 
 
 #: package.json scripts npm runs by itself (on install, pack, publish): persistence for any later install.

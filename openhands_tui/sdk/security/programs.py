@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import replace
 
 from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, words
@@ -144,7 +145,12 @@ def _into_directory(a: Analysis, operands: list[Word], directories: list[Word], 
         sources, target = operands[:-1], operands[-1]
     else:
         return
-    if not target.static:
+    if not target.static:  # `cp x.pth $(python3 -c 'import sysconfig; ...')`: the name still lands there
+        for source in sources:
+            name = os.path.basename(source.value.rstrip("/"))
+            if source.static and name not in ("", ".", ".."):
+                landed = Word(f"{target.value.rstrip('/')}/{name}", static=False, variables=target.variables)
+                a.write_path(replace(landed, substituted=target.substituted), cwd)
         return
     base = target.value if os.path.isabs(target.value) else os.path.join(cwd, target.value)
     if not (directories or target.value.endswith("/") or os.path.isdir(base)):

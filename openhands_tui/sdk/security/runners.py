@@ -220,12 +220,19 @@ def package_run(a: Analysis, inv: Invocation, sub: str) -> None:
     values = inv.values
     if inv.name in ("npm", "npx", "pnpx", "pnpm") and (sub in ("exec", "x", "dlx") or inv.name in ("npx", "pnpx")):
         for index, value in enumerate(values):
+            if not value.startswith("-") and (value != sub or inv.name in ("npx", "pnpx")):
+                break  # the package's own options (`eslint -c .eslintrc`) are not npm's
             if value in ("-c", "--call") and index + 1 < len(values):
                 run_text(a, inv, inv.args[index + 1], f"{inv.name} -c")
                 return
             if value.startswith("--call="):
                 run_text(a, inv, Word(value.split("=", 1)[1]), f"{inv.name} --call")
                 return
+    if inv.name in ("npx", "pnpx", "bunx") or (inv.name in ("npm", "pnpm", "bun") and sub in ("exec", "dlx", "x")):
+        rest = (
+            inv.args[values.index(sub) + 1 :] if sub in values and inv.name not in ("npx", "pnpx", "bunx") else inv.args
+        )
+        run_words(a, inv, _after_flags(rest, "p"), f"{inv.name} {sub}")
     if inv.name == "yarn" and sub == "exec" and "exec" in values:
         rest = inv.args[values.index("exec") + 1 :]
         if rest:

@@ -41,22 +41,22 @@ def brace_alternatives(text: str, limit: int = 64) -> list[str]:
     return [text]
 
 
-def with_known_variables(word: Word, value_of: Callable[[str], set[str] | None]) -> Word | None:
-    """`word` with each `$name`/`${name}` replaced by the fixed value `value_of(name)` gives
-    (a one-element set), or None when the word has no variables or any of them is unknown."""
+def with_known_variables(word: Word, value_of: Callable[[str], set[str] | None]) -> list[Word]:
+    """`word` with each `$name`/`${name}` replaced by the fixed values `value_of(name)` gives —
+    one word per combination (a loop's variable has several), at most 50 — or [] when the word
+    has no variables or any of them is unknown."""
     if word.static or word.substituted or not word.variables:
-        return None
-    unknown = False
-
-    def known(match: re.Match[str]) -> str:
-        nonlocal unknown
+        return []
+    results = [""]
+    position = 0
+    for match in _VARIABLE.finditer(word.value):
         values = value_of(match.group(1) or match.group(2))
         if not values:
-            unknown = True
-            return ""
-        return next(iter(values))
-
-    value = _VARIABLE.sub(known, word.value)
-    if unknown or "$" in value or "`" in value:
-        return None
-    return Word(value)
+            return []
+        literal = word.value[position : match.start()]
+        results = [done + literal + value for done in results for value in sorted(values)][:50]
+        position = match.end()
+    results = [done + word.value[position:] for done in results]
+    if any("$" in value or "`" in value for value in results):
+        return []
+    return [Word(value) for value in results]

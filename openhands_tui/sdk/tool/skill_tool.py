@@ -16,6 +16,7 @@ from pydantic import Field
 from openhands_tui.sdk.context.agent_context import skill_text
 from openhands_tui.sdk.context.skill import Skill
 from openhands_tui.sdk.file_read import read_regular
+from openhands_tui.sdk.security.files import credentials_reason
 from openhands_tui.sdk.subject import OtherSubject, Subject
 from openhands_tui.sdk.tool.context import SkillShelf
 from openhands_tui.sdk.tool.definition import Action, Observation, ToolDefinition
@@ -86,6 +87,9 @@ def _read_resource(skill: Skill, relative: str) -> Observation:
     target = (root / relative).resolve()
     if target != root and root not in target.parents:
         return Observation(text=f"{relative!r} is outside the folder of {skill.name}; not read.", is_error=True)
+    secret = credentials_reason(str(target), str(root))
+    if secret is not None:  # `.agents/skills -> ..` makes the whole repository a skill's folder
+        return Observation(text=f"{relative!r} is not read through a skill: {secret}.", is_error=True)
     if target.is_dir():
         files = sorted(str(p.relative_to(root)) for p in target.rglob("*") if p.is_file())
         shown = "\n".join(files[:MAX_LISTED]) + (
