@@ -85,20 +85,26 @@ def find_bubblewrap() -> Bubblewrap:
     return Bubblewrap(None, problem + " (user namespaces may be disabled on this system)")
 
 
-def _case_insensitive(root: Path, relative: str, listings: dict[Path, list[str]] | None = None) -> list[Path]:
+def _case_insensitive(
+    root: Path, relative: str, listings: dict[Path, dict[str, list[str]]] | None = None
+) -> list[Path]:
     """Every existing path under `root` that matches `relative` ignoring case, segment by segment
-    (`listings` keeps each directory's names for the other patterns of the same look)."""
+    (`listings` keeps each directory's names, by lower-cased name, for the other patterns of the
+    same look: a workspace of 100,000 files is read and lower-cased once, not once a pattern)."""
     listings = {} if listings is None else listings
     found = [root]
     for segment in relative.split("/"):
         wanted, next_found = segment.lower(), []
         for base in found:
             if base not in listings:
+                by_lower: dict[str, list[str]] = {}
                 try:
-                    listings[base] = os.listdir(base)
+                    for name in os.listdir(base):
+                        by_lower.setdefault(name.lower(), []).append(name)
                 except OSError:
-                    listings[base] = []
-            next_found += [base / name for name in listings[base] if name.lower() == wanted]
+                    pass
+                listings[base] = by_lower
+            next_found += [base / name for name in listings[base].get(wanted, [])]
         found = next_found
     return found
 
@@ -121,7 +127,7 @@ class ProtectedPaths:
         self.settled: dict[Path, tuple[int, int] | None] = {}
 
     def existing(self) -> list[Path]:
-        listings: dict[Path, list[str]] = {}
+        listings: dict[Path, dict[str, list[str]]] = {}
         found = [p for pattern in PROTECTED for p in _case_insensitive(self.workspace, pattern, listings)]
         git = self.workspace / ".git"
         if git.is_symlink() or git.is_file():  # `gitdir: elsewhere`: a repository with other hooks and config
