@@ -18,8 +18,10 @@ import select
 import shutil
 import stat
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 #: Largest file the editor reads whole or edits (bigger ones: view a range, or use the terminal).
 MAX_EDIT_BYTES = 4 * 1024 * 1024
@@ -127,6 +129,22 @@ def _on_read_only_mount(path: Path) -> bool:
         return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
     except OSError:
         return False
+
+
+def bounded_lines(handle: BinaryIO, keep: int) -> Iterator[tuple[bytes, bool]]:
+    """Each line of `handle` as (its first `keep` bytes, whether there was more). A line of any
+    length (a 2 GB minified dump, a binary file without a newline) is read in pieces and its
+    rest skipped, never held: iterating a file object keeps a whole line in memory."""
+    while piece := handle.readline(keep):
+        if piece.endswith(b"\n") or len(piece) < keep:
+            yield piece, False
+            continue
+        more = False
+        while rest := handle.readline(1 << 20):
+            more = more or bool(rest.rstrip(b"\r\n"))
+            if rest.endswith(b"\n"):
+                break
+        yield piece, more
 
 
 @dataclass
