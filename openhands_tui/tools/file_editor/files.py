@@ -151,12 +151,20 @@ def bounded_lines(handle: BinaryIO, keep: int) -> Iterator[tuple[bytes, bool]]:
 class UndoStore:
     """Earlier versions of edited files, on disk, at most MAX_UNDO_DEPTH per file."""
 
-    directory: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="oht-undo-")))
+    #: Made at the first saved version: a session (or a test) that never edits leaves no
+    #: empty `oht-undo-*` directory behind if it ends without `close()` (a SIGKILL).
+    _directory: Path | None = None
     versions: dict[Path, list[Path | None]] = field(default_factory=dict)
     counter: int = 0
     #: A digest of what the editor last wrote to each file: an undo over anything else (the
     #: user's own editor, another tui in the same workspace, a command) would silently lose it.
     written: dict[Path, bytes] = field(default_factory=dict)
+
+    @property
+    def directory(self) -> Path:
+        if self._directory is None:
+            self._directory = Path(tempfile.mkdtemp(prefix="oht-undo-"))
+        return self._directory
 
     def wrote(self, target: Path, content: bytes | None) -> None:
         """Remember what an edit or undo left in `target` (None: the file is gone)."""
@@ -211,4 +219,5 @@ class UndoStore:
         return True, content
 
     def close(self) -> None:
-        shutil.rmtree(self.directory, ignore_errors=True)
+        if self._directory is not None:
+            shutil.rmtree(self._directory, ignore_errors=True)
