@@ -196,6 +196,13 @@ def save_config(changes: dict[str, Any], path: Path | None = None) -> Path:
     return path
 
 
+def unsaved_reason(exc: OSError | SettingsError) -> str:
+    """Why the config could not be saved, in one line naming the file."""
+    if isinstance(exc, OSError):
+        return f"cannot write {exc.filename or config_path()} ({exc.strerror or exc})"
+    return str(exc)
+
+
 def save_llm_config(model: str, api_key: str | None, base_url: str | None) -> Path:
     return save_config({"llm": {"model": model, "api_key": api_key, "base_url": base_url}})
 
