@@ -10,7 +10,6 @@ Only typer is imported up front: `tui --help` stays fast.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -69,11 +68,9 @@ def _load_raw(path: Path) -> dict[str, Any]:
 
 
 def _write(path: Path, data: dict[str, Any]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    os.chmod(tmp, 0o600)  # headers and env often hold tokens
-    os.replace(tmp, path)
+    from openhands_tui.sdk.private_file import replace_privately
+
+    replace_privately(path, json.dumps(data, indent=2) + "\n")  # headers and env often hold tokens
 
 
 def _rows(workspace: Path) -> list[dict[str, Any]]:

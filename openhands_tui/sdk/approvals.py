@@ -34,7 +34,11 @@ async def refusal(actor: Actor, runtime: Runtime, event: ActionEvent) -> Observa
     suggested = suggestion.model_dump(exclude={"source", "workspace"}, exclude_defaults=True) if suggestion else None
     decision = await ask(actor, runtime, event, risk=risk, reasons=event.risk_reasons, suggested_rule=suggested)
     if decision.approved and decision.remember is not None and runtime.rules_file is not None:
-        runtime.permissions.remember(decision.remember, runtime.rules_file)
+        try:
+            runtime.permissions.remember(decision.remember, runtime.rules_file)
+        except OSError as exc:  # a read-only config dir: the rule holds for this session, the run goes on
+            unsaved = f"user (allowed for this session only: cannot write {exc.filename} ({exc.strerror or exc}))"
+            decision = decision.model_copy(update={"decided_by": unsaved, "remember": None})
     return _resolved(actor, event, decision)
 
 

@@ -17,6 +17,7 @@ from pydantic import SecretStr, ValidationError
 from openhands_tui.sdk.errors import ModelNotConfigured, SettingsError
 from openhands_tui.sdk.file_read import read_regular
 from openhands_tui.sdk.model import Model
+from openhands_tui.sdk.private_file import one_writer, replace_privately
 from openhands_tui.sdk.sandbox import SandboxPolicy
 
 ENV_MODEL, ENV_API_KEY, ENV_BASE_URL = "LLM_MODEL", "LLM_API_KEY", "LLM_BASE_URL"
@@ -179,23 +180,27 @@ def save_config(changes: dict[str, Any], path: Path | None = None) -> Path:
     """Merge `changes` (top-level keys, or one-level tables like {"llm": {...}}) into the
     config file, keeping everything else, readable by the user only."""
     path = path or config_path()
-    data = load_config(path)
-    for key, value in changes.items():
-        if isinstance(value, dict):
-            table = data.setdefault(key, {})
-            table.update({k: v for k, v in value.items() if v is not None})
-            for k in [k for k, v in value.items() if v is None]:
-                table.pop(k, None)
-        elif value is None:
-            data.pop(key, None)
-        else:
-            data[key] = value
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(_to_toml(data))
-    os.chmod(tmp, 0o600)
-    os.replace(tmp, path)
+    with one_writer(path):  # another tui saving at the same moment: its change is kept too
+        data = load_config(path)
+        for key, value in changes.items():
+            if isinstance(value, dict):
+                table = data.setdefault(key, {})
+                table.update({k: v for k, v in value.items() if v is not None})
+                for k in [k for k, v in value.items() if v is None]:
+                    table.pop(k, None)
+            elif value is None:
+                data.pop(key, None)
+            else:
+                data[key] = value
+        replace_privately(path, _to_toml(data))
     return path
+
+
+def unsaved_reason(exc: OSError | SettingsError) -> str:
+    """Why the config could not be saved, in one line naming the file."""
+    if isinstance(exc, OSError):
+        return f"cannot write {exc.filename or config_path()} ({exc.strerror or exc})"
+    return str(exc)
 
 
 def save_llm_config(model: str, api_key: str | None, base_url: str | None) -> Path:

@@ -327,9 +327,13 @@ class OpenHandsApp(KeyedApp):
     def watch_theme(self, theme: str) -> None:
         if self.config.remember_theme and theme != self.config.theme:
             self.config.theme = theme
-            from openhands_tui.sdk.settings import save_config
+            from openhands_tui.sdk.errors import SettingsError
+            from openhands_tui.sdk.settings import save_config, unsaved_reason
 
-            save_config({"theme": theme})
+            try:
+                save_config({"theme": theme})
+            except (OSError, SettingsError) as exc:  # a read-only ~/.config: the theme still changes
+                self.notify(f"Theme not remembered: {unsaved_reason(exc)}", severity="warning", timeout=6)
 
     def _terminated(self) -> None:
         """SIGTERM: like Esc then quit. Unmounting interrupts the run and closes the session.

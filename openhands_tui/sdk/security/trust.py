@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Literal
 
 from openhands_tui.sdk.file_read import read_regular
+from openhands_tui.sdk.private_file import one_writer, replace_privately
 
 TrustKind = Literal["permissions", "mcp"]
 
@@ -65,13 +66,10 @@ class ProjectTrust:
 
     def trust(self, request: TrustRequest) -> None:
         """Remember that this content of this file may be used in this workspace."""
-        data = self._load()
-        entry = data.setdefault(os.path.realpath(request.workspace), {})
-        digests = entry.setdefault(request.kind, [])
-        if request.digest not in digests:
-            digests.append(request.digest)
-        self.store.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.store.with_suffix(".tmp")
-        tmp.write_text(json.dumps(data, indent=2))
-        os.chmod(tmp, 0o600)
-        os.replace(tmp, self.store)
+        with one_writer(self.store):  # two tuis trusting at once: both are remembered
+            data = self._load()
+            entry = data.setdefault(os.path.realpath(request.workspace), {})
+            digests = entry.setdefault(request.kind, [])
+            if request.digest not in digests:
+                digests.append(request.digest)
+            replace_privately(self.store, json.dumps(data, indent=2))

@@ -22,6 +22,7 @@ from openhands_tui.tools.file_editor.files import (
     EditorError,
     TextFile,
     UndoStore,
+    bounded_lines,
     check_regular,
     write_atomically,
 )
@@ -101,12 +102,12 @@ class FileEditor:
         shown: list[str] = []
         chars, total = 0, 0
         with open(target, "rb") as handle:
-            for number, raw in enumerate(handle, start=1):
+            for number, (raw, longer) in enumerate(bounded_lines(handle, MAX_VIEW_CHARS + 1), start=1):
                 total = number
                 if number < start or (end != -1 and number > end) or chars > MAX_VIEW_CHARS:
                     continue
                 line = raw.decode("utf-8", errors="replace").rstrip("\r\n")
-                shown.append(f"{number:6}\t{line}")
+                shown.append(f"{number:6}\t{line}" + (" [... rest of this line not shown ...]" if longer else ""))
                 chars += len(shown[-1]) + 1
         if start > max(total, 1):
             raise EditorError(f"`view_range` start {start} is outside the file (1-{total}).")

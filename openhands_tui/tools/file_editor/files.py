@@ -18,8 +18,10 @@ import select
 import shutil
 import stat
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 #: Largest file the editor reads whole or edits (bigger ones: view a range, or use the terminal).
 MAX_EDIT_BYTES = 4 * 1024 * 1024
@@ -129,16 +131,40 @@ def _on_read_only_mount(path: Path) -> bool:
         return False
 
 
+def bounded_lines(handle: BinaryIO, keep: int) -> Iterator[tuple[bytes, bool]]:
+    """Each line of `handle` as (its first `keep` bytes, whether there was more). A line of any
+    length (a 2 GB minified dump, a binary file without a newline) is read in pieces and its
+    rest skipped, never held: iterating a file object keeps a whole line in memory."""
+    while piece := handle.readline(keep):
+        if piece.endswith(b"\n") or len(piece) < keep:
+            yield piece, False
+            continue
+        more = False
+        while rest := handle.readline(1 << 20):
+            more = more or bool(rest.rstrip(b"\r\n"))
+            if rest.endswith(b"\n"):
+                break
+        yield piece, more
+
+
 @dataclass
 class UndoStore:
     """Earlier versions of edited files, on disk, at most MAX_UNDO_DEPTH per file."""
 
-    directory: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="oht-undo-")))
+    #: Made at the first saved version: a session (or a test) that never edits leaves no
+    #: empty `oht-undo-*` directory behind if it ends without `close()` (a SIGKILL).
+    _directory: Path | None = None
     versions: dict[Path, list[Path | None]] = field(default_factory=dict)
     counter: int = 0
     #: A digest of what the editor last wrote to each file: an undo over anything else (the
     #: user's own editor, another tui in the same workspace, a command) would silently lose it.
     written: dict[Path, bytes] = field(default_factory=dict)
+
+    @property
+    def directory(self) -> Path:
+        if self._directory is None:
+            self._directory = Path(tempfile.mkdtemp(prefix="oht-undo-"))
+        return self._directory
 
     def wrote(self, target: Path, content: bytes | None) -> None:
         """Remember what an edit or undo left in `target` (None: the file is gone)."""
@@ -193,4 +219,5 @@ class UndoStore:
         return True, content
 
     def close(self) -> None:
-        shutil.rmtree(self.directory, ignore_errors=True)
+        if self._directory is not None:
+            shutil.rmtree(self._directory, ignore_errors=True)

@@ -10,8 +10,9 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
+from openhands_tui.sdk.errors import SettingsError
 from openhands_tui.sdk.llm import LLM
-from openhands_tui.sdk.settings import config_path, save_llm_config
+from openhands_tui.sdk.settings import config_path, save_llm_config, unsaved_reason
 
 #: Enter in one field moves to the next; in the last it saves and starts.
 NEXT_FIELD = {"model": "api-key", "api-key": "base-url"}
@@ -78,7 +79,10 @@ class SettingsScreen(ModalScreen[LLM | None]):
     def _save(self) -> None:
         llm = self._llm()
         if llm is not None:
-            save_llm_config(llm.model, llm.api_key.get_secret_value() if llm.api_key else None, llm.base_url)
+            try:
+                save_llm_config(llm.model, llm.api_key.get_secret_value() if llm.api_key else None, llm.base_url)
+            except (OSError, SettingsError) as exc:  # a read-only ~/.config: used for this session only
+                self.app.notify(f"Model not saved, used this session only: {unsaved_reason(exc)}", severity="warning")
             self.dismiss(llm.model_copy(update={"num_retries": 5, "timeout": 120}))
 
     @work(thread=True, exclusive=True)

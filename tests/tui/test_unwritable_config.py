@@ -1,0 +1,67 @@
+"""A config directory the app cannot write (a read-only ~/.config, a home managed by a tool, a
+container): `/theme` and the model settings ended the app with a traceback, "always allow" ended the run
+(fourth chaos round). The change still applies to this session, and the app says why it was
+not remembered."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from openhands_tui.interactive import build_app
+from openhands_tui.launch import LaunchOptions
+from openhands_tui.sdk.confirmation import ConfirmationMode
+from openhands_tui.testing import Script, Turn
+from openhands_tui.tui.screens.arming import ARMING_DELAY
+from openhands_tui.tui.screens.confirm import ConfirmScreen
+from tests.tui.conftest import SIZE, live_app, wait_until
+
+
+async def test_a_theme_that_cannot_be_saved_still_applies(
+    serve, workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server = serve([Script(turns=[Turn.finish("ok")])])
+    options = LaunchOptions(model=server.model, base_url=server.base_url, api_key="sk-tui-test", workspace=workspace)
+    app = build_app(options, preload_litellm=False, remember_theme=True)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")  # a directory cannot be made under it: fails for root too
+    async with app.run_test(size=SIZE) as pilot:
+        monkeypatch.setenv("XDG_CONFIG_HOME", str(blocker / "config"))
+        await pilot.press(*"/theme openhands-light", "enter")
+        await wait_until(pilot, lambda: any("Theme not remembered" in n.message for n in app._notifications))
+        assert app.theme == "openhands-light" and app.is_running
+        notice = next(n.message for n in app._notifications if "Theme not remembered" in n.message)
+        assert f"cannot write {blocker / 'config' / 'openhands-tui'}" in notice and "Not a directory" in notice
+
+
+async def test_always_allow_with_an_unwritable_config_holds_for_the_session(
+    serve, workspace: Path, isolated_home: Path
+) -> None:
+    """It ended the run as "internal error: OSError: Read-only file system"."""
+    server = serve(
+        [
+            Script(
+                turns=[
+                    Turn.call("terminal", command="touch x.txt"),
+                    Turn.call("terminal", command="touch x.txt"),
+                    Turn.finish("made"),
+                ]
+            )
+        ]
+    )
+    app = live_app(server, workspace, task="make files", confirm=ConfirmationMode.ALWAYS)
+    (isolated_home / "config" / "openhands-tui").write_text("")  # where the rule file's directory should be
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        dialog = app.screen
+        for _ in range(5):  # a dialog shown again (a notice over it) arms again
+            await pilot.pause(ARMING_DELAY + 0.1)
+            await pilot.press("a")
+            if app.screen is not dialog:
+                break
+        await wait_until(pilot, lambda: app.view.root_status == "finished")
+        assert (workspace / "x.txt").exists()
+        first, second = [e for e in app.view.transcript("root") if e.kind == "tool"]
+        assert "allowed for this session only: cannot write" in first.data["decision"]
+        assert "rule" in second.data["decision"], second.data["decision"]  # not asked again
