@@ -15,6 +15,10 @@ def main() -> None:
     # Ctrl-C before the command line takes over (finding a warm server, importing the CLI) is
     # a quiet exit 130, not a KeyboardInterrupt traceback; cli.main() installs the usual handler.
     signal.signal(signal.SIGINT, _interrupted_while_starting)
+    # Before the warm client opens its socket: a closed fd 0-2 would otherwise be given to it.
+    from openhands_tui.standard_streams import make_standard_streams_safe
+
+    make_standard_streams_safe()
     from openhands_tui.warm.client import hand_over
 
     code = hand_over(sys.argv[1:])

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from openhands_tui.demo import resume_hint
 from openhands_tui.launch import Launched, LaunchOptions, launch
-from openhands_tui.sdk.errors import ModelNotConfigured
+from openhands_tui.sdk.errors import ModelNotConfigured, SettingsError
 from openhands_tui.sdk.settings import load_config
 from openhands_tui.sdk.store import SessionStore
 from openhands_tui.tui.app import OpenHandsApp
@@ -93,6 +93,8 @@ def view_session(session: str, theme: str | None = None) -> int:
     """Browse a stored session read-only: its transcripts and tree, no engine."""
     log = SessionStore().open(session)
     loaded = log.load()
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):  # the viewer would wait for keys no one can press
+        raise SettingsError(f"view {session}: the viewer needs a terminal (standard input or output is not one)")
     config = AppConfig(
         history=loaded.events, read_only=True, theme=_theme(theme), preload_litellm=False, title=f"viewing {log.id}"
     )

@@ -85,3 +85,17 @@ def test_a_path_without_the_usual_tools_still_has_a_shell_and_a_sandbox(
     assert result.returncode == 0, err
     assert "sandbox workspace-write" in err
     assert (workspace / "answer.txt").read_text() == "42\n"
+
+
+def test_viewing_a_session_without_a_terminal_is_one_line_not_a_wait(serve, workspace: Path) -> None:
+    """`tui view last | less`, or from a script: the viewer waited for keys no one could press."""
+    from tests.conftest import run_tui
+
+    server = serve([Script(turns=[Turn.finish("done")])])
+    first = run_tui("--headless", "--task", "go", *model_args(server), "--workspace", str(workspace))
+    assert first.returncode == 0, first.stderr
+    result = run_tui("view", "last", timeout=30)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "tui: view last: the viewer needs a terminal (standard input or output is not one)"
+    ]
