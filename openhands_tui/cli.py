@@ -33,6 +33,7 @@ from openhands_tui.cli_usage import (  # noqa: E402
     fail,
     usage_line,
 )
+from openhands_tui.interrupts import interrupted, raise_on_interrupt  # noqa: E402
 from openhands_tui.standard_streams import make_standard_streams_safe  # noqa: E402
 from openhands_tui.startup import collector_paused  # noqa: E402
 
@@ -215,7 +216,7 @@ def main_command(
 
             code = run_headless(options, json_output=json_output)
     except OpenHandsTUIError as exc:
-        if _interrupted:  # what failed was stopped by the user's Ctrl-C: not an error to report
+        if interrupted():  # what failed was stopped by the user's Ctrl-C: not an error to report
             raise typer.Exit(130) from None
         raise fail(str(exc), exc.exit_code) from None
     raise typer.Exit(code)
@@ -372,24 +373,12 @@ def warm_command(
 WARM_PRELOAD = ("openhands_tui.launch", "openhands_tui.headless", "openhands_tui.interactive", "openhands_tui.tui.app")
 
 
-#: Set by Ctrl-C. Libraries do not all let the KeyboardInterrupt through: pydantic's schema
-#: builder, interrupted while a model is first used, reports a SchemaError that merely mentions
-#: it. An error while this is set ends the command as the interrupt would have: exit 130.
-_interrupted = False
-
-
-def _on_interrupt(signum: int, frame: object) -> None:
-    global _interrupted
-    _interrupted = True
-    raise KeyboardInterrupt
-
-
 def main(argv: list[str] | None = None) -> int:
     """Run `tui`; bad usage is one line naming the flag (and what it accepts), exit 2, not
     Click's usage block; Ctrl-C is a quiet exit 130, whatever a library made of it."""
     from typer._click.exceptions import UsageError  # Typer's own Click
 
-    signal.signal(signal.SIGINT, _on_interrupt)  # from here on Ctrl-C is KeyboardInterrupt
+    raise_on_interrupt()  # from here on Ctrl-C is KeyboardInterrupt
     make_standard_streams_safe()
     arguments = sys.argv[1:] if argv is None else argv
     for position, argument in enumerate(arguments):
@@ -408,7 +397,7 @@ def main(argv: list[str] | None = None) -> int:
     except (typer.Abort, KeyboardInterrupt):  # ctrl+c at a prompt, or before Click's own handling
         return 130
     except Exception:
-        if _interrupted:
+        if interrupted():
             return 130
         raise
     return code if isinstance(code, int) else 0

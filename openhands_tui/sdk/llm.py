@@ -1,7 +1,7 @@
 """The model client: the only module that imports litellm, and only when a call is made.
 
 `import litellm` costs about two seconds and, unless told otherwise, fetches a price list
-over the network, so it happens lazily (or on the app's background thread via `warm_up()`), with
+over the network, so it happens lazily (or on the app's background thread via `llm_warmup.warm_up()`), with
 the environment set first. Retries live here and only here: litellm's own retry layer and
 the OpenAI client's are switched off so that backoff is not stacked three deep.
 
@@ -60,7 +60,6 @@ __all__ = [
     "Usage",
     "load_litellm",
     "set_litellm_environment",
-    "warm_up",
 ]
 
 _LITELLM_ENV = {
@@ -134,41 +133,6 @@ def _defer_default_encoding() -> None:
         logging.getLogger(__name__).debug("litellm's default encoding module is gone", exc_info=True)
     finally:
         setattr(tiktoken, "get_encoding", get_encoding)  # noqa: B010
-
-
-def warm_up() -> ModuleType:
-    """Import litellm and put one offline completion through it (litellm's `mock_response`:
-    no request is sent), for a caller with time to spare before the first real call.
-
-    litellm's first call imports ~40 more modules; done here, on a background thread, the
-    user's first request does not wait for them (measured: first call 277 ms -> 23 ms). The
-    offline answer reports its usage, as the providers we call do, so litellm has no tokens to
-    estimate and its tokenizer stays unloaded (`lazy_encoding.py`). A warm-up that fails only
-    leaves the first call slower.
-    """
-    litellm = load_litellm()
-
-    async def offline_call() -> None:
-        answer = litellm.ModelResponse(
-            choices=[{"message": {"role": "assistant", "content": "ok"}}],
-            usage={"prompt_tokens": 2, "completion_tokens": 1, "total_tokens": 3},
-        )
-        stream = await litellm.acompletion(
-            model="openai/warm-up",
-            messages=[{"role": "user", "content": "warm up"}],
-            mock_response=answer,
-            stream=True,
-            stream_options={"include_usage": True},
-            api_key="unused",
-        )
-        async for _ in stream:
-            pass
-
-    try:
-        asyncio.run(offline_call())
-    except Exception:
-        logging.getLogger(__name__).debug("litellm warm-up failed", exc_info=True)
-    return litellm
 
 
 RetryCallback = Callable[[int, float, LLMError], None]

@@ -184,7 +184,7 @@ class OpenHandsApp(KeyedApp):
         self.notify(f"Session {session.session_id}", timeout=3)
 
     def _preload(self) -> None:
-        from openhands_tui.sdk.llm import warm_up
+        from openhands_tui.sdk.llm_warmup import warm_up
 
         warm_up()  # in the background: the first frame and the first call never wait for it
         window = self.session.llm.window() if self.session is not None else None

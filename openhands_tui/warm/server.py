@@ -75,7 +75,7 @@ def _private_directory(directory: Path) -> None:
 
 
 def _preload(modules: Iterable[str]) -> None:
-    from openhands_tui.sdk.llm import warm_up
+    from openhands_tui.sdk.llm_warmup import warm_up
 
     warm_up()  # litellm, its first-call imports and tokenizer
     for name in modules:

@@ -1,5 +1,5 @@
 """The user's first model call: how long it takes after litellm is merely imported, and after
-the app's background warm-up (`sdk.llm.warm_up`, one offline completion).
+the app's background warm-up (`sdk.llm_warmup.warm_up`, one offline completion).
 
 Each measurement is a fresh Python process (what is being measured is first-call state),
 calling the scripted server, which answers at once.
@@ -18,8 +18,8 @@ from openhands_tui.testing import Script, Turn
 
 PROBE = """
 import asyncio, sys, time
-from openhands_tui.sdk import llm
-llm.warm_up() if sys.argv[2] == "warm" else llm.load_litellm()
+from openhands_tui.sdk import llm, llm_warmup
+llm_warmup.warm_up() if sys.argv[2] == "warm" else llm.load_litellm()
 client = llm.LLM(model="openai/scripted", api_key="k", base_url=sys.argv[1])
 started = time.perf_counter()
 asyncio.run(client.complete([{"role": "user", "content": "[first] hi"}]))
