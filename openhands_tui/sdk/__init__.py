@@ -2,27 +2,73 @@
 
 The names mirror the OpenHands SDK's `openhands.sdk` (the RFC's promise: rename the prefix
 and a strategy runs), plus this project's Strategy protocol.
+
+Each name is imported from its module on first use (PEP 562): importing one engine module
+(`openhands_tui.sdk.event`, say) runs this file first, and the app draws its first frame with
+only the few it needs, not the whole engine.
 """
 
-from logging import Logger, getLogger
+from __future__ import annotations
 
-from openhands_tui.sdk.agent import Agent
-from openhands_tui.sdk.condenser import Condenser, LLMSummarizingCondenser, NoOpCondenser
-from openhands_tui.sdk.confirmation import (
-    ConfirmationMode,
-    ConfirmationPolicy,
-    ConfirmationRequest,
-    Confirmer,
-    Decision,
-)
-from openhands_tui.sdk.context import AgentContext, KeywordTrigger, Skill, TaskTrigger
-from openhands_tui.sdk.conversation import Conversation, RunOutcome
-from openhands_tui.sdk.event import Event, Risk, Status
-from openhands_tui.sdk.llm import LLM, LLMResponse
-from openhands_tui.sdk.llm_metrics import Metrics
-from openhands_tui.sdk.message import ImageContent, Message, TextContent
-from openhands_tui.sdk.strategy import Strategy, StrategyParam, load_strategy
-from openhands_tui.sdk.tool import Action, Observation, Tool, ToolDefinition, ToolExecutor, register_tool
+from importlib import import_module
+from logging import Logger, getLogger
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from openhands_tui.sdk.agent import Agent
+    from openhands_tui.sdk.condenser import Condenser, LLMSummarizingCondenser, NoOpCondenser
+    from openhands_tui.sdk.confirmation import (
+        ConfirmationMode,
+        ConfirmationPolicy,
+        ConfirmationRequest,
+        Confirmer,
+        Decision,
+    )
+    from openhands_tui.sdk.context import AgentContext, KeywordTrigger, Skill, TaskTrigger
+    from openhands_tui.sdk.conversation import Conversation, RunOutcome
+    from openhands_tui.sdk.event import Event, Risk, Status
+    from openhands_tui.sdk.llm import LLM, LLMResponse
+    from openhands_tui.sdk.llm_metrics import Metrics
+    from openhands_tui.sdk.message import ImageContent, Message, TextContent
+    from openhands_tui.sdk.strategy import Strategy, StrategyParam, load_strategy
+    from openhands_tui.sdk.tool import Action, Observation, Tool, ToolDefinition, ToolExecutor, register_tool
+
+#: Where each public name lives.
+_HOMES = {
+    "Agent": "openhands_tui.sdk.agent",
+    "Condenser": "openhands_tui.sdk.condenser",
+    "LLMSummarizingCondenser": "openhands_tui.sdk.condenser",
+    "NoOpCondenser": "openhands_tui.sdk.condenser",
+    "ConfirmationMode": "openhands_tui.sdk.confirmation",
+    "ConfirmationPolicy": "openhands_tui.sdk.confirmation",
+    "ConfirmationRequest": "openhands_tui.sdk.confirmation",
+    "Confirmer": "openhands_tui.sdk.confirmation",
+    "Decision": "openhands_tui.sdk.confirmation",
+    "AgentContext": "openhands_tui.sdk.context",
+    "KeywordTrigger": "openhands_tui.sdk.context",
+    "Skill": "openhands_tui.sdk.context",
+    "TaskTrigger": "openhands_tui.sdk.context",
+    "Conversation": "openhands_tui.sdk.conversation",
+    "RunOutcome": "openhands_tui.sdk.conversation",
+    "Event": "openhands_tui.sdk.event",
+    "Risk": "openhands_tui.sdk.event",
+    "Status": "openhands_tui.sdk.event",
+    "LLM": "openhands_tui.sdk.llm",
+    "LLMResponse": "openhands_tui.sdk.llm",
+    "Metrics": "openhands_tui.sdk.llm_metrics",
+    "ImageContent": "openhands_tui.sdk.message",
+    "Message": "openhands_tui.sdk.message",
+    "TextContent": "openhands_tui.sdk.message",
+    "Strategy": "openhands_tui.sdk.strategy",
+    "StrategyParam": "openhands_tui.sdk.strategy",
+    "load_strategy": "openhands_tui.sdk.strategy",
+    "Action": "openhands_tui.sdk.tool",
+    "Observation": "openhands_tui.sdk.tool",
+    "Tool": "openhands_tui.sdk.tool",
+    "ToolDefinition": "openhands_tui.sdk.tool",
+    "ToolExecutor": "openhands_tui.sdk.tool",
+    "register_tool": "openhands_tui.sdk.tool",
+}
 
 
 def get_logger(name: str) -> Logger:
@@ -67,3 +113,16 @@ __all__ = [
     "load_strategy",
     "register_tool",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(home), name)
+    globals()[name] = value  # looked up once
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

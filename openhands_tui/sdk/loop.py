@@ -13,12 +13,11 @@ import logging
 from openhands_tui.sdk.agent_run import AgentRun
 from openhands_tui.sdk.errors import LLMAuthError, LLMError, StorageError
 from openhands_tui.sdk.event import Status
-from openhands_tui.sdk.outcome import Finished, RunEnded, RunOutcome
+from openhands_tui.sdk.outcome import INTERRUPTED, Finished, RunEnded, RunOutcome
 
 logger = logging.getLogger(__name__)
 
-#: The exit code of an interrupted run (as for SIGINT).
-INTERRUPTED = 130
+__all__ = ["INTERRUPTED", "run_agent"]
 
 
 async def run_agent(run: AgentRun) -> RunOutcome:

@@ -6,6 +6,9 @@ from __future__ import annotations
 from openhands_tui.sdk.event import Status
 from openhands_tui.sdk.model import Model
 
+#: The exit code of an interrupted run (as for SIGINT).
+INTERRUPTED = 130
+
 
 class RunEnded(Exception):
     status: Status = Status.ERROR

@@ -22,13 +22,14 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, OptionList, Static
 
 from openhands_tui.sdk.confirmation import ConfirmationMode
+from openhands_tui.sdk.errors import ModelNotConfigured, OpenHandsTUIError
 from openhands_tui.sdk.event import Event
-from openhands_tui.sdk.loop import INTERRUPTED
 from openhands_tui.sdk.mcp_port import MCPServerStatus
+from openhands_tui.sdk.outcome import INTERRUPTED
 from openhands_tui.sdk.security.trust import TrustRequest
 from openhands_tui.tui.bridge import ConfirmationNeeded, EventsReady, RunDone
 from openhands_tui.tui.commands import SlashCommands
-from openhands_tui.tui.config import AppConfig, ContextWindowKnown, welcome_text
+from openhands_tui.tui.config import AppConfig, ContextWindowKnown, FirstSession, welcome_text
 from openhands_tui.tui.idle_gc import IdleCollector
 from openhands_tui.tui.keys import KeyedApp
 from openhands_tui.tui.run_control import RunController
@@ -66,6 +67,10 @@ class OpenHandsApp(KeyedApp):
         self.idle_gc = IdleCollector()
         #: First run without a model: ask for one before anything else.
         self.needs_model = False
+        #: The first session is being opened (`AppConfig.first_session`): tasks typed wait.
+        self.starting = False
+        #: Why the first session could not be opened: `tui` reports it once the app has left.
+        self.launch_error: OpenHandsTUIError | None = None
         apply_initial_theme(self, config.theme)
 
     # -- layout ----------------------------------------------------------------------------
@@ -108,9 +113,11 @@ class OpenHandsApp(KeyedApp):
             self._dirty |= self.view.settle()
         if self.config.session is not None:
             self.attach(self.config.session)
-        if self.config.preload_litellm:
-            # after the first frame: importing litellm holds the GIL for seconds
-            self.set_timer(0.3, lambda: self.run_worker(self._preload, thread=True, exclusive=True, group="preload"))
+        if self.config.first_session is not None:
+            self.starting = True
+            self.set_timer(0.1, self._open_first_session)  # after the first frame
+        elif self.config.preload_litellm:
+            self._start_preload()
         self.idle_gc.start()
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not on this platform/thread
             loop = asyncio.get_running_loop()
@@ -122,6 +129,58 @@ class OpenHandsApp(KeyedApp):
             self._ask_for_model()
         if self.config.task and self.session is not None:
             self.start_run(self.config.task, self.task_inputs)
+
+    def _start_preload(self) -> None:
+        # after the first frame: importing litellm holds the GIL for seconds
+        self.set_timer(0.3, lambda: self.run_worker(self._preload, thread=True, exclusive=True, group="preload"))
+
+    def _open_first_session(self) -> None:
+        opener = self.config.first_session
+        assert opener is not None
+
+        def work() -> None:  # messages, not calls: the app may have left meanwhile (Ctrl+Q, SIGTERM)
+            try:
+                opened = FirstSession(opener())
+            except ModelNotConfigured:
+                opened = FirstSession(None)
+            except OpenHandsTUIError as exc:
+                opened = FirstSession(None, exc)
+            log = opened.session.conversation.log if opened.session is not None else None
+            if not self.post_message(opened) and log is not None:
+                log.close()  # nobody will use it: release the session
+
+        self.run_worker(work, thread=True, group="first-session")
+
+    def on_first_session(self, message: FirstSession) -> None:
+        if message.session is None:
+            self._first_session_failed(message.error)
+            return
+        session = message.session
+        self.starting = False
+        self.config.first_session = None
+        self.feed(session.history)
+        if self.config.settle_history:
+            self._dirty |= self.view.settle()
+        self.attach(session)
+        if self.config.preload_litellm:
+            self._start_preload()
+        if self.config.task:
+            self.start_run(self.config.task, self.task_inputs)
+        if self.runs.queued:  # typed while the session was starting
+            self.start_run(self.runs.queued.pop(0))
+            self.show_queue(self.runs.queued)
+
+    def _first_session_failed(self, error: OpenHandsTUIError | None) -> None:
+        """No model yet (None): ask for one. Anything else: leave; `tui` reports it in one line."""
+        self.starting = False
+        self.config.first_session = None
+        if error is None:
+            self.needs_model = True
+            self.query_one(TranscriptView).welcome = welcome_text(self.config)
+            self._ask_for_model()
+            return
+        self.launch_error = error
+        self.exit(error.exit_code)
 
     def attach(self, session: LiveSession) -> None:
         """Connect a live session (launched with this app's confirmer): its events flow in
@@ -162,6 +221,9 @@ class OpenHandsApp(KeyedApp):
         relaunch = self.config.relaunch
         if relaunch is None or self.bridge is None:
             self.notify("Not available here.", severity="warning")
+            return
+        if self.starting:
+            self.notify("The session is still starting.", severity="warning")
             return
         if self.runs.running:
             self.notify("Interrupt the run first (Esc).", severity="warning")
@@ -289,6 +351,9 @@ class OpenHandsApp(KeyedApp):
         return self.config.read_only
 
     def start_run(self, text: str | None, inputs: dict[str, str] | None = None) -> None:
+        if self.starting:
+            self.runs.queue(text or "")
+            return
         self.runs.start(text, inputs)
 
     def set_confirmation_mode(self, mode: ConfirmationMode) -> None:

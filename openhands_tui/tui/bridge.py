@@ -17,14 +17,16 @@ import contextlib
 import threading
 from collections import deque
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 
 from openhands_tui.sdk.confirmation import ConfirmationMode, ConfirmationRequest, Decision
-from openhands_tui.sdk.conversation import Conversation
 from openhands_tui.sdk.event import Event
-from openhands_tui.sdk.outcome import RunOutcome
+
+if TYPE_CHECKING:
+    from openhands_tui.sdk.conversation import Conversation
+    from openhands_tui.sdk.outcome import RunOutcome
 
 
 class EventsReady(Message):

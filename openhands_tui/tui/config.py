@@ -6,10 +6,23 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from textual.message import Message
+
+from openhands_tui.sdk.errors import OpenHandsTUIError
 from openhands_tui.sdk.event import Event
 from openhands_tui.tui.bridge import EngineBridge, EventsReady
 from openhands_tui.tui.session import LiveSession
 from openhands_tui.tui.themes import DEFAULT_THEME
+
+
+class FirstSession(Message):
+    """The first session opened (`session`), or could not be: no model configured yet (both
+    None), or `error`. Posted from the worker that opened it."""
+
+    def __init__(self, session: LiveSession | None, error: OpenHandsTUIError | None = None) -> None:
+        super().__init__()
+        self.session = session
+        self.error = error
 
 
 class ContextWindowKnown(EventsReady):
@@ -40,6 +53,11 @@ class AppConfig:
     clock: Callable[[], float] = time.monotonic
     preload_litellm: bool = True
     relaunch: Callable[[str | None], LiveSession] | None = None
+    #: Opens the first session, on a worker thread after the first frame: the engine, the
+    #: strategy and the session log load while the user already sees the prompt (None: the
+    #: session, if any, is `session`). It may raise ModelNotConfigured (first run: the app asks
+    #: for a model) or any OpenHandsTUIError (the app leaves and the error is reported).
+    first_session: Callable[[], LiveSession] | None = None
 
 
 def welcome_text(config: AppConfig) -> str:
@@ -47,6 +65,8 @@ def welcome_text(config: AppConfig) -> str:
     if config.read_only:
         return f"Viewing a stored session ({config.title or 'read-only'}). Select agents in the tree."
     session = config.session
+    if session is None and config.first_session is not None:
+        return "Starting the session…  (type a task now: it is sent once the session is ready)"
     strategy = f"Strategy [b]{session.strategy_name}[/b]: {session.strategy_description}\n" if session else ""
     where = f"Workspace {session.workspace} · sandbox {session.sandbox}\n" if session else ""
     demo = "[b]DEMO[/b]: a scripted model plays every agent; nothing is sent anywhere.\n" if config.demo else ""

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from openhands_tui.sdk.conversation import Conversation
 from openhands_tui.sdk.event import Event
-from openhands_tui.sdk.llm import LLM
 from openhands_tui.sdk.security.trust import TrustRequest
+
+if TYPE_CHECKING:
+    from openhands_tui.sdk.conversation import Conversation
+    from openhands_tui.sdk.llm import LLM
 
 
 @dataclass

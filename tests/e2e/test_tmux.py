@@ -39,8 +39,9 @@ def _wait_for(session: str, *needles: str, timeout: float = 60.0) -> str:
     raise AssertionError(f"never saw {needles!r} on screen; last screen:\n{screen}")
 
 
-def _start(args: list[str], home: Path) -> str:
-    """Start `tui ARGS` in a detached 140x40 tmux session; returns the session name."""
+def _start(args: list[str], home: Path, then: str = "") -> str:
+    """Start `tui ARGS` in a detached 140x40 tmux session; returns the session name. `then`:
+    a shell line run after it in the same terminal (as the user's shell would go on)."""
     session = f"oht-{uuid.uuid4().hex[:8]}"
     env = {
         "XDG_STATE_HOME": str(home / "state"),
@@ -52,6 +53,7 @@ def _start(args: list[str], home: Path) -> str:
     # COLUMNS/LINES from the test runner would override the terminal's real size
     shell = "env -u COLUMNS -u LINES " + " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
     shell += " " + shlex.join([sys.executable, "-m", "openhands_tui", *args])
+    shell += f"; {then}" if then else ""
     subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "140", "-y", "40", shell], check=True)
     subprocess.run(["tmux", "resize-window", "-t", session, "-x", "140", "-y", "40"], capture_output=True)
     return session
@@ -146,3 +148,44 @@ def test_sigterm_interrupts_the_app_and_leaves_a_resumable_session(serve, worksp
     events = SessionStore(isolated_home / "state" / "openhands-tui").open("last").load().events
     assert [e.outcome for e in events if e.kind == "observation"] == ["interrupted"]
     assert events[-1].kind == "status" and events[-1].detail == "interrupted"
+
+
+def _exit_line(session: str, timeout: float = 30) -> tuple[int, list[str]]:
+    """For a session started with `then=EXIT_THEN`: the program's exit status, once it ended, and
+    the screen's non-empty lines before the status line."""
+    screen = _wait_for(session, "exit status ", timeout=timeout)
+    lines = [line for line in screen.splitlines() if line.strip()]
+    status = next(i for i, line in enumerate(lines) if line.startswith("exit status "))
+    return int(lines[status].split()[-1]), lines[:status]
+
+
+EXIT_THEN = 'echo "exit status $?"; sleep 60'
+
+
+def test_a_strategy_that_cannot_load_leaves_one_line_and_exit_2(workspace: Path, isolated_home: Path) -> None:
+    """The app draws before the strategy loads; a broken one still ends in one line, exit 2,
+    on a terminal given back whole (no alternate screen left behind)."""
+    broken = REPO / "tests" / "fixtures" / "strategies" / "syntax_error.py"
+    args = ["--strategy", str(broken), "--model", "openai/x", "--workspace", str(workspace)]
+    session = _start(args, isolated_home, then=EXIT_THEN)
+    try:
+        status, lines = _exit_line(session)
+        assert status == 2 and lines == [f"tui: {broken}: syntax error at line 4: expected ':'"], lines
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+
+
+def test_quitting_while_the_session_opens(workspace: Path, isolated_home: Path) -> None:
+    """Ctrl+Q as the prompt shows, while a slow strategy still loads: the app leaves, and the
+    process ends once the load does (the session opened for nobody is released, not handed to
+    an app that has gone)."""
+    slow = REPO / "tests" / "fixtures" / "strategies" / "slow_to_load.py"
+    args = ["--strategy", str(slow), "--model", "openai/x", "--workspace", str(workspace)]
+    session = _start(args, isolated_home, then=EXIT_THEN)
+    try:
+        _wait_for(session, "Starting the session")
+        subprocess.run(["tmux", "send-keys", "-t", session, "C-q"], check=True)
+        status, lines = _exit_line(session, timeout=15)
+        assert status == 0 and not any("Traceback" in line for line in lines), lines
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from openhands_tui.interactive import build_app
-from openhands_tui.launch import LaunchOptions
+from openhands_tui.launch_options import LaunchOptions
 from openhands_tui.sdk.confirmation import ConfirmationMode
 from openhands_tui.testing import Script, Turn
 from openhands_tui.tui.app import OpenHandsApp
@@ -70,3 +70,13 @@ async def wait_until(pilot, predicate: Callable[[], bool], timeout: float = 40.0
 @pytest.fixture
 def fixed_clock() -> Callable[[], float]:
     return lambda: 1000.0
+
+
+async def settings_shown(pilot, app: OpenHandsApp) -> None:
+    """Wait for the first-run settings dialog: it opens once the app found no model configured,
+    after its first frame, so the dialog is laid out before the test clicks in it."""
+    from openhands_tui.tui.screens.settings import SettingsScreen
+
+    await wait_until(pilot, lambda: isinstance(app.screen, SettingsScreen) and app.screen.is_mounted)
+    await pilot.pause()
+    assert app.needs_model

@@ -10,7 +10,7 @@ from pathlib import Path
 from textual.widgets import Input, Static
 
 from openhands_tui.interactive import build_app
-from openhands_tui.launch import LaunchOptions
+from openhands_tui.launch_options import LaunchOptions
 from openhands_tui.sdk.event import MessageEvent, StatusEvent, SystemPromptEvent
 from openhands_tui.sdk.settings import config_path
 from openhands_tui.sdk.store import SessionStore
@@ -18,11 +18,10 @@ from openhands_tui.sdk.tree import DelegationTree
 from openhands_tui.testing import Script, Turn
 from openhands_tui.tui.app import OpenHandsApp
 from openhands_tui.tui.config import AppConfig
-from openhands_tui.tui.screens.settings import SettingsScreen
 from openhands_tui.tui.widgets.transcript import TranscriptView
 from openhands_tui.tui.widgets.tree import AgentTree, elapsed_text
 from tests.tui import canned
-from tests.tui.conftest import SIZE, live_app, wait_until
+from tests.tui.conftest import SIZE, live_app, settings_shown, wait_until
 
 
 def test_the_roots_clock_starts_with_the_task_not_the_session() -> None:
@@ -79,7 +78,7 @@ async def test_first_run_settings_by_keyboard_then_the_welcome_names_strategy_an
     server = serve([Script(turns=[Turn.finish("ready")])])
     app = build_app(LaunchOptions(workspace=workspace), preload_litellm=False, remember_theme=False)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, SettingsScreen))
+        await settings_shown(pilot, app)
         screen = app.screen
         screen.query_one("#model", Input).focus()
         await pilot.press(*"openai/scripted", "enter")
@@ -96,7 +95,7 @@ async def test_first_run_settings_by_keyboard_then_the_welcome_names_strategy_an
 async def test_settings_escape_quits_with_exit_0(workspace: Path) -> None:
     app = build_app(LaunchOptions(workspace=workspace), preload_litellm=False, remember_theme=False)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, SettingsScreen))
+        await settings_shown(pilot, app)
         await pilot.press("escape")
         await pilot.pause(0.1)
     assert app.return_code == 0 and app.return_value == 0
@@ -106,7 +105,7 @@ async def test_a_connection_error_is_shown_whole_and_wrapped(serve, workspace: P
     server = serve([Script(turns=[Turn(fault="context_window")])])
     app = build_app(LaunchOptions(workspace=workspace), preload_litellm=False, remember_theme=False)
     async with app.run_test(size=(90, 40)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, SettingsScreen))
+        await settings_shown(pilot, app)
         screen = app.screen
         screen.query_one("#model", Input).value = "openai/scripted"
         screen.query_one("#base-url", Input).value = server.base_url

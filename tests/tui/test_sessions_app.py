@@ -8,26 +8,24 @@ from pathlib import Path
 from textual.widgets import Input
 
 from openhands_tui.interactive import build_app
-from openhands_tui.launch import LaunchOptions
+from openhands_tui.launch_options import LaunchOptions
 from openhands_tui.sdk.settings import config_path
 from openhands_tui.sdk.store import SessionStore
 from openhands_tui.testing import Script, Turn
 from openhands_tui.tui.app import OpenHandsApp
 from openhands_tui.tui.config import AppConfig
-from openhands_tui.tui.screens.settings import SettingsScreen
 from openhands_tui.tui.widgets.entries import EntryWidget
 from openhands_tui.tui.widgets.prompt import Prompt
 from openhands_tui.tui.widgets.transcript import TranscriptView
 from openhands_tui.tui.widgets.tree import AgentTree
-from tests.tui.conftest import SIZE, THREE_LEVELS, live_app, root_and_coder, wait_until
+from tests.tui.conftest import SIZE, THREE_LEVELS, live_app, root_and_coder, settings_shown, wait_until
 
 
 async def test_first_run_asks_for_a_model_saves_it_and_starts(serve, workspace: Path) -> None:
     server = serve([Script(turns=[Turn.finish("ready when you are")])])
     app = build_app(LaunchOptions(task="hello", workspace=workspace), preload_litellm=False, remember_theme=False)
-    assert app.needs_model  # nothing configured anywhere
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, SettingsScreen))
+        await settings_shown(pilot, app)
         app.screen.query_one("#model", Input).value = "openai/scripted"
         app.screen.query_one("#api-key", Input).value = "sk-first-run"
         app.screen.query_one("#base-url", Input).value = server.base_url
@@ -49,7 +47,8 @@ async def test_resume_reopens_the_transcript_and_the_tree(serve, workspace: Path
 
     resumed = live_app(server, workspace, strategy=str(fixture), resume="last")
     async with resumed.run_test(size=SIZE) as pilot:
-        await pilot.pause(0.1)
+        await wait_until(pilot, lambda: resumed.session is not None)
+        await pilot.pause(0.1)  # the next repaint
         assert set(resumed.view.tree.nodes) == set(first.tree.nodes) == {"root", "coder-1"}
         assert resumed.view.tree.nodes["coder-1"].status == "finished"
         texts = [e.text for e in resumed.view.transcript("root")]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from openhands_tui.interactive import build_app
-from openhands_tui.launch import LaunchOptions
+from openhands_tui.launch_options import LaunchOptions
 from openhands_tui.sdk.confirmation import ConfirmationMode
 from openhands_tui.testing import Script, Turn
 from openhands_tui.tui.screens.arming import ARMING_DELAY
@@ -27,6 +27,7 @@ async def test_a_theme_that_cannot_be_saved_still_applies(
     blocker = tmp_path / "a-file"
     blocker.write_text("")  # a directory cannot be made under it: fails for root too
     async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.session is not None)  # its config was read: now it breaks
         monkeypatch.setenv("XDG_CONFIG_HOME", str(blocker / "config"))
         await pilot.press(*"/theme openhands-light", "enter")
         await wait_until(pilot, lambda: any("Theme not remembered" in n.message for n in app._notifications))
@@ -51,9 +52,9 @@ async def test_always_allow_with_an_unwritable_config_holds_for_the_session(
         ]
     )
     app = live_app(server, workspace, task="make files", confirm=ConfirmationMode.ALWAYS)
-    (isolated_home / "config" / "openhands-tui").write_text("")  # where the rule file's directory should be
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        (isolated_home / "config" / "openhands-tui").write_text("")  # where the rule file's directory should be
         dialog = app.screen
         for _ in range(5):  # a dialog shown again (a notice over it) arms again
             await pilot.pause(ARMING_DELAY + 0.1)

@@ -1,0 +1,38 @@
+"""What the command line asks a session to be: the choices `launch` turns into a Conversation.
+
+Apart from `launch.py` so the command line and the app can hold them without importing the
+engine: the app draws its first frame before the engine is loaded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from openhands_tui.sdk.confirmation import ConfirmationMode
+from openhands_tui.sdk.event import Risk
+
+BUILTIN_SOLO = "builtin:solo"
+
+
+@dataclass
+class LaunchOptions:
+    strategy: str | None = None
+    params: list[str] = field(default_factory=list)
+    task: str | None = None
+    model: str | None = None
+    base_url: str | None = None
+    api_key: str | None = None
+    reasoning_effort: str | None = None
+    workspace: Path | None = None
+    confirm: ConfirmationMode = ConfirmationMode.RISKY
+    risk_threshold: Risk = Risk.HIGH
+    resume: str | None = None
+    max_iterations: int | None = None
+    max_budget: float | None = None
+    inputs: list[str] = field(default_factory=list)
+    state_dir: Path | None = None
+    #: read-only | workspace-write | off; None: the config file's, else workspace-write.
+    sandbox: str | None = None
+    #: Use the project's own allow rules (and servers) without asking: the user vouches for it.
+    trust_project: bool = False
