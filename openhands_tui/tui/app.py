@@ -36,6 +36,7 @@ from openhands_tui.tui.run_control import RunController
 from openhands_tui.tui.screens.trust import TrustScreen
 from openhands_tui.tui.session import LiveSession
 from openhands_tui.tui.state import SessionView
+from openhands_tui.tui.terminal_modes import give_back, saved_line_settings
 from openhands_tui.tui.themes import apply_initial_theme
 from openhands_tui.tui.widgets.prompt import Prompt
 from openhands_tui.tui.widgets.status import StatusBar
@@ -65,6 +66,8 @@ class OpenHandsApp(KeyedApp):
         self._dirty: set[str] = set()
         self._tree_chosen = False
         self.idle_gc = IdleCollector()
+        #: The terminal's line settings before Textual makes it raw: put back on SIGHUP.
+        self._line_settings = saved_line_settings()
         #: First run without a model: ask for one before anything else.
         self.needs_model = False
         #: The first session is being opened (`AppConfig.first_session`): tasks typed wait.
@@ -130,9 +133,13 @@ class OpenHandsApp(KeyedApp):
         if self.config.task and self.session is not None:
             self.start_run(self.config.task, self.task_inputs)
 
-    def _start_preload(self) -> None:
-        # after the first frame: importing litellm holds the GIL for seconds
-        self.set_timer(0.3, lambda: self.run_worker(self._preload, thread=True, exclusive=True, group="preload"))
+    def _start_preload(self, delay: float = 0.3) -> None:
+        """Import litellm on a worker (it holds the GIL for seconds): by default once the first
+        frame is surely drawn; at once when the app has been up a while (its first session opened)."""
+        if delay:
+            self.set_timer(delay, partial(self._start_preload, 0))
+        else:
+            self.run_worker(self._preload, thread=True, exclusive=True, group="preload")
 
     def _open_first_session(self) -> None:
         opener = self.config.first_session
@@ -163,7 +170,7 @@ class OpenHandsApp(KeyedApp):
             self._dirty |= self.view.settle()
         self.attach(session)
         if self.config.preload_litellm:
-            self._start_preload()
+            self._start_preload(delay=0)  # a task typed now waits for it: start before anything else
         if self.config.task:
             self.start_run(self.config.task, self.task_inputs)
         if self.runs.queued:  # typed while the session was starting
@@ -408,9 +415,11 @@ class OpenHandsApp(KeyedApp):
         self.exit(INTERRUPTED)
 
     def _hung_up(self) -> None:
-        """SIGHUP: the terminal is gone. Nothing can be shown any more, and Textual's last writes
-        to a dead terminal could wait for ever (seen: its writer thread never drained), so the
-        screen's output goes to /dev/null before the same way out as SIGTERM."""
+        """SIGHUP: the terminal is gone, or about to be. Textual's last writes to a dead terminal
+        could wait for ever (seen: its writer thread never drained), so the screen's output goes
+        to /dev/null before the same way out as SIGTERM; a terminal still open (`kill -HUP`) is
+        first given back as it was, by writes that cannot wait (`terminal_modes`)."""
+        give_back(self._line_settings, out=2)  # Textual draws on standard error
         devnull = os.open(os.devnull, os.O_RDWR)
         for stream in (0, 1, 2):
             os.dup2(devnull, stream)

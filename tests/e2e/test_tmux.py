@@ -189,3 +189,41 @@ def test_quitting_while_the_session_opens(workspace: Path, isolated_home: Path) 
         assert status == 0 and not any("Traceback" in line for line in lines), lines
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+
+
+def _pane_flags(session: str) -> dict[str, str]:
+    names = ["alternate_on", "cursor_flag", "mouse_any_flag", "mouse_standard_flag", "mouse_sgr_flag"]
+    shown = subprocess.run(
+        ["tmux", "display-message", "-p", "-t", session, " ".join(f"#{{{n}}}" for n in names)],
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    return dict(zip(names, shown, strict=True))
+
+
+def test_sighup_with_the_terminal_still_open_gives_it_back(workspace: Path, isolated_home: Path) -> None:
+    """`kill -HUP` (a supervisor, a multiplexer) while the terminal stays open: the app leaves
+    as on a closed terminal, and the terminal is back on its normal screen with the cursor
+    shown, mouse reporting off and line editing on (it was left on the app's screen, raw)."""
+    line_mode = "stty -a | tr ' ' '\\n' | grep -x -e icanon -e -icanon"  # cooked (icanon) or raw
+    args = ["--model", "openai/x", "--workspace", str(workspace)]
+    session = _start(args, isolated_home, then=f'code=$?; {line_mode}; echo "exit status $code"; sleep 60')
+    try:
+        _wait_for(session, "Type a task")
+        assert _pane_flags(session)["alternate_on"] == "1"
+        app_pid = subprocess.run(
+            ["tmux", "display-message", "-p", "-t", session, "#{pane_pid}"], capture_output=True, text=True
+        ).stdout.strip()  # the shell running `tui; echo`: the app is its child
+        children = Path(f"/proc/{app_pid}/task/{app_pid}/children").read_text().split()
+        os.kill(int(children[0]), signal.SIGHUP)
+        status, lines = _exit_line(session)
+        assert status == 130 and lines[-1] == "icanon", lines
+        assert _pane_flags(session) == {
+            "alternate_on": "0",
+            "cursor_flag": "1",
+            "mouse_any_flag": "0",
+            "mouse_standard_flag": "0",
+            "mouse_sgr_flag": "0",
+        }
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
