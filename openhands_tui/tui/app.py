@@ -305,7 +305,7 @@ class OpenHandsApp(KeyedApp):
             return
         usage = self.view.usage
         mode = self.view.policy.mode if self.view.policy else ConfirmationMode.RISKY.value
-        state = "⟳ running" if self.runs.running else self.view.root_status
+        state = "⟳ running" if self.runs.running else "starting…" if self.starting else self.view.root_status
         if self.runs.waiting:
             state = f"? {self.runs.waiting} waiting for you"
         self.query_one(StatusBar).show(

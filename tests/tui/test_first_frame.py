@@ -11,6 +11,7 @@ from pathlib import Path
 from openhands_tui.interactive import build_app
 from openhands_tui.launch_options import LaunchOptions
 from openhands_tui.testing import Script, Turn
+from openhands_tui.tui.widgets.status import StatusBar
 from openhands_tui.tui.widgets.transcript import TranscriptView
 from tests.tui.conftest import SIZE, live_app, wait_until
 
@@ -24,6 +25,7 @@ async def test_a_task_typed_before_the_session_opened_is_sent_when_it_opens(serv
         await pilot.pause()
         assert app.session is None and app.starting  # the prompt is up; the strategy still loads
         assert "Starting the session" in app.query_one(TranscriptView).welcome
+        assert "starting…" in str(app.query_one(StatusBar).render())
         await pilot.press(*"hello", "enter")
         queued = str(app.query_one("#queued").render())
         assert "queued: hello" in queued and app.query_one("#queued").display

@@ -10,6 +10,7 @@ from openhands_tui.sdk.event import use_random_ids
 from openhands_tui.tui.app import OpenHandsApp
 from openhands_tui.tui.bridge import ConfirmationNeeded
 from openhands_tui.tui.config import AppConfig
+from openhands_tui.tui.widgets.prompt import Prompt
 from tests.tui import canned
 
 SIZE = (120, 36)
@@ -34,6 +35,8 @@ def _app(events, theme: str = "openhands-dark") -> OpenHandsApp:
 
 
 async def _settle(pilot) -> None:
+    for prompt in pilot.app.query(Prompt):  # a blinking cursor is drawn or not by the clock
+        prompt.cursor_blink = False
     await pilot.pause(0.2)
     await pilot.app.workers.wait_for_complete()
     await pilot.pause(0.1)
