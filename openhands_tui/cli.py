@@ -20,7 +20,13 @@ import typer  # noqa: E402 - after the handler above: importing takes a moment w
 
 from openhands_tui import __version__  # noqa: E402
 from openhands_tui.cli_acp import acp_command  # noqa: E402
-from openhands_tui.cli_inspect import microagents_command, risk_command, sessions_command, view_command  # noqa: E402
+from openhands_tui.cli_inspect import (  # noqa: E402
+    describe_strategy,
+    microagents_command,
+    risk_command,
+    sessions_command,
+    view_command,
+)
 from openhands_tui.cli_mcp import mcp_app  # noqa: E402
 from openhands_tui.cli_usage import (  # noqa: E402
     HELP_EPILOG,
@@ -36,6 +42,7 @@ from openhands_tui.cli_usage import (  # noqa: E402
 from openhands_tui.interrupts import interrupted, raise_on_interrupt  # noqa: E402
 from openhands_tui.standard_streams import make_standard_streams_safe  # noqa: E402
 from openhands_tui.startup import collector_paused  # noqa: E402
+from openhands_tui.task_text import task_text  # noqa: E402
 
 if TYPE_CHECKING:
     from openhands_tui.launch_options import LaunchOptions
@@ -175,7 +182,7 @@ def main_command(
         if theme is not None:
             check_theme(theme)
         if describe:
-            _describe(strategy, json_output, sandbox.value if sandbox is not None else None)
+            describe_strategy(strategy, json_output, sandbox.value if sandbox is not None else None)
             return
         from openhands_tui.launch_options import LaunchOptions
         from openhands_tui.sdk.confirmation import ConfirmationMode
@@ -184,7 +191,7 @@ def main_command(
         options = LaunchOptions(
             strategy=strategy,
             params=param or [],
-            task=_task_text(task, task_file),
+            task=task_text(task, task_file),
             model=model,
             base_url=base_url,
             api_key=api_key,
@@ -222,43 +229,6 @@ def main_command(
     raise typer.Exit(code)
 
 
-#: The longest task accepted (about 250,000 tokens: more than any model's context window).
-MAX_TASK_BYTES = 1_000_000
-
-
-def _task_text(task: str | None, task_file: Path | None) -> str | None:
-    """The task from `--task TEXT`, `--task -` (standard input) or `--task-file PATH`: UTF-8
-    text from a regular file or a stream, at most MAX_TASK_BYTES."""
-    from openhands_tui.sdk.errors import SettingsError
-    from openhands_tui.sdk.file_read import read_regular, read_stream
-
-    if task is not None and task_file is not None:
-        raise SettingsError("--task and --task-file: give the task one way")
-    if task == "-":
-        try:
-            text = read_stream(sys.stdin.buffer, MAX_TASK_BYTES, "standard input").decode("utf-8")
-        except UnicodeDecodeError:
-            raise SettingsError("--task -: standard input is not UTF-8 text") from None
-        except OSError as exc:
-            raise SettingsError(f"--task -: {exc.strerror or exc}") from None
-        if not text.strip():
-            raise SettingsError("--task -: standard input was empty")
-        return text
-    if task_file is not None:
-        try:
-            text = read_regular(task_file, MAX_TASK_BYTES).decode("utf-8")
-        except UnicodeDecodeError:
-            raise SettingsError(f"--task-file {task_file}: not UTF-8 text") from None
-        except OSError as exc:
-            raise SettingsError(f"--task-file {task_file}: {exc.strerror or exc}") from None
-        if not text.strip():
-            raise SettingsError(f"--task-file {task_file}: the file is empty")
-        return text
-    if task is not None and len(task.encode("utf-8", "surrogatepass")) > MAX_TASK_BYTES:
-        raise SettingsError(f"--task: more than the {MAX_TASK_BYTES:,}-byte limit; nothing was started")
-    return task
-
-
 def _run_demo(options: LaunchOptions, json_output: bool, headless: bool, theme: str | None) -> int:
     from openhands_tui.demo import (
         DEMO_MODEL,
@@ -291,40 +261,6 @@ def _run_demo(options: LaunchOptions, json_output: bool, headless: bool, theme: 
         server.stop()
         if own_workspace and options.workspace is not None:
             remove_demo_workspace(options.workspace)
-
-
-def _describe(strategy_spec: str | None, json_output: bool, sandbox_mode: str | None) -> None:
-    import json
-
-    from openhands_tui.launch import describe_sandbox, load_strategy_spec
-    from openhands_tui.sdk.errors import SettingsError
-    from openhands_tui.sdk.settings import sandbox_policy
-
-    loaded = load_strategy_spec(strategy_spec)
-    params = [p.model_dump() for p in loaded.strategy.params]
-    try:
-        sandbox = describe_sandbox(sandbox_policy(sandbox_mode))
-    except SettingsError as exc:
-        sandbox = f"unavailable: {exc}"
-    if json_output:
-        info = {
-            "name": loaded.name,
-            "description": loaded.description,
-            "params": params,
-            "guide": loaded.guide,
-            "sandbox": sandbox,
-        }
-        print(json.dumps(info, indent=2))
-        return
-    print(f"{loaded.name}: {loaded.description}")
-    print(f"source: {loaded.source}")
-    print(f"sandbox: {sandbox}")
-    if not params:
-        print("params: none")
-    for p in params:
-        print(f"  --param {p['name']}=<{p['type']}>  default: {p['default']!r}  {p['description']}")
-    if loaded.guide:
-        print("\n" + loaded.guide)
 
 
 app.command(

@@ -1,5 +1,5 @@
 """The `tui` commands that read and report without running an agent: `sessions`, `view`,
-`microagents` and `risk`. Registered on the `tui` app in cli.py; like it, cheap to import (the
+`microagents`, `risk` and `--describe`. Registered on the `tui` app in cli.py; like it, cheap to import (the
 engine is imported inside each command)."""
 
 from __future__ import annotations
@@ -142,3 +142,38 @@ def risk_command(
         print(json.dumps(result), flush=True)
     if failures:
         raise typer.Exit(2)
+
+
+def describe_strategy(strategy_spec: str | None, json_output: bool, sandbox_mode: str | None) -> None:
+    """`tui --describe`: the strategy's name, description, params and guide, and the sandbox."""
+    import json
+
+    from openhands_tui.launch import describe_sandbox, load_strategy_spec
+    from openhands_tui.sdk.errors import SettingsError
+    from openhands_tui.sdk.settings import sandbox_policy
+
+    loaded = load_strategy_spec(strategy_spec)
+    params = [p.model_dump() for p in loaded.strategy.params]
+    try:
+        sandbox = describe_sandbox(sandbox_policy(sandbox_mode))
+    except SettingsError as exc:
+        sandbox = f"unavailable: {exc}"
+    if json_output:
+        info = {
+            "name": loaded.name,
+            "description": loaded.description,
+            "params": params,
+            "guide": loaded.guide,
+            "sandbox": sandbox,
+        }
+        print(json.dumps(info, indent=2))
+        return
+    print(f"{loaded.name}: {loaded.description}")
+    print(f"source: {loaded.source}")
+    print(f"sandbox: {sandbox}")
+    if not params:
+        print("params: none")
+    for p in params:
+        print(f"  --param {p['name']}=<{p['type']}>  default: {p['default']!r}  {p['description']}")
+    if loaded.guide:
+        print("\n" + loaded.guide)
