@@ -30,7 +30,12 @@ from openhands_tui.sdk.security.secrets import RedactingFilter, Redactor, dotenv
 from openhands_tui.sdk.security.trust import TrustRequest
 from openhands_tui.sdk.settings import LLMSettings, llm_tuning, resolve_llm_settings, sandbox_policy
 from openhands_tui.sdk.store import SessionLog, SessionMeta, SessionStore, new_session_id
-from openhands_tui.sdk.strategy import LoadedStrategy, load_strategy_source, parse_param_flags
+from openhands_tui.sdk.strategy import (
+    LoadedStrategy,
+    load_strategy_source,
+    note_strategy_of_earlier_session,
+    parse_param_flags,
+)
 from openhands_tui.sdk.terminal_text import one_line
 from openhands_tui.tools.terminal.sandbox import find_bubblewrap
 
@@ -194,6 +199,9 @@ def _launch(
     agent = strategy.build_agent(llm, params)
     sandbox = sandbox_policy(options.sandbox)
     workspace = _workspace(options, meta, read_only=sandbox.mode == "read-only")
+    for earlier in store.list_sessions():  # `--resume` runs their strategies again, unconfined
+        if earlier.workspace == str(workspace):
+            note_strategy_of_earlier_session(earlier.strategy)
     microagents = load_microagents(workspace, strategy_skills=agent.context.skills)
     inputs = parse_inputs(options.inputs)
     if options.task:

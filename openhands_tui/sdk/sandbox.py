@@ -198,3 +198,34 @@ def editor_wrote_under(path: str) -> bool:
     """Whether the file editor changed `path` or something below it."""
     root = os.path.realpath(path)
     return any(w == root or w.startswith(root + os.sep) for w in _EDITOR_WRITES)
+
+
+#: Files `tui` itself runs as Python outside the sandbox: the session's strategy file and the
+#: project modules it imported, and the strategies of earlier sessions in this workspace (a
+#: `--resume` loads them again). A command or edit that changes one changes what runs, unconfined,
+#: at the next launch: writing one is rated HIGH and the sandbox binds it read-only.
+_RUNS_OUTSIDE: set[str] = set()
+
+
+def note_runs_outside(path: str) -> None:
+    """Record a file `tui` runs outside the sandbox (by its real path)."""
+    _RUNS_OUTSIDE.add(os.path.realpath(path))
+
+
+def runs_outside() -> frozenset[str]:
+    """The real paths of every file recorded by `note_runs_outside`."""
+    return frozenset(_RUNS_OUTSIDE)
+
+
+def runs_outside_reason(resolved: str) -> str | None:
+    """Why writing the real path `resolved` changes code `tui` runs unconfined, or None. Python
+    reads a module's `__pycache__/<name>.*.pyc` instead of its source when the pyc's recorded
+    size and time match, so a forged pyc is the same code as the module."""
+    if resolved in _RUNS_OUTSIDE:
+        return "code this tool runs outside the sandbox (a session's strategy or a module it imports)"
+    directory, name = os.path.split(resolved)
+    if os.path.basename(directory) == "__pycache__" and name.endswith(".pyc"):
+        source = os.path.join(os.path.dirname(directory), name.split(".", 1)[0] + ".py")
+        if source in _RUNS_OUTSIDE:
+            return "compiled code this tool runs outside the sandbox (the cache of a session's strategy or its modules)"
+    return None

@@ -14,6 +14,7 @@ import os
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from openhands_tui.sdk.sandbox import runs_outside_reason
 from openhands_tui.sdk.security.invocation import words
 
 HARMLESS_DEVICES = words("""
@@ -136,6 +137,9 @@ class PathJudge:
     def _sensitive(self, relative: str, resolved: str, inside: bool) -> str | None:
         if resolved == self.own_config or resolved.startswith(self.own_config + os.sep):
             return "this tool's own settings, approval rules or trusted projects"
+        runs_outside = runs_outside_reason(resolved)
+        if runs_outside is not None:
+            return runs_outside
         if not inside and resolved.startswith(self.home + os.sep):
             relative = os.path.relpath(resolved, self.home)
         parts = PurePosixPath(relative).parts

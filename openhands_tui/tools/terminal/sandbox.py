@@ -30,6 +30,7 @@ from openhands_tui.sdk.sandbox import (
     SandboxGrant,
     SandboxPolicy,
     editor_wrote_under,
+    runs_outside,
 )
 from openhands_tui.tools.terminal.git_state import (
     harmless_new_git,
@@ -134,7 +135,26 @@ class ProtectedPaths:
             found.append(git)
         elif git.is_dir():
             found += submodule_hooks_and_config(git / "modules") + worktree_state(git / "worktrees")
-        return found + nested_repositories_state(self.workspace)
+        return found + nested_repositories_state(self.workspace) + self._runs_outside()
+
+    def _runs_outside(self) -> list[Path]:
+        """The files `tui` runs unconfined (a session's strategy and its modules) that live here,
+        and their compiled caches (a pyc Python would run instead of the source)."""
+        top = os.path.realpath(self.workspace)
+        found: list[Path] = []
+        for real in sorted(runs_outside()):
+            if not real.startswith(top + os.sep):
+                continue
+            source = self.workspace / os.path.relpath(real, top)  # named as the other protected paths are
+            if os.path.lexists(source):
+                found.append(source)
+            stem = source.name.split(".", 1)[0] + "."
+            try:
+                cached = [e for e in os.scandir(source.parent / "__pycache__") if e.name.startswith(stem)]
+            except OSError:
+                continue
+            found += [Path(e.path) for e in cached if e.name.endswith(".pyc")]
+        return found
 
     def snapshot(self) -> dict[Path, tuple[int, int] | None]:
         return {path: _identity(path) for path in self.existing()}
