@@ -49,6 +49,7 @@ PROTECTED = (
     "AGENTS.md",
     "AGENT.md",
     "CLAUDE.md",
+    "CLAUDE.local.md",  # loaded always-on like CLAUDE.md (the loader's INSTRUCTION_FILES)
     "GEMINI.md",
     ".cursorrules",
     ".windsurfrules",
@@ -116,6 +117,46 @@ PROTECTED = (
     "bunfig.toml",
     ".bunfig.toml",
 )
+
+#: Read only where the repository's root is: CI services and hook managers look nowhere else, and
+#: folders of them below the top are often templates and fixtures the agent must edit (a
+#: cookiecutter's `.github/workflows`).
+ROOT_ONLY = frozenset(
+    {
+        ".github/workflows",
+        ".github/actions",
+        ".gitlab-ci.yml",
+        ".circleci",
+        ".buildkite",
+        ".travis.yml",
+        "Jenkinsfile",
+        "azure-pipelines.yml",
+        "bitbucket-pipelines.yml",
+        ".drone.yml",
+        ".woodpecker.yml",
+        ".woodpecker",
+        ".githooks",
+        ".husky",
+        ".pre-commit-config.yaml",
+        "lefthook.yml",
+        ".lefthook.yml",
+        ".gitlab/ci",
+        ".gitea/workflows",
+        ".forgejo/workflows",
+        ".tekton",
+        "cloudbuild.yaml",
+        ".cirrus.yml",
+        "appveyor.yml",
+        ".semaphore",
+        ".gitpod.yml",
+    }
+)
+
+#: In every folder below the top too (`packages/web/AGENTS.md`, `lib/.cursor/rules`, a nested
+#: package's `.claude/skills`, `sub/.envrc`, `sub/.vscode`): agents read a folder's own
+#: instructions when they work there, direnv runs a nested `.envrc` on `cd`, an editor opened
+#: on the folder runs its tasks, a package manager run there reads its settings.
+NESTED_PROTECTED = tuple(p for p in PROTECTED if not p.startswith(".git/") and p not in ROOT_ONLY)
 
 #: Relative to the home directory: hidden from commands (keys, tokens, our own API key).
 HIDDEN_IN_HOME = (
@@ -200,32 +241,37 @@ def editor_wrote_under(path: str) -> bool:
     return any(w == root or w.startswith(root + os.sep) for w in _EDITOR_WRITES)
 
 
-#: Files `tui` itself runs as Python outside the sandbox: the session's strategy file and the
-#: project modules it imported, and the strategies of earlier sessions in this workspace (a
-#: `--resume` loads them again). A command or edit that changes one changes what runs, unconfined,
-#: at the next launch: writing one is rated HIGH and the sandbox binds it read-only.
-_RUNS_OUTSIDE: set[str] = set()
+#: Files `tui` itself trusts outside the sandbox, by real path, with why: the Python it runs
+#: unconfined (the session's strategy file, the project modules it imported, the strategies of
+#: earlier sessions in this workspace, which a `--resume` loads again), and the files an
+#: instruction file pulls into every later session (`@docs/rules.md` in CLAUDE.md). A command or
+#: edit that changes one changes what runs or what agents are told next time: writing one is
+#: rated HIGH and the sandbox binds it read-only.
+_TRUSTED: dict[str, str] = {}
+
+RUNS_OUTSIDE = "code this tool runs outside the sandbox (a session's strategy or a module it imports)"
+READ_AS_INSTRUCTIONS = "agent instructions (an instruction file imports it with @path)"
 
 
-def note_runs_outside(path: str) -> None:
-    """Record a file `tui` runs outside the sandbox (by its real path)."""
-    _RUNS_OUTSIDE.add(os.path.realpath(path))
+def note_trusted_file(path: str, reason: str = RUNS_OUTSIDE) -> None:
+    """Record a file `tui` runs or reads as instructions outside the sandbox."""
+    _TRUSTED.setdefault(os.path.realpath(path), reason)
 
 
-def runs_outside() -> frozenset[str]:
-    """The real paths of every file recorded by `note_runs_outside`."""
-    return frozenset(_RUNS_OUTSIDE)
+def trusted_files() -> frozenset[str]:
+    """The real paths of every file recorded by `note_trusted_file`."""
+    return frozenset(_TRUSTED)
 
 
-def runs_outside_reason(resolved: str) -> str | None:
-    """Why writing the real path `resolved` changes code `tui` runs unconfined, or None. Python
-    reads a module's `__pycache__/<name>.*.pyc` instead of its source when the pyc's recorded
-    size and time match, so a forged pyc is the same code as the module."""
-    if resolved in _RUNS_OUTSIDE:
-        return "code this tool runs outside the sandbox (a session's strategy or a module it imports)"
+def trusted_file_reason(resolved: str) -> str | None:
+    """Why writing the real path `resolved` changes what `tui` runs or tells agents, or None.
+    Python reads a module's `__pycache__/<name>.*.pyc` instead of its source when the pyc's
+    recorded size and time match, so a forged pyc is the same code as the module."""
+    if resolved in _TRUSTED:
+        return _TRUSTED[resolved]
     directory, name = os.path.split(resolved)
     if os.path.basename(directory) == "__pycache__" and name.endswith(".pyc"):
         source = os.path.join(os.path.dirname(directory), name.split(".", 1)[0] + ".py")
-        if source in _RUNS_OUTSIDE:
+        if _TRUSTED.get(source) == RUNS_OUTSIDE:
             return "compiled code this tool runs outside the sandbox (the cache of a session's strategy or its modules)"
     return None

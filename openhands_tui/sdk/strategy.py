@@ -28,7 +28,7 @@ from openhands_tui.sdk.agent import Agent
 from openhands_tui.sdk.errors import OpenHandsTUIError, StrategyError
 from openhands_tui.sdk.llm import LLM
 from openhands_tui.sdk.model import StrictModel, UnsupportedArgument
-from openhands_tui.sdk.sandbox import note_runs_outside
+from openhands_tui.sdk.sandbox import note_trusted_file
 
 ParamType = Literal["string", "integer", "boolean"]
 _TRUE = {"true", "1", "yes", "on"}
@@ -190,7 +190,7 @@ def load_strategy_source(spec: str) -> LoadedStrategy:
         raise StrategyError(f"{file_part}: expected a .py strategy file")
     if not path.is_file():  # a pipe would block the import forever, a device fill memory
         raise StrategyError(f"{file_part}: not a regular file (a pipe, device or socket)")
-    note_runs_outside(str(path))
+    note_trusted_file(str(path))
     with _noting_imports():
         module = _import_file(path, file_part)
     cls = _pick_class(module, file_part, selector)
@@ -216,9 +216,9 @@ def note_strategy_of_earlier_session(spec: str) -> None:
     path = Path(file_part)
     if spec.startswith("builtin:") or not path.is_file():
         return
-    note_runs_outside(str(path))
+    note_trusted_file(str(path))
     for module in _sibling_imports(path):
-        note_runs_outside(str(module))
+        note_trusted_file(str(module))
 
 
 def _sibling_imports(path: Path) -> list[Path]:
@@ -295,7 +295,7 @@ def _noting_imports() -> Iterator[None]:
         for name in set(sys.modules) - before:
             filename = getattr(sys.modules.get(name), "__file__", None)
             if isinstance(filename, str) and _project_module(filename):
-                note_runs_outside(filename)
+                note_trusted_file(filename)
 
 
 def _project_module(filename: str) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 
 _GIT_CONFIG_DANGER = re.compile(
@@ -111,18 +112,24 @@ _SKIPPED = frozenset(
 )
 
 
-def nested_repositories_state(workspace: Path) -> list[Path]:
+#: Called for each directory the nested look lists, with its entries: more paths to protect.
+ExtraLook = Callable[[Path, list[os.DirEntry[str]]], list[Path]]
+
+
+def nested_repositories_state(workspace: Path, also: ExtraLook | None = None) -> list[Path]:
     """For every repository nested in the working tree (depth <= NESTED_DEPTH): its hooks and
     config (and its own submodules'), or the `.git` file itself when it points elsewhere. git
     runs those hooks and obeys that config when the user works in the nested directory.
-    Breadth first, so a budget cut on a huge tree drops the deepest directories, not vendor/."""
+    Breadth first, so a budget cut on a huge tree drops the deepest directories, not vendor/.
+    `also`: what else to protect in each directory below the top, found in the same listing
+    (nested agent instructions), so the workspace is walked once per look."""
     found: list[Path] = []
     top = str(workspace)
     pending, seen = deque([(top, 0)]), 0
     while pending and seen < NESTED_MAX_DIRECTORIES:
         directory, depth = pending.popleft()
         seen += 1
-        if depth == NESTED_DEPTH:  # only whether it is a repository: one lstat, not a listing
+        if depth == NESTED_DEPTH and also is None:  # only whether it is a repository: one lstat, not a listing
             if os.path.lexists(directory + "/.git"):
                 found += _repository_state(Path(directory, ".git"))
             continue
@@ -130,10 +137,12 @@ def nested_repositories_state(workspace: Path) -> list[Path]:
             entries = list(os.scandir(directory))
         except OSError:
             continue
+        if also is not None and directory != top:
+            found += also(Path(directory), entries)
         for entry in entries:
             if entry.name.lower() == ".git" and directory != top:
                 found += _repository_state(Path(entry.path))
-            elif entry.name not in _SKIPPED and entry.is_dir(follow_symlinks=False):
+            elif depth < NESTED_DEPTH and entry.name not in _SKIPPED and entry.is_dir(follow_symlinks=False):
                 pending.append((entry.path, depth + 1))
     return found
 

@@ -25,12 +25,13 @@ from pathlib import Path
 
 from openhands_tui.sdk.sandbox import (
     HIDDEN_IN_HOME,
+    NESTED_PROTECTED,
     PROTECTED,
     SandboxDenial,
     SandboxGrant,
     SandboxPolicy,
     editor_wrote_under,
-    runs_outside,
+    trusted_files,
 )
 from openhands_tui.tools.terminal.git_state import (
     harmless_new_git,
@@ -110,6 +111,24 @@ def _case_insensitive(
     return found
 
 
+#: NESTED_PROTECTED by the lower case of its first segment (`.github` -> its two-part patterns).
+_NESTED_BY_FIRST: dict[str, list[str]] = {}
+for _pattern in NESTED_PROTECTED:
+    _NESTED_BY_FIRST.setdefault(_pattern.split("/", 1)[0].lower(), []).append(_pattern)
+
+
+def _nested_agent_files(directory: Path, entries: list[os.DirEntry[str]]) -> list[Path]:
+    """The protected names among one folder's entries (any case), for a folder below the top."""
+    found: list[Path] = []
+    for entry in entries:
+        for pattern in _NESTED_BY_FIRST.get(entry.name.lower(), ()):
+            if "/" not in pattern:
+                found.append(Path(entry.path))
+            elif entry.is_dir(follow_symlinks=False):
+                found += _case_insensitive(Path(entry.path), pattern.split("/", 1)[1])
+    return found
+
+
 def _identity(path: Path) -> tuple[int, int] | None:
     try:
         info = os.lstat(path)
@@ -135,14 +154,14 @@ class ProtectedPaths:
             found.append(git)
         elif git.is_dir():
             found += submodule_hooks_and_config(git / "modules") + worktree_state(git / "worktrees")
-        return found + nested_repositories_state(self.workspace) + self._runs_outside()
+        return found + nested_repositories_state(self.workspace, also=_nested_agent_files) + self._trusted()
 
-    def _runs_outside(self) -> list[Path]:
-        """The files `tui` runs unconfined (a session's strategy and its modules) that live here,
-        and their compiled caches (a pyc Python would run instead of the source)."""
+    def _trusted(self) -> list[Path]:
+        """The files `tui` trusts (a session's strategy and its modules, files instruction files
+        import) that live here, and Python's compiled caches of them (a pyc runs instead of the source)."""
         top = os.path.realpath(self.workspace)
         found: list[Path] = []
-        for real in sorted(runs_outside()):
+        for real in sorted(trusted_files()):
             if not real.startswith(top + os.sep):
                 continue
             source = self.workspace / os.path.relpath(real, top)  # named as the other protected paths are
