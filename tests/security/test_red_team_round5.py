@@ -355,3 +355,41 @@ def test_a_file_handed_over_with_at_is_named_as_itself(secret_project: Path, com
     given = [r for r in reasons if " is given " in r]
     assert given and all(f"{secret_project}/.env:" in r for r in given), reasons
     assert not any("@" in r.split(": ", 1)[0] for r in given), given
+
+
+# -- the undo step never follows a link out of the workspace ---------------------------------------
+
+
+@needs_bwrap
+async def test_undoing_a_protected_path_never_deletes_through_a_link(workspace: Path, tmp_path: Path) -> None:
+    """The sandbox undoes, from `tui`'s own unconfined process, what a command did to protected
+    paths. A command that made `.github` a link to another project made `.github/workflows`
+    appear; the undo deleted that project's workflows, outside the workspace, where no command
+    could write. The same through `.git/modules` (another repository's hooks and config) and the
+    folder of a file an instruction file imports."""
+    other = tmp_path / "other"
+    (other / ".github" / "workflows").mkdir(parents=True)
+    (other / ".github" / "workflows" / "ci.yml").write_text("keep\n")
+    repo = other / "repo"
+    (repo / "hooks").mkdir(parents=True)
+    (repo / "HEAD").write_text("ref: refs/heads/main\n")
+    (repo / "hooks" / "pre-commit").write_text("#!/bin/sh\nmake lint\n")
+    (repo / "config").write_text("[alias]\n\tst = status\n")
+    (other / "docs").mkdir()
+    (other / "docs" / "rules.md").write_text("keep\n")
+    (workspace / ".git").mkdir()
+    (workspace / "CLAUDE.md").write_text("@docs/rules.md\n")
+    from openhands_tui.sdk.security.trusted_files import note_instruction_imports
+
+    note_instruction_imports([workspace / "CLAUDE.md"], workspace)
+    terminal = TerminalTool(ToolContext(workspace, "root"))
+    try:
+        links = {".github": other / ".github", ".git/modules": other, "docs": other / "docs"}
+        for link, target in links.items():
+            await terminal.run(TerminalAction(command=f"ln -s {target} {link}"))
+        assert (other / ".github" / "workflows" / "ci.yml").read_text() == "keep\n"
+        assert (repo / "hooks" / "pre-commit").exists() and (repo / "config").exists()
+        assert (other / "docs" / "rules.md").read_text() == "keep\n"
+        assert [link for link in links if (workspace / link).is_symlink()] == []  # what the commands made is undone
+    finally:
+        await terminal.close()

@@ -210,11 +210,27 @@ class ProtectedPaths:
                 continue  # `git init`, `git clone`, `git submodule add`: sample hooks, plain config
             if path not in before and relative.parts[0] != ".git" and harmless_new_nested(path, self.workspace):
                 continue  # `git clone` into vendor/, `git submodule update --init`: a plain new checkout
-            _remove(path)
+            _undo(path, self.workspace)
             undone.append(str(relative))
         #: What the protected paths are after this check (what was undone is gone from it).
         self.settled = {p: i for p, i in now.items() if str(p.relative_to(self.workspace)) not in undone}
         return undone
+
+
+def _undo(path: Path, workspace: Path) -> None:
+    """Remove what a command made at `path` (below `workspace`), never through a link: this runs
+    in `tui`'s own process, unconfined. When a folder on the way is a link (`.github` pointing at
+    another project, `.git/modules` at a folder of repositories, `docs` elsewhere), the link is
+    what the command made, and the link is what goes; what it points at is left alone, wherever
+    it is."""
+    current = workspace
+    for part in path.relative_to(workspace).parts[:-1]:
+        current = current / part
+        if current.is_symlink():
+            with contextlib.suppress(OSError):
+                current.unlink()
+            return
+    _remove(path)
 
 
 def _remove(path: Path) -> None:
