@@ -393,3 +393,49 @@ async def test_undoing_a_protected_path_never_deletes_through_a_link(workspace: 
         assert [link for link in links if (workspace / link).is_symlink()] == []  # what the commands made is undone
     finally:
         await terminal.close()
+
+
+# -- a new repository's config is kept only when it is what git itself writes ----------------------
+
+
+@pytest.mark.parametrize(
+    "setting",
+    [
+        'gpg.program "$PWD/evil.sh"',
+        'merge.ours.driver "sh evil.sh %O %A %B"',
+        'pager.log "sh evil.sh"',
+        'submodule.lib.update "!sh evil.sh"',
+        'remote.origin.uploadpack "sh evil.sh"',
+        'core.alternateRefsCommand "sh evil.sh"',
+        'sendemail.sendmailCmd "sh evil.sh"',
+        'interactive.diffFilter "sh evil.sh"',
+    ],
+)
+@needs_bwrap
+async def test_a_new_repositorys_config_that_names_a_program_is_undone(workspace: Path, setting: str) -> None:
+    """`git init sub && git -C sub config gpg.program ./evil.sh` made a nested repository whose
+    config runs a program on the user's next signed commit; the deny list of keys missed it
+    (and `merge.*.driver`, `pager.*`, `submodule.*.update = !cmd`...), so it was kept as a plain
+    new clone."""
+    terminal = TerminalTool(ToolContext(workspace, "root"))
+    try:
+        result = await terminal.run(TerminalAction(command=f"git init -q sub && git -C sub config {setting}"))
+        config = workspace / "sub" / ".git" / "config"
+        assert not config.exists() or "evil" not in config.read_text(), result.text
+    finally:
+        await terminal.close()
+
+
+@needs_bwrap
+async def test_a_plain_new_repository_keeps_its_config(workspace: Path) -> None:
+    terminal = TerminalTool(ToolContext(workspace, "root"))
+    try:
+        command = (
+            "git init -q sub && git -C sub config user.email a@b.c && git -C sub remote add origin https://x.example/r"
+            " && git -C sub config pull.rebase true && git -C sub config submodule.lib.update rebase"
+        )
+        result = await terminal.run(TerminalAction(command=command))
+        assert not result.is_error, result.text
+        assert "https://x.example/r" in (workspace / "sub" / ".git" / "config").read_text()
+    finally:
+        await terminal.close()

@@ -14,11 +14,66 @@ from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 
-_GIT_CONFIG_DANGER = re.compile(
-    r"^\s*(hookspath|fsmonitor|sshcommand|pager|editor|askpass|gitproxy|externaldiff|external|"
-    r"textconv|command|clean|smudge|process|helper|path|sequenceeditor|cmd|tool)\s*=",
-    re.IGNORECASE | re.MULTILINE,
-)
+
+def _keys(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+#: What a config that `git init`, `git clone` (also `--filter`, `--recurse-submodules`), `git
+#: remote add`, `git sparse-checkout`, `git lfs` or `git config user.email` writes may hold, by
+#: section (subsection dropped) and key. Anything else makes the new config not harmless: git
+#: runs programs from far more keys than a deny list keeps up with (`gpg.program`,
+#: `merge.<driver>.driver`, `pager.<command>`, `submodule.<name>.update = !cmd`,
+#: `remote.<name>.uploadpack`, `core.alternateRefsCommand`, `sendemail.sendmailCmd`...).
+_PLAIN_CONFIG = {
+    "core": _keys(
+        "repositoryformatversion filemode bare logallrefupdates ignorecase precomposeunicode symlinks "
+        "autocrlf eol safecrlf sparsecheckout sparsecheckoutcone quotepath longpaths"
+    ),
+    "remote": _keys("url pushurl fetch tagopt mirror prune promisor partialclonefilter"),
+    "branch": _keys("remote merge rebase pushremote"),
+    "extensions": _keys("objectformat worktreeconfig partialclone refstorage"),
+    "submodule": _keys("url active branch shallow update"),
+    "user": _keys("name email"),
+    "init": frozenset({"defaultbranch"}),
+    "index": _keys("sparse version"),
+    "lfs": _keys("repositoryformatversion access"),
+    "pull": _keys("rebase ff"),
+    "push": _keys("default autosetupremote"),
+    "fetch": _keys("prune"),
+    "commit": frozenset({"gpgsign"}),
+    "advice": None,  # any key: hints git prints, nothing it runs
+    "color": None,
+}
+#: `submodule.<name>.update` may be `!command`; only git's own modes are plain.
+_PLAIN_UPDATE = _keys("checkout rebase merge none")
+_SECTION = re.compile(r'^\[\s*([A-Za-z0-9.-]+)(?:\s+"(?:[^"\\]|\\.)*")?\s*\]\s*(?:[#;].*)?$')
+_ENTRY = re.compile(r"^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$")
+
+
+def plain_git_config(text: str) -> bool:
+    """Whether a git config holds only what a plain `git init`/`clone`/`remote add` writes."""
+    section = None
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        header = _SECTION.match(line)
+        if header is not None:
+            section = header.group(1).split(".", 1)[0].lower()
+            if section not in _PLAIN_CONFIG:
+                return False
+            continue
+        entry = _ENTRY.match(line)
+        if entry is None or section is None or line.endswith("\\"):
+            return False  # unparsed text, a key before any section, a continued value: not plain
+        key, value = entry.group(1).lower(), (entry.group(2) or "").strip().strip('"').lower()
+        keys = _PLAIN_CONFIG[section]
+        if keys is not None and key not in keys:
+            return False
+        if section == "submodule" and key == "update" and value not in _PLAIN_UPDATE:
+            return False
+    return True
 
 
 #: What in a git directory makes git run code or read config from elsewhere.
@@ -73,7 +128,7 @@ def harmless_new_git(path: Path) -> bool:
             text = path.read_text(errors="replace")
         except OSError:
             return False
-        return _GIT_CONFIG_DANGER.search(text) is None and "[alias" not in text.lower()
+        return plain_git_config(text)
     return False
 
 
