@@ -28,7 +28,7 @@ from openhands_tui.sdk.sandbox import SandboxPolicy
 from openhands_tui.sdk.security.permissions import PermissionSet, user_rules_file
 from openhands_tui.sdk.security.secrets import RedactingFilter, Redactor, dotenv_secrets
 from openhands_tui.sdk.security.trust import TrustRequest
-from openhands_tui.sdk.security.trusted_files import note_instruction_imports
+from openhands_tui.sdk.security.trusted_files import note_instruction_imports, note_own_installation
 from openhands_tui.sdk.settings import LLMSettings, llm_tuning, resolve_llm_settings, sandbox_policy
 from openhands_tui.sdk.store import SessionLog, SessionMeta, SessionStore, new_session_id
 from openhands_tui.sdk.strategy import (
@@ -204,6 +204,7 @@ def _launch(
         if earlier.workspace == str(workspace):
             note_strategy_of_earlier_session(earlier.strategy)
     microagents = load_microagents(workspace, strategy_skills=agent.context.skills)
+    warnings += note_own_installation(workspace)
     note_instruction_imports(  # `@docs/rules.md` in CLAUDE.md: instructions for every later session
         [Path(s.source) for s in microagents.skills if s.origin == "workspace" and Path(s.source).is_file()], workspace
     )

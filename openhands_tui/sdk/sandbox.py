@@ -267,11 +267,24 @@ def trusted_file_reason(resolved: str) -> str | None:
     """Why writing the real path `resolved` changes what `tui` runs or tells agents, or None.
     Python reads a module's `__pycache__/<name>.*.pyc` instead of its source when the pyc's
     recorded size and time match, so a forged pyc is the same code as the module."""
+    if not _TRUSTED:
+        return None
     if resolved in _TRUSTED:
         return _TRUSTED[resolved]
+    for parent in _parents(resolved):  # a file inside a trusted package directory
+        if parent in _TRUSTED:
+            return _TRUSTED[parent]
     directory, name = os.path.split(resolved)
     if os.path.basename(directory) == "__pycache__" and name.endswith(".pyc"):
         source = os.path.join(os.path.dirname(directory), name.split(".", 1)[0] + ".py")
         if _TRUSTED.get(source) == RUNS_OUTSIDE:
             return "compiled code this tool runs outside the sandbox (the cache of a session's strategy or its modules)"
     return None
+
+
+def _parents(path: str) -> list[str]:
+    parents, current = [], os.path.dirname(path)
+    while current and current != os.path.dirname(current):
+        parents.append(current)
+        current = os.path.dirname(current)
+    return parents

@@ -439,3 +439,50 @@ async def test_a_plain_new_repository_keeps_its_config(workspace: Path) -> None:
         assert "https://x.example/r" in (workspace / "sub" / ".git" / "config").read_text()
     finally:
         await terminal.close()
+
+
+# -- tui installed in a virtualenv inside the workspace -------------------------------------------
+
+
+@needs_bwrap
+async def test_tuis_own_packages_in_a_workspace_venv_are_protected(
+    workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`uv venv && uv pip install openhands-tui` in the project: the packages `tui` runs from
+    live in `.venv/` inside the workspace, and a command that edits one (MEDIUM: a file inside
+    the workspace) changed the code `tui` runs, unconfined, at its next start."""
+    import importlib
+
+    from openhands_tui.sdk.security.trusted_files import note_own_installation
+
+    site = workspace / ".venv" / "lib" / "python3.11" / "site-packages"
+    package = site / "rt5_own_package"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("VALUE = 1\n")
+    (site / "rt5_own_module.py").write_text("VALUE = 2\n")
+    monkeypatch.syspath_prepend(str(site))
+    loaded = [importlib.import_module("rt5_own_package"), importlib.import_module("rt5_own_module")]
+    warnings = note_own_installation(workspace, modules=loaded)
+    assert warnings and "installed inside the workspace" in warnings[0]
+    relative = package.relative_to(workspace)
+    for command in (f"echo 'import os' >> {relative}/__init__.py", f"echo x > {relative}/extra.py"):
+        assert _risk(command, workspace) == Risk.HIGH, command
+    terminal = TerminalTool(ToolContext(workspace, "root"))
+    try:
+        edit = await terminal.run(TerminalAction(command=f"echo 'import os' >> {relative}/__init__.py"))
+        module = await terminal.run(
+            TerminalAction(command=f"echo 'import os' >> {site.relative_to(workspace)}/rt5_own_module.py")
+        )
+        assert edit.is_error and module.is_error
+        assert (package / "__init__.py").read_text() == "VALUE = 1\n"
+        assert (site / "rt5_own_module.py").read_text() == "VALUE = 2\n"
+        other = await terminal.run(TerminalAction(command=f"mkdir {site.relative_to(workspace)}/unrelated && echo ok"))
+        assert not other.is_error, other.text  # the rest of the venv stays the project's (pip install works)
+    finally:
+        await terminal.close()
+
+
+def test_a_tui_installed_elsewhere_says_nothing(workspace: Path) -> None:
+    from openhands_tui.sdk.security.trusted_files import note_own_installation
+
+    assert note_own_installation(workspace) == []
