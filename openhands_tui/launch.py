@@ -18,7 +18,7 @@ from openhands_tui.sdk.confirmation import ConfirmationMode, ConfirmationPolicy,
 from openhands_tui.sdk.context.loader import load_microagents
 from openhands_tui.sdk.context.tasks import find_task_command, parse_inputs
 from openhands_tui.sdk.conversation import Conversation
-from openhands_tui.sdk.errors import SessionError, SettingsError, StrategyError
+from openhands_tui.sdk.errors import OpenHandsTUIError, SessionError, SettingsError, StrategyError
 from openhands_tui.sdk.event import Event, Risk
 from openhands_tui.sdk.file_read import open_regular_for_append
 from openhands_tui.sdk.llm import LLM
@@ -200,9 +200,6 @@ def _launch(
     agent = strategy.build_agent(llm, params)
     sandbox = sandbox_policy(options.sandbox)
     workspace = _workspace(options, meta, read_only=sandbox.mode == "read-only")
-    for earlier in store.list_sessions():  # `--resume` runs their strategies again, unconfined
-        if earlier.workspace == str(workspace):
-            note_strategy_of_earlier_session(earlier.strategy)
     microagents = load_microagents(workspace, strategy_skills=agent.context.skills)
     warnings += note_own_installation(workspace)
     note_instruction_imports(  # `@docs/rules.md` in CLAUDE.md: instructions for every later session
@@ -245,6 +242,7 @@ def _launch(
         )
         opened.append(log)
         log.lock()
+    _note_earlier_strategies(store, workspace)
     conversation = Conversation(
         agent,
         workspace=workspace,
@@ -278,6 +276,19 @@ def _launch(
         trust_requests=trust_requests,
         sandbox=sandbox_text,
     )
+
+
+def _note_earlier_strategies(store: SessionStore, workspace: Path) -> None:
+    """Earlier sessions' strategy files in this workspace: a `--resume` runs them again,
+    unconfined, so they are protected in this session too. Best effort: a sessions folder that
+    cannot be listed was already reported, or will be by what needs it."""
+    try:
+        earlier = store.list_sessions()
+    except (OSError, OpenHandsTUIError):
+        return
+    for meta in earlier:
+        if meta.workspace == str(workspace):
+            note_strategy_of_earlier_session(meta.strategy)
 
 
 def log_to_session(launched: Launched) -> None:
