@@ -538,3 +538,9 @@ def test_free_text_in_mcp_arguments_is_still_not_judged_as_paths(secret_project:
     )
     assert _mcp_risk(secret_project, "search", {"query": "cat .env"}, read_only=True) == Risk.LOW
     assert _mcp_risk(secret_project, "open", {"uri": "https://example.com/.env"}, read_only=True) == Risk.LOW
+
+
+def test_more_mcp_paths_than_are_judged_is_high(secret_project: Path) -> None:
+    files = [{"path": f"src/f{i}.py"} for i in range(1001)]
+    assert _mcp_risk(secret_project, "touch_files", {"files": files}) == Risk.HIGH
+    assert _mcp_risk(secret_project, "touch_files", {"files": files[:1000]}) == Risk.MEDIUM
