@@ -19,7 +19,7 @@ from openhands_tui.sdk.confirmation import ConfirmationPolicy, Confirmer
 from openhands_tui.sdk.context.loader import load_microagents
 from openhands_tui.sdk.context.tasks import find_task_command, parse_inputs
 from openhands_tui.sdk.conversation import Conversation
-from openhands_tui.sdk.errors import SessionError, SettingsError, StrategyError
+from openhands_tui.sdk.errors import OpenHandsTUIError, SessionError, SettingsError, StrategyError
 from openhands_tui.sdk.event import Event
 from openhands_tui.sdk.file_read import open_regular_for_append
 from openhands_tui.sdk.llm import LLM
@@ -29,9 +29,15 @@ from openhands_tui.sdk.sandbox import SandboxPolicy
 from openhands_tui.sdk.security.permissions import PermissionSet, user_rules_file
 from openhands_tui.sdk.security.secrets import RedactingFilter, Redactor, dotenv_secrets
 from openhands_tui.sdk.security.trust import TrustRequest
+from openhands_tui.sdk.security.trusted_files import note_instruction_imports, note_own_installation
 from openhands_tui.sdk.settings import LLMSettings, llm_tuning, resolve_llm_settings, sandbox_policy
 from openhands_tui.sdk.store import SessionLog, SessionMeta, SessionStore, new_session_id
-from openhands_tui.sdk.strategy import LoadedStrategy, load_strategy_source, parse_param_flags
+from openhands_tui.sdk.strategy import (
+    LoadedStrategy,
+    load_strategy_source,
+    note_strategy_of_earlier_session,
+    parse_param_flags,
+)
 from openhands_tui.sdk.terminal_text import one_line
 from openhands_tui.tools.terminal.sandbox import find_bubblewrap
 
@@ -181,6 +187,10 @@ def _launch(
     sandbox = sandbox_policy(options.sandbox)
     workspace = _workspace(options, meta, read_only=sandbox.mode == "read-only")
     microagents = load_microagents(workspace, strategy_skills=agent.context.skills)
+    warnings += note_own_installation(workspace)
+    note_instruction_imports(  # `@docs/rules.md` in CLAUDE.md: instructions for every later session
+        [Path(s.source) for s in microagents.skills if s.origin == "workspace" and Path(s.source).is_file()], workspace
+    )
     inputs = parse_inputs(options.inputs)
     if options.task:
         command = find_task_command(options.task, microagents)
@@ -218,6 +228,7 @@ def _launch(
         )
         opened.append(log)
         log.lock()
+    _note_earlier_strategies(store, workspace)
     conversation = Conversation(
         agent,
         workspace=workspace,
@@ -251,6 +262,19 @@ def _launch(
         trust_requests=trust_requests,
         sandbox=sandbox_text,
     )
+
+
+def _note_earlier_strategies(store: SessionStore, workspace: Path) -> None:
+    """Earlier sessions' strategy files in this workspace: a `--resume` runs them again,
+    unconfined, so they are protected in this session too. Best effort: a sessions folder that
+    cannot be listed was already reported, or will be by what needs it."""
+    try:
+        earlier = store.list_sessions()
+    except (OSError, OpenHandsTUIError):
+        return
+    for meta in earlier:
+        if meta.workspace == str(workspace):
+            note_strategy_of_earlier_session(meta.strategy)
 
 
 def log_to_session(launched: Launched) -> None:

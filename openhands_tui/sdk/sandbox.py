@@ -20,6 +20,7 @@ engine offers the user to run it again with a `SandboxGrant`, or tells the model
 
 from __future__ import annotations
 
+import hashlib
 import os
 from typing import Literal
 
@@ -49,6 +50,7 @@ PROTECTED = (
     "AGENTS.md",
     "AGENT.md",
     "CLAUDE.md",
+    "CLAUDE.local.md",  # loaded always-on like CLAUDE.md (the loader's INSTRUCTION_FILES)
     "GEMINI.md",
     ".cursorrules",
     ".windsurfrules",
@@ -117,6 +119,46 @@ PROTECTED = (
     ".bunfig.toml",
 )
 
+#: Read only where the repository's root is: CI services and hook managers look nowhere else, and
+#: folders of them below the top are often templates and fixtures the agent must edit (a
+#: cookiecutter's `.github/workflows`).
+ROOT_ONLY = frozenset(
+    {
+        ".github/workflows",
+        ".github/actions",
+        ".gitlab-ci.yml",
+        ".circleci",
+        ".buildkite",
+        ".travis.yml",
+        "Jenkinsfile",
+        "azure-pipelines.yml",
+        "bitbucket-pipelines.yml",
+        ".drone.yml",
+        ".woodpecker.yml",
+        ".woodpecker",
+        ".githooks",
+        ".husky",
+        ".pre-commit-config.yaml",
+        "lefthook.yml",
+        ".lefthook.yml",
+        ".gitlab/ci",
+        ".gitea/workflows",
+        ".forgejo/workflows",
+        ".tekton",
+        "cloudbuild.yaml",
+        ".cirrus.yml",
+        "appveyor.yml",
+        ".semaphore",
+        ".gitpod.yml",
+    }
+)
+
+#: In every folder below the top too (`packages/web/AGENTS.md`, `lib/.cursor/rules`, a nested
+#: package's `.claude/skills`, `sub/.envrc`, `sub/.vscode`): agents read a folder's own
+#: instructions when they work there, direnv runs a nested `.envrc` on `cd`, an editor opened
+#: on the folder runs its tasks, a package manager run there reads its settings.
+NESTED_PROTECTED = tuple(p for p in PROTECTED if not p.startswith(".git/") and p not in ROOT_ONLY)
+
 #: Relative to the home directory: hidden from commands (keys, tokens, our own API key).
 HIDDEN_IN_HOME = (
     ".ssh",
@@ -184,17 +226,102 @@ class SandboxDenial(Model):
         return " and ".join(wants) or "nothing more"
 
 
-#: Files the file editor changed in this process. Each such change was rated (HIGH for a
-#: protected path) and confirmed, so the terminal must not take a protected path the editor
-#: made for the work of a process a command left running, and undo it.
-_EDITOR_WRITES: set[str] = set()
+#: Files the file editor changed in this process, with a digest of what it wrote (None when
+#: the change removed the file). Each such change was rated (HIGH for a protected path) and
+#: confirmed, so the terminal must not take a protected path the editor made for the work of a
+#: process a command left running, and undo it; but only while it holds what the editor wrote:
+#: that process (in a jail started before the path existed, so not bound there) may append to it.
+_EDITOR_WRITES: dict[str, bytes | None] = {}
+_MAX_CHECKED_BYTES = 64 * 1024 * 1024
+_MAX_CHECKED_ENTRIES = 2000
 
 
-def note_editor_write(path: str) -> None:
-    _EDITOR_WRITES.add(os.path.realpath(path))
+def note_editor_write(path: str, digest: bytes | None = None) -> None:
+    """`digest`: sha256 of the bytes the editor left there (None: it removed the file)."""
+    _EDITOR_WRITES[os.path.realpath(path)] = digest
 
 
 def editor_wrote_under(path: str) -> bool:
-    """Whether the file editor changed `path` or something below it."""
+    """Whether the file editor changed `path` or something below it, and everything there is
+    still what the editor wrote: no other file, no link, no byte added since."""
     root = os.path.realpath(path)
-    return any(w == root or w.startswith(root + os.sep) for w in _EDITOR_WRITES)
+    written = {w: d for w, d in _EDITOR_WRITES.items() if w == root or w.startswith(root + os.sep)}
+    if not written:
+        return False
+    if os.path.islink(path):
+        return False
+    if not os.path.isdir(root):
+        return _holds(root, written.get(root))
+    seen = 0
+    for directory, subdirectories, files in os.walk(root):
+        seen += len(subdirectories) + len(files)
+        if seen > _MAX_CHECKED_ENTRIES:
+            return False
+        for name in subdirectories:
+            if os.path.islink(os.path.join(directory, name)):
+                return False
+        for name in files:
+            file = os.path.join(directory, name)
+            if file not in written or not _holds(file, written[file]):
+                return False
+    return True
+
+
+def _holds(file: str, digest: bytes | None) -> bool:
+    if digest is None or os.path.islink(file):
+        return False
+    try:
+        with open(file, "rb") as handle:
+            content = handle.read(_MAX_CHECKED_BYTES + 1)
+    except OSError:
+        return False
+    return len(content) <= _MAX_CHECKED_BYTES and hashlib.sha256(content).digest() == digest
+
+
+#: Files `tui` itself trusts outside the sandbox, by real path, with why: the Python it runs
+#: unconfined (the session's strategy file, the project modules it imported, the strategies of
+#: earlier sessions in this workspace, which a `--resume` loads again), and the files an
+#: instruction file pulls into every later session (`@docs/rules.md` in CLAUDE.md). A command or
+#: edit that changes one changes what runs or what agents are told next time: writing one is
+#: rated HIGH and the sandbox binds it read-only.
+_TRUSTED: dict[str, str] = {}
+
+RUNS_OUTSIDE = "code this tool runs outside the sandbox (a session's strategy or a module it imports)"
+READ_AS_INSTRUCTIONS = "agent instructions (an instruction file imports it with @path)"
+
+
+def note_trusted_file(path: str, reason: str = RUNS_OUTSIDE) -> None:
+    """Record a file `tui` runs or reads as instructions outside the sandbox."""
+    _TRUSTED.setdefault(os.path.realpath(path), reason)
+
+
+def trusted_files() -> frozenset[str]:
+    """The real paths of every file recorded by `note_trusted_file`."""
+    return frozenset(_TRUSTED)
+
+
+def trusted_file_reason(resolved: str) -> str | None:
+    """Why writing the real path `resolved` changes what `tui` runs or tells agents, or None.
+    Python reads a module's `__pycache__/<name>.*.pyc` instead of its source when the pyc's
+    recorded size and time match, so a forged pyc is the same code as the module."""
+    if not _TRUSTED:
+        return None
+    if resolved in _TRUSTED:
+        return _TRUSTED[resolved]
+    for parent in _parents(resolved):  # a file inside a trusted package directory
+        if parent in _TRUSTED:
+            return _TRUSTED[parent]
+    directory, name = os.path.split(resolved)
+    if os.path.basename(directory) == "__pycache__" and name.endswith(".pyc"):
+        source = os.path.join(os.path.dirname(directory), name.split(".", 1)[0] + ".py")
+        if _TRUSTED.get(source) == RUNS_OUTSIDE:
+            return "compiled code this tool runs outside the sandbox (the cache of a session's strategy or its modules)"
+    return None
+
+
+def _parents(path: str) -> list[str]:
+    parents, current = [], os.path.dirname(path)
+    while current and current != os.path.dirname(current):
+        parents.append(current)
+        current = os.path.dirname(current)
+    return parents

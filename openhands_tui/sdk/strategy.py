@@ -8,12 +8,16 @@ setup() or build_agent() that raises or returns the wrong thing, unknown or ill-
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import inspect
 import sys
+import sysconfig
 import traceback
 from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from importlib.machinery import SourceFileLoader
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Literal
@@ -24,6 +28,7 @@ from openhands_tui.sdk.agent import Agent
 from openhands_tui.sdk.errors import OpenHandsTUIError, StrategyError
 from openhands_tui.sdk.llm import LLM
 from openhands_tui.sdk.model import StrictModel, UnsupportedArgument
+from openhands_tui.sdk.sandbox import note_trusted_file
 
 ParamType = Literal["string", "integer", "boolean"]
 _TRUE = {"true", "1", "yes", "on"}
@@ -119,7 +124,8 @@ class LoadedStrategy:
     def build_agent(self, llm: LLM, params: dict[str, Any]) -> Agent:
         cls = type(self.strategy).__name__
         try:
-            agent = self.strategy.build_agent(llm, params)
+            with _noting_imports():
+                agent = self.strategy.build_agent(llm, params)
         except (Exception, SystemExit) as exc:
             raise StrategyError(
                 f"{self.source}: {cls}.build_agent() failed{_where(exc, self.source)}: {_one_line(exc)}"
@@ -184,19 +190,57 @@ def load_strategy_source(spec: str) -> LoadedStrategy:
         raise StrategyError(f"{file_part}: expected a .py strategy file")
     if not path.is_file():  # a pipe would block the import forever, a device fill memory
         raise StrategyError(f"{file_part}: not a regular file (a pipe, device or socket)")
-    module = _import_file(path, file_part)
+    note_trusted_file(str(path))
+    with _noting_imports():
+        module = _import_file(path, file_part)
     cls = _pick_class(module, file_part, selector)
     try:
-        strategy = cls()
+        with _noting_imports():
+            strategy = cls()
     except (Exception, SystemExit) as exc:
         raise StrategyError(f"{file_part}: {cls.__name__}() failed: {_one_line(exc)}") from None
     try:
-        strategy.setup()
+        with _noting_imports():
+            strategy.setup()
     except (Exception, SystemExit) as exc:
         raise StrategyError(
             f"{file_part}: {cls.__name__}.setup() failed{_where(exc, file_part)}: {_one_line(exc)}"
         ) from None
     return LoadedStrategy(strategy, file_part)
+
+
+def note_strategy_of_earlier_session(spec: str) -> None:
+    """A strategy file an earlier session ran (a `--resume` runs it again, outside the sandbox):
+    protect it and the modules beside it that it imports by name, without running it."""
+    file_part, _ = _split_selector(spec)
+    path = Path(file_part)
+    if spec.startswith("builtin:") or not path.is_file():
+        return
+    note_trusted_file(str(path))
+    for module in _sibling_imports(path):
+        note_trusted_file(str(module))
+
+
+def _sibling_imports(path: Path) -> list[Path]:
+    """The modules beside `path` (or packages' `__init__.py`) that its `import` statements name."""
+    import ast
+
+    try:
+        tree = ast.parse(path.read_bytes())
+    except (OSError, SyntaxError, ValueError):
+        return []
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module.split(".")[0])
+    found = []
+    for name in sorted(names):
+        for candidate in (path.parent / f"{name}.py", path.parent / name / "__init__.py"):
+            if candidate.is_file():
+                found.append(candidate)
+    return found
 
 
 def _split_selector(spec: str) -> tuple[str, str | None]:
@@ -210,7 +254,7 @@ def _import_file(path: Path, shown: str) -> ModuleType:
     resolved = path.resolve()
     digest = hashlib.sha1(str(resolved).encode()).hexdigest()[:8]
     module_name = f"openhands_tui_strategy_{resolved.stem}_{digest}"
-    spec = importlib.util.spec_from_file_location(module_name, resolved)
+    spec = importlib.util.spec_from_file_location(module_name, resolved, loader=_SourceOnly(module_name, str(resolved)))
     if spec is None or spec.loader is None:
         raise StrategyError(f"{shown}: cannot be imported as a Python module")
     module = importlib.util.module_from_spec(spec)
@@ -227,6 +271,41 @@ def _import_file(path: Path, shown: str) -> ModuleType:
         sys.modules.pop(module_name, None)
         raise StrategyError(f"{shown}: error while loading{_where(exc, str(resolved))}: {_one_line(exc)}") from None
     return module
+
+
+class _SourceOnly(SourceFileLoader):
+    """Loads the strategy file from its source, never from a `__pycache__` entry: Python would
+    run a pyc there instead of the file whenever its recorded size and time match, and the
+    workspace's caches are the agent's to write."""
+
+    def path_stats(self, path: str) -> dict[str, float]:
+        raise OSError("a strategy is compiled from its source")  # no stats: no cache is read or written
+
+
+@contextlib.contextmanager
+def _noting_imports() -> Iterator[None]:
+    """Record the project modules a strategy imports (a helper beside it, `sys.path` pointed at
+    its folder): `tui` runs them outside the sandbox too, so they are protected like the file.
+    Installed packages and the standard library are not the project's (nor the sandbox's) to
+    guard."""
+    before = set(sys.modules)
+    try:
+        yield
+    finally:
+        for name in set(sys.modules) - before:
+            filename = getattr(sys.modules.get(name), "__file__", None)
+            if isinstance(filename, str) and _project_module(filename):
+                note_trusted_file(filename)
+
+
+def _project_module(filename: str) -> bool:
+    if filename.startswith(str(Path(__file__).parent.parent) + "/"):
+        return False  # this tool's own package: installed code, like any other
+    parts = Path(filename).parts
+    if "site-packages" in parts or "dist-packages" in parts:
+        return False
+    library = {sysconfig.get_paths().get(key) for key in ("stdlib", "platstdlib")}
+    return not any(root and filename.startswith(root.rstrip("/") + "/") for root in library)
 
 
 def _pick_class(module: ModuleType, shown: str, selector: str | None) -> type[Strategy]:

@@ -20,7 +20,7 @@ from openhands_tui.sdk.security.code_checks import writes_startup_file
 from openhands_tui.sdk.security.command_languages import HANDLERS as COMMAND_LANGUAGE_HANDLERS
 from openhands_tui.sdk.security.devtools import HANDLERS as DEVTOOL_HANDLERS
 from openhands_tui.sdk.security.exec_rules import HANDLERS as EXEC_HANDLERS
-from openhands_tui.sdk.security.invocation import Finding, Invocation, words
+from openhands_tui.sdk.security.invocation import LINE_FACT, Finding, Invocation, holds_placeholder, words
 from openhands_tui.sdk.security.paths import PathJudge
 from openhands_tui.sdk.security.programs import HANDLERS as PROGRAM_HANDLERS
 from openhands_tui.sdk.security.runners import HANDLERS as RUNNER_HANDLERS
@@ -84,6 +84,9 @@ _SOURCE_FACT = "source "
 #: How many of a loop's values the body's paths are judged with (`for f in *`: the first ones).
 _LOOP_VALUES = 50
 
+#: A backslash bash removes inside double quotes: before $ ` " \\ (and a newline).
+_DOUBLE_QUOTE_ESCAPE = re.compile(r'\\([$`"\\\n])')
+
 #: Programs whose output is what they fetched (`curl URL > a.sh`).
 _DOWNLOADERS = frozenset({"curl", "wget", "http", "https", "xh", "aria2c", "fetch"})
 
@@ -142,13 +145,18 @@ class CommandAnalysis:
             return
         for known in self._with_known_variables(word):  # as well, never instead: `read f` may change it
             self.write_path(known, cwd)
-        if not word.static:
+        runtime = holds_placeholder(self, word)  # `{}/x.pth` under find -exec: judged as written, and as unknown
+        if not word.static or runtime:
             self.flag(Risk.MEDIUM, f"writes a path known only at run time ({word.value})")
             self._judge_known_part(word, cwd, "writes")
             sources = " ".join(v for n in word.variables for v in self.facts.get(_SOURCE_FACT + n, set()))
+            # the evidence that the directory is site-packages may be anywhere on the line (`find -name
+            # site-packages -exec sh -c 'cp x.pth "$1"' _ {} ;`)
+            sources += " " + " ".join(self.facts.get(LINE_FACT, ()))
             if writes_startup_file(word.value, sources):  # `$d/x.pth` where d=$(python3 -c 'import site...')
                 self.flag(Risk.HIGH, f"writes {word.value}: interpreter start-up code in a directory found at run time")
-            return
+            if not runtime:
+                return
         verdict = self.judge.judge(word.value, cwd)
         if verdict.device:
             return
@@ -212,6 +220,17 @@ class CommandAnalysis:
         inner.run(code)
         for finding in inner.findings:
             self.flag(finding.risk, f"{origin}: {finding.reason}")
+        unescaped = _DOUBLE_QUOTE_ESCAPE.sub(r"\1", code)
+        if not own_process and unescaped != code:
+            # `sh -c "rm \$HOME/x"`: inside double quotes bash drops the backslash before $ ` " \, so
+            # the inner shell runs `rm $HOME/x`; the words handed here may still hold it. The text
+            # is judged as written and as bash hands it on (a parse error there proves nothing).
+            again = CommandAnalysis(self.judge, cwd, self.depth + 1)
+            again.own_process, again.facts = own_process, self.facts
+            again.run(unescaped)
+            for finding in again.findings:
+                if "not valid shell syntax" not in finding.reason:
+                    self.flag(finding.risk, f"{origin}: {finding.reason}")
 
     def nested_invocation(self, words: list[Word], parent: Invocation) -> None:
         if self.depth >= _MAX_DEPTH:
@@ -229,6 +248,8 @@ class CommandAnalysis:
         """Judge `text` (parsed here unless the caller already has its parse)."""
         if parsed is None:
             parsed = parse_shell(text, home=self.judge.home, cwd=self.cwd)
+        if self.depth == 0:
+            self.facts[LINE_FACT] = {text}
         if parsed.error:
             self.flag(Risk.HIGH, parsed.error)
         for function in parsed.functions if not self.own_process else []:
@@ -376,7 +397,7 @@ class CommandAnalysis:
             elif skip_next and previous not in ("-f", "--file"):
                 skip_next = False  # grep's pattern, not a file
             elif previous not in ("-e", "--regexp", "--env-file", "-m", "--message"):
-                verdict = self.judge.judge(value, inv.cwd)
+                verdict = self.judge.judge(_named_file(inv.name, value), inv.cwd)
                 if verdict.secret:
                     self.flag(Risk.HIGH, f"{inv.name} is given {verdict.resolved}: {verdict.secret}")
             previous = value
@@ -401,6 +422,24 @@ class CommandAnalysis:
             for name in word.variables:
                 if SECRET_VARIABLE.search(name):
                     self.flag(Risk.HIGH, f"expands ${name}, which holds a secret")
+
+
+#: Programs that take `field@file` (HTTPie and its kin): the file's content is sent.
+_FIELD_AT_FILE = frozenset(words("http https xh xhs"))
+
+
+def _named_file(program: str, value: str) -> str:
+    """The file an argument hands over by reference: `@.env` and `f=@.env` (curl's data and form
+    files), `f=<.env` (curl's form text), `f@.env` (HTTPie); else the argument itself. The reason
+    then names `.env`, not a file called `@.env`."""
+    if value.startswith("@") and len(value) > 1:
+        return value[1:]
+    for marker in ("=@", "=<"):
+        if marker in value:
+            return value.split(marker, 1)[1].split(";", 1)[0] or value
+    if program in _FIELD_AT_FILE and "@" in value and "://" not in value:
+        return value.split("@", 1)[1] or value
+    return value
 
 
 def assess_command(

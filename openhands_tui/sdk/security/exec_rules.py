@@ -21,7 +21,7 @@ from openhands_tui.sdk.security.interpreter_rules import (
     runs_unseen_code,
     script_language,
 )
-from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, words
+from openhands_tui.sdk.security.invocation import XARGS_INPUT, Analysis, Handler, Invocation, note_placeholder, words
 from openhands_tui.sdk.security.searches import prints_environment
 from openhands_tui.sdk.shell_syntax import Word
 
@@ -112,8 +112,36 @@ def wrapper(a: Analysis, inv: Invocation) -> None:
             a.flag(Risk.HIGH, f"xargs hands input it has not seen to {program}, which runs it as code")
         if program in _DESTROYS_ITS_OPERANDS:
             a.flag(Risk.HIGH, f"xargs hands names it has not seen to {program}, which deletes or overwrites them")
+        replace = _xargs_replace_string(values)
+        if replace is not None:
+            note_placeholder(a, replace)
+        elif program in _COPIERS:  # `xargs -n1 cp x.pth`: the unseen input is where it lands
+            note_placeholder(a, XARGS_INPUT)
+            inner = [*inner, Word(XARGS_INPUT)]
     if inner:
         a.nested_invocation(inner, inv)
+
+
+#: Programs whose last operand is where the others land: through xargs, that is its input.
+_COPIERS = frozenset(words("cp mv ln install rsync"))
+
+
+def _xargs_replace_string(values: list[str]) -> str | None:
+    """xargs's replace-string: `-I X`, `-IX`, `-i`/`--replace` (`{}`), `--replace=X`, or None."""
+    for index, value in enumerate(values):
+        if value == "-I" and index + 1 < len(values):
+            return values[index + 1]
+        if value.startswith("-I") and len(value) > 2:
+            return value[2:]
+        if value in ("-i", "--replace"):
+            return "{}"
+        if value.startswith("--replace="):
+            return value.split("=", 1)[1] or "{}"
+        if value.startswith("-i") and len(value) > 2:
+            return value[2:]
+        if not value.startswith("-"):
+            return None  # the command xargs runs: its own options are not xargs's
+    return None
 
 
 def _env_split_string(a: Analysis, inv: Invocation) -> None:

@@ -107,6 +107,25 @@ class Analysis(Protocol):
     def path_is_inside(self, value: str, cwd: str) -> bool: ...
 
 
+#: The fact naming the text that stands for a name only known at run time in a command another
+#: program runs: find's `{}`, xargs's replace-string (`-I X`), or the input xargs appends.
+PLACEHOLDERS_FACT = "placeholders"
+#: The fact holding the whole command line, for evidence a rule needs from elsewhere in it.
+LINE_FACT = "line"
+#: What xargs appends to the command it runs (input it has not seen yet).
+XARGS_INPUT = "{xargs input}"
+
+
+def note_placeholder(a: Analysis, text: str) -> None:
+    """`text` in the words of a command about to be judged is a name filled in at run time."""
+    a.facts.setdefault(PLACEHOLDERS_FACT, set()).add(text)
+
+
+def holds_placeholder(a: Analysis, word: Word) -> bool:
+    """Whether `word` is (or contains) a name filled in at run time (`{}`, `{}/x.pth`)."""
+    return any(text in word.value for text in a.facts.get(PLACEHOLDERS_FACT, ()))
+
+
 def words(text: str) -> tuple[str, ...]:
     """A table of names written as whitespace-separated text (keeps long tables readable)."""
     return tuple(text.split())

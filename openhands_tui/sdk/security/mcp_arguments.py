@@ -8,12 +8,17 @@ terminal and the file editor judge theirs: a command-like argument by the shell 
 path-like one by what it points at (a secret; for a tool that may write, a file that steers
 later sessions: shell start-up files, git hooks, agent instructions, CI). Only
 arguments that name a command or a path are judged; free text (a message, a query) is not.
+A `file://` URI is a path whatever its argument is called, and so, for secrets, is any value
+that is nothing but an absolute or home path (`{"location": "~/.ssh/id_rsa"}`). Every path is
+judged (they cost a `realpath` each) up to a generous bound, and every command up to fifty;
+more than that is HIGH, so a call cannot bury one write under a pile of harmless ones.
 """
 
 from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import unquote
 
 from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.security.invocation import Finding
@@ -23,7 +28,10 @@ from openhands_tui.sdk.security.paths import PathJudge, PathVerdict
 _COMMAND_KEY = re.compile(r"^(command|cmd|commandline|command_line|shell|shell_command|script|bash|sh)$", re.I)
 #: Argument names whose value is a file or directory path.
 _PATH_KEY = re.compile(r"(path|file|filename|dir|directory|folder|cwd|source|destination|target|dest|src)s?$", re.I)
-_MAX_VALUES = 50
+_MAX_COMMANDS = 50
+_MAX_PATHS = 1000
+_FILE_URI = re.compile(r"^file://(?:localhost)?(/\S*)$", re.I)
+_BARE_PATH = re.compile(r"^(?:/|~/?)\S*$")
 
 
 def assess_arguments(
@@ -35,13 +43,31 @@ def assess_arguments(
 
     judge = PathJudge(workspace, home)
     findings: list[Finding] = []
-    for key, value in _strings(arguments)[:_MAX_VALUES]:
+    commands = paths = 0
+    for key, value in _strings(arguments):
+        uri = _FILE_URI.match(value)
         if _COMMAND_KEY.match(key) and value.strip():
-            findings += [
-                Finding(f.risk, f"argument {key!r}: {f.reason}") for f in assess_command(value, workspace, home=home)
-            ]
-        elif _PATH_KEY.search(key) and _looks_like_path(value):
-            findings += _path_findings(judge.judge(value), key, read_only)
+            commands += 1
+            if commands <= _MAX_COMMANDS:
+                findings += [
+                    Finding(f.risk, f"argument {key!r}: {f.reason}")
+                    for f in assess_command(value, workspace, home=home)
+                ]
+        elif uri is not None or (_PATH_KEY.search(key) and _looks_like_path(value)):
+            paths += 1
+            if paths <= _MAX_PATHS:
+                findings += _path_findings(judge.judge(unquote(uri.group(1)) if uri else value), key, read_only)
+        elif _BARE_PATH.match(value) and len(value) <= 4096:
+            verdict = judge.judge(value)  # a path under another name: only a secret raises it
+            if verdict.secret and not verdict.device:
+                findings.append(Finding(Risk.HIGH, f"argument {key!r} names {verdict.resolved}: {verdict.secret}"))
+    if commands > _MAX_COMMANDS or paths > _MAX_PATHS:
+        findings.append(
+            Finding(
+                Risk.HIGH,
+                f"{commands} commands and {paths} paths among the arguments: more than are judged one by one",
+            )
+        )
     return findings
 
 

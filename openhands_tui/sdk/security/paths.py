@@ -14,6 +14,7 @@ import os
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from openhands_tui.sdk.sandbox import trusted_file_reason
 from openhands_tui.sdk.security.invocation import words
 
 HARMLESS_DEVICES = words("""
@@ -47,7 +48,7 @@ _SENSITIVE = {
     """),
     "git hooks": (".githooks/*", ".husky/*", ".pre-commit-config.yaml", "lefthook.yml", ".lefthook.yml", ".envrc"),
     "agent instructions or permissions": words("""
-        .openhands/* .openhands .agents/* .agents AGENTS.md agent.md CLAUDE.md GEMINI.md .cursorrules
+        .openhands/* .openhands .agents/* .agents AGENTS.md agent.md CLAUDE.md CLAUDE.local.md GEMINI.md .cursorrules
         .cursor/* .claude/* .claude .openhands-tui/* .openhands-tui .github/copilot-instructions.md
         .windsurfrules .clinerules .clinerules/* .aider* .mcp.json .cursor/mcp.json .windsurf/* .windsurf
         .github/instructions/* .github/prompts/* .github/chatmodes/* .continue/* .continue .roo/* .roo
@@ -136,6 +137,9 @@ class PathJudge:
     def _sensitive(self, relative: str, resolved: str, inside: bool) -> str | None:
         if resolved == self.own_config or resolved.startswith(self.own_config + os.sep):
             return "this tool's own settings, approval rules or trusted projects"
+        trusted = trusted_file_reason(resolved)
+        if trusted is not None:
+            return trusted
         if not inside and resolved.startswith(self.home + os.sep):
             relative = os.path.relpath(resolved, self.home)
         parts = PurePosixPath(relative).parts

@@ -12,7 +12,7 @@ import re
 from dataclasses import replace
 
 from openhands_tui.sdk.event import Risk
-from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, words
+from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, holds_placeholder, words
 from openhands_tui.sdk.security.network_rules import NETWORK_HANDLERS, is_remote_rsync, remote
 from openhands_tui.sdk.security.scripted_tools import find, sed, tar
 from openhands_tui.sdk.security.searches import hunts_secrets, prints_environment
@@ -145,7 +145,8 @@ def _into_directory(a: Analysis, operands: list[Word], directories: list[Word], 
         sources, target = operands[:-1], operands[-1]
     else:
         return
-    if not target.static:  # `cp x.pth $(python3 -c 'import sysconfig; ...')`: the name still lands there
+    if not target.static or holds_placeholder(a, target):
+        # `cp x.pth $(python3 -c 'import sysconfig; ...')`, `find ... -exec cp x.pth {} ;`: the name still lands there
         for source in sources:
             name = os.path.basename(source.value.rstrip("/"))
             if source.static and name not in ("", ".", ".."):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from openhands_tui.sdk.event import Risk
-from openhands_tui.sdk.security.invocation import Analysis, Invocation, words
+from openhands_tui.sdk.security.invocation import Analysis, Invocation, note_placeholder, words
 from openhands_tui.sdk.security.paths import is_secret_name
 from openhands_tui.sdk.shell_syntax import Word
 
@@ -105,6 +105,7 @@ def find(a: Analysis, inv: Invocation) -> None:
                     break
                 inner.append(word)
             if inner:
+                note_placeholder(a, "{}")  # each file found: `-exec cp x.pth {} ;` writes into every match
                 a.nested_invocation(inner, inv)
             if secret_names and inner:
                 # `find . -name '.env*' -exec cat {} ;`: what it runs is handed the secret files

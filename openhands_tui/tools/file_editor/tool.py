@@ -117,8 +117,16 @@ class FileEditorTool(ToolDefinition[FileEditorAction]):
                 path=action.path,
             )
         if action.command != "view" and real is not None:
-            note_editor_write(real)  # rated and confirmed: the sandbox must not undo it
+            # rated and confirmed: the sandbox must not undo it, while it holds what was written
+            note_editor_write(real, self._written_digest(real))
         return FileEditorObservation(text=result.text, command=action.command, path=result.path, diff=result.diff)
+
+    def _written_digest(self, real: str) -> bytes | None:
+        """The digest of what the editor last wrote to `real` (None: it removed the file)."""
+        for target, digest in self.editor.undo.written.items():
+            if os.path.realpath(target) == real:
+                return digest
+        return None
 
     def _dispatch(self, action: FileEditorAction) -> EditResult:
         editor = self.editor

@@ -11,13 +11,69 @@ from __future__ import annotations
 import os
 import re
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 
-_GIT_CONFIG_DANGER = re.compile(
-    r"^\s*(hookspath|fsmonitor|sshcommand|pager|editor|askpass|gitproxy|externaldiff|external|"
-    r"textconv|command|clean|smudge|process|helper|path|sequenceeditor|cmd|tool)\s*=",
-    re.IGNORECASE | re.MULTILINE,
-)
+
+def _keys(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+#: What a config that `git init`, `git clone` (also `--filter`, `--recurse-submodules`), `git
+#: remote add`, `git sparse-checkout`, `git lfs` or `git config user.email` writes may hold, by
+#: section (subsection dropped) and key. Anything else makes the new config not harmless: git
+#: runs programs from far more keys than a deny list keeps up with (`gpg.program`,
+#: `merge.<driver>.driver`, `pager.<command>`, `submodule.<name>.update = !cmd`,
+#: `remote.<name>.uploadpack`, `core.alternateRefsCommand`, `sendemail.sendmailCmd`...).
+_PLAIN_CONFIG = {
+    "core": _keys(
+        "repositoryformatversion filemode bare logallrefupdates ignorecase precomposeunicode symlinks "
+        "autocrlf eol safecrlf sparsecheckout sparsecheckoutcone quotepath longpaths"
+    ),
+    "remote": _keys("url pushurl fetch tagopt mirror prune promisor partialclonefilter"),
+    "branch": _keys("remote merge rebase pushremote"),
+    "extensions": _keys("objectformat worktreeconfig partialclone refstorage"),
+    "submodule": _keys("url active branch shallow update"),
+    "user": _keys("name email"),
+    "init": frozenset({"defaultbranch"}),
+    "index": _keys("sparse version"),
+    "lfs": _keys("repositoryformatversion access"),
+    "pull": _keys("rebase ff"),
+    "push": _keys("default autosetupremote"),
+    "fetch": _keys("prune"),
+    "commit": frozenset({"gpgsign"}),
+    "advice": None,  # any key: hints git prints, nothing it runs
+    "color": None,
+}
+#: `submodule.<name>.update` may be `!command`; only git's own modes are plain.
+_PLAIN_UPDATE = _keys("checkout rebase merge none")
+_SECTION = re.compile(r'^\[\s*([A-Za-z0-9.-]+)(?:\s+"(?:[^"\\]|\\.)*")?\s*\]\s*(?:[#;].*)?$')
+_ENTRY = re.compile(r"^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$")
+
+
+def plain_git_config(text: str) -> bool:
+    """Whether a git config holds only what a plain `git init`/`clone`/`remote add` writes."""
+    section = None
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        header = _SECTION.match(line)
+        if header is not None:
+            section = header.group(1).split(".", 1)[0].lower()
+            if section not in _PLAIN_CONFIG:
+                return False
+            continue
+        entry = _ENTRY.match(line)
+        if entry is None or section is None or line.endswith("\\"):
+            return False  # unparsed text, a key before any section, a continued value: not plain
+        key, value = entry.group(1).lower(), (entry.group(2) or "").strip().strip('"').lower()
+        keys = _PLAIN_CONFIG[section]
+        if keys is not None and key not in keys:
+            return False
+        if section == "submodule" and key == "update" and value not in _PLAIN_UPDATE:
+            return False
+    return True
 
 
 #: What in a git directory makes git run code or read config from elsewhere.
@@ -72,7 +128,7 @@ def harmless_new_git(path: Path) -> bool:
             text = path.read_text(errors="replace")
         except OSError:
             return False
-        return _GIT_CONFIG_DANGER.search(text) is None and "[alias" not in text.lower()
+        return plain_git_config(text)
     return False
 
 
@@ -111,18 +167,24 @@ _SKIPPED = frozenset(
 )
 
 
-def nested_repositories_state(workspace: Path) -> list[Path]:
+#: Called for each directory the nested look lists, with its entries: more paths to protect.
+ExtraLook = Callable[[Path, list[os.DirEntry[str]]], list[Path]]
+
+
+def nested_repositories_state(workspace: Path, also: ExtraLook | None = None) -> list[Path]:
     """For every repository nested in the working tree (depth <= NESTED_DEPTH): its hooks and
     config (and its own submodules'), or the `.git` file itself when it points elsewhere. git
     runs those hooks and obeys that config when the user works in the nested directory.
-    Breadth first, so a budget cut on a huge tree drops the deepest directories, not vendor/."""
+    Breadth first, so a budget cut on a huge tree drops the deepest directories, not vendor/.
+    `also`: what else to protect in each directory below the top, found in the same listing
+    (nested agent instructions), so the workspace is walked once per look."""
     found: list[Path] = []
     top = str(workspace)
     pending, seen = deque([(top, 0)]), 0
     while pending and seen < NESTED_MAX_DIRECTORIES:
         directory, depth = pending.popleft()
         seen += 1
-        if depth == NESTED_DEPTH:  # only whether it is a repository: one lstat, not a listing
+        if depth == NESTED_DEPTH and also is None:  # only whether it is a repository: one lstat, not a listing
             if os.path.lexists(directory + "/.git"):
                 found += _repository_state(Path(directory, ".git"))
             continue
@@ -130,10 +192,12 @@ def nested_repositories_state(workspace: Path) -> list[Path]:
             entries = list(os.scandir(directory))
         except OSError:
             continue
+        if also is not None and directory != top:
+            found += also(Path(directory), entries)
         for entry in entries:
             if entry.name.lower() == ".git" and directory != top:
                 found += _repository_state(Path(entry.path))
-            elif entry.name not in _SKIPPED and entry.is_dir(follow_symlinks=False):
+            elif depth < NESTED_DEPTH and entry.name not in _SKIPPED and entry.is_dir(follow_symlinks=False):
                 pending.append((entry.path, depth + 1))
     return found
 

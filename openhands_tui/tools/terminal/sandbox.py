@@ -25,11 +25,13 @@ from pathlib import Path
 
 from openhands_tui.sdk.sandbox import (
     HIDDEN_IN_HOME,
+    NESTED_PROTECTED,
     PROTECTED,
     SandboxDenial,
     SandboxGrant,
     SandboxPolicy,
     editor_wrote_under,
+    trusted_files,
 )
 from openhands_tui.tools.terminal.git_state import (
     harmless_new_git,
@@ -109,6 +111,24 @@ def _case_insensitive(
     return found
 
 
+#: NESTED_PROTECTED by the lower case of its first segment (`.github` -> its two-part patterns).
+_NESTED_BY_FIRST: dict[str, list[str]] = {}
+for _pattern in NESTED_PROTECTED:
+    _NESTED_BY_FIRST.setdefault(_pattern.split("/", 1)[0].lower(), []).append(_pattern)
+
+
+def _nested_agent_files(directory: Path, entries: list[os.DirEntry[str]]) -> list[Path]:
+    """The protected names among one folder's entries (any case), for a folder below the top."""
+    found: list[Path] = []
+    for entry in entries:
+        for pattern in _NESTED_BY_FIRST.get(entry.name.lower(), ()):
+            if "/" not in pattern:
+                found.append(Path(entry.path))
+            elif entry.is_dir(follow_symlinks=False):
+                found += _case_insensitive(Path(entry.path), pattern.split("/", 1)[1])
+    return found
+
+
 def _identity(path: Path) -> tuple[int, int] | None:
     try:
         info = os.lstat(path)
@@ -134,7 +154,26 @@ class ProtectedPaths:
             found.append(git)
         elif git.is_dir():
             found += submodule_hooks_and_config(git / "modules") + worktree_state(git / "worktrees")
-        return found + nested_repositories_state(self.workspace)
+        return found + nested_repositories_state(self.workspace, also=_nested_agent_files) + self._trusted()
+
+    def _trusted(self) -> list[Path]:
+        """The files `tui` trusts (a session's strategy and its modules, files instruction files
+        import) that live here, and Python's compiled caches of them (a pyc runs instead of the source)."""
+        top = os.path.realpath(self.workspace)
+        found: list[Path] = []
+        for real in sorted(trusted_files()):
+            if not real.startswith(top + os.sep):
+                continue
+            source = self.workspace / os.path.relpath(real, top)  # named as the other protected paths are
+            if os.path.lexists(source):
+                found.append(source)
+            stem = source.name.split(".", 1)[0] + "."
+            try:
+                cached = [e for e in os.scandir(source.parent / "__pycache__") if e.name.startswith(stem)]
+            except OSError:
+                continue
+            found += [Path(e.path) for e in cached if e.name.endswith(".pyc")]
+        return found
 
     def snapshot(self) -> dict[Path, tuple[int, int] | None]:
         return {path: _identity(path) for path in self.existing()}
@@ -171,11 +210,27 @@ class ProtectedPaths:
                 continue  # `git init`, `git clone`, `git submodule add`: sample hooks, plain config
             if path not in before and relative.parts[0] != ".git" and harmless_new_nested(path, self.workspace):
                 continue  # `git clone` into vendor/, `git submodule update --init`: a plain new checkout
-            _remove(path)
+            _undo(path, self.workspace)
             undone.append(str(relative))
         #: What the protected paths are after this check (what was undone is gone from it).
         self.settled = {p: i for p, i in now.items() if str(p.relative_to(self.workspace)) not in undone}
         return undone
+
+
+def _undo(path: Path, workspace: Path) -> None:
+    """Remove what a command made at `path` (below `workspace`), never through a link: this runs
+    in `tui`'s own process, unconfined. When a folder on the way is a link (`.github` pointing at
+    another project, `.git/modules` at a folder of repositories, `docs` elsewhere), the link is
+    what the command made, and the link is what goes; what it points at is left alone, wherever
+    it is."""
+    current = workspace
+    for part in path.relative_to(workspace).parts[:-1]:
+        current = current / part
+        if current.is_symlink():
+            with contextlib.suppress(OSError):
+                current.unlink()
+            return
+    _remove(path)
 
 
 def _remove(path: Path) -> None:
