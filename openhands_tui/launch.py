@@ -272,9 +272,8 @@ def _note_earlier_strategies(store: SessionStore, workspace: Path) -> None:
         earlier = store.list_sessions()
     except (OSError, OpenHandsTUIError):
         return
-    for meta in earlier:
-        if meta.workspace == str(workspace):
-            note_strategy_of_earlier_session(meta.strategy)
+    for spec in {meta.strategy for meta in earlier if meta.workspace == str(workspace)}:  # each file read once
+        note_strategy_of_earlier_session(spec)
 
 
 def log_to_session(launched: Launched) -> None:
