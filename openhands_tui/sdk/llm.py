@@ -317,7 +317,7 @@ class LLM(MeteredModel):
                 # the rest of the answer within `timeout` too: a stream that trickles a byte
                 # now and then would otherwise never time out
                 async with asyncio.timeout(self.timeout):
-                    response = await assemble_stream(raw, *callbacks)
+                    response = await assemble_stream(raw, *callbacks, for_us_only=not _reports_to_others(litellm))
             else:
                 response = from_message(raw)
         except TimeoutError:
@@ -361,6 +361,12 @@ _UNPRICED: set[str] = set()
 #: older OpenAI-compatible servers), for the rest of this process.
 _REFUSES_STREAM_OPTIONS: set[tuple[str, str | None]] = set()
 _PASSED_THROUGH = ("top_p", "top_k", "seed", "api_version", "extra_headers")
+
+
+def _reports_to_others(litellm: ModuleType) -> bool:
+    """Whether anyone registered litellm callbacks (a strategy sending calls to an observability
+    service through litellm, say): their success events need litellm's stream read to its end."""
+    return any(getattr(litellm, name, None) for name in ("callbacks", "success_callback", "_async_success_callback"))
 
 
 @lru_cache(maxsize=64)
