@@ -42,7 +42,6 @@ from openhands_tui.sdk.event import (
     new_id,
 )
 from openhands_tui.sdk.llm import LLMResponse
-from openhands_tui.sdk.llm_fallback import fallback_notice, without_refused_parameter
 from openhands_tui.sdk.mcp_config import microagent_servers
 from openhands_tui.sdk.mcp_port import MCPTools
 from openhands_tui.sdk.messages import MessageBuilder
@@ -297,13 +296,6 @@ class AgentRun:
                 cache_key=self._prefix_key,
                 on_accepted=accepted,
             )
-        except LLMUnsupportedParameterError as exc:
-            fallback = without_refused_parameter(self.agent.llm, exc)
-            if fallback is None:
-                raise
-            self._warn(fallback_notice(exc))
-            self.agent = self.agent.model_copy(update={"llm": fallback})
-            return await self._complete(response_id)
         finally:
             if accepted is not None:
                 accepted()  # a failed first call must not keep its siblings waiting
@@ -319,6 +311,10 @@ class AgentRun:
         return await share.claim(f"{self.agent.llm.model}|{self._prefix_key}")
 
     def _retrying(self, attempt: int, delay: float, error: Exception) -> None:
+        if isinstance(error, LLMUnsupportedParameterError):
+            note = "asking again without it (token counts are litellm's estimate unless the provider reports them)"
+            self.record(AgentErrorEvent, error=f"{error}; {note}")
+            return
         self.record(AgentErrorEvent, error=f"model call failed ({error}); retry {attempt} in {delay:.1f}s")
 
     async def _condense(self, reason: Reason, window: int | None) -> bool:

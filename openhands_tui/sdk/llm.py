@@ -8,7 +8,8 @@ the OpenAI client's are switched off so that backoff is not stacked three deep.
 Provider differences live here too: which provider a model is (litellm says), and from that
 how a request is shaped (`provider.py`): Claude's cache breakpoints and its thinking blocks
 sent back, a `prompt_cache_key` where one is taken, the reasoning effort where the model
-reasons; and a call's price with cache reads and writes at litellm's cache rates.
+reasons; and a call's price with cache reads and writes at litellm's cache rates. An endpoint
+that refuses `stream_options` (some proxies) is asked again without it, and remembered.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from pydantic import ConfigDict, Field, SecretStr
 from openhands_tui.sdk.errors import (
     LLMError,
     LLMTransientError,
+    LLMUnsupportedParameterError,
 )
 from openhands_tui.sdk.lazy_encoding import LazyEncoding
 from openhands_tui.sdk.llm_errors import classify_error
@@ -209,14 +211,25 @@ class LLM(MeteredModel):
         """Ask the model once, retrying transient failures with capped exponential backoff.
         `on_text` and `on_thinking` get the answer and the thinking as they stream; `cache_key`
         names the agent's prompt prefix for providers that take one; `on_accepted` is called
-        once the provider has begun answering (what the request cached is usable)."""
+        once the provider has begun answering (what the request cached is usable). `on_retry`
+        is told before each new attempt: after a transient failure (with the wait), and once,
+        with no wait, when the endpoint refused `stream_options` (see `_sends_stream_options`)."""
         attempt = 0
         while True:
+            sends_stream_options = self._sends_stream_options()  # what the request built next carries
             try:
                 response = await self._attempt(messages, tools, (on_text, on_thinking), cache_key, on_accepted)
                 response.retries = attempt
                 self.count(response)
                 return response
+            except LLMUnsupportedParameterError as error:
+                if error.parameter != "stream_options" or not sends_stream_options:
+                    raise  # refused without it: the provider's answer, not ours to retry
+                if (self.model, self.base_url) not in _REFUSES_STREAM_OPTIONS:
+                    _REFUSES_STREAM_OPTIONS.add((self.model, self.base_url))
+                    logger.info("%s at %s refuses stream_options: no longer sent there", self.model, self.base_url)
+                if on_retry is not None:
+                    on_retry(attempt, 0.0, error)
             except LLMTransientError as error:
                 if attempt >= self.num_retries:
                     raise
@@ -228,6 +241,12 @@ class LLM(MeteredModel):
                 if on_retry is not None:
                     on_retry(attempt, delay, error)
                 await asyncio.sleep(delay)
+
+    def _sends_stream_options(self) -> bool:
+        """Whether a request asks for the usage with `stream_options`: streamed, and not to an
+        endpoint that refused it (remembered for the process, so later calls — other agents, the
+        condenser, later runs — do not pay for the refusal again)."""
+        return self.stream and (self.model, self.base_url) not in _REFUSES_STREAM_OPTIONS
 
     def _backoff(self, attempt: int, retry_after: float | None) -> float:
         if retry_after is not None:
@@ -264,6 +283,10 @@ class LLM(MeteredModel):
             kwargs[SKIP_MCP_GATEWAY] = True
         if self.stream:
             kwargs["stream_options"] = {"include_usage": True}
+            if not self._sends_stream_options():
+                # litellm's stream still ends with the usage as asked above (the provider's if it
+                # sends one anyway, else litellm's count); only the request leaves the option out
+                kwargs["additional_drop_params"] = ["stream_options"]
         if self.api_key is not None:
             kwargs["api_key"] = self.api_key.get_secret_value()
         if self.base_url:
@@ -294,7 +317,7 @@ class LLM(MeteredModel):
                 # the rest of the answer within `timeout` too: a stream that trickles a byte
                 # now and then would otherwise never time out
                 async with asyncio.timeout(self.timeout):
-                    response = await assemble_stream(raw, *callbacks)
+                    response = await assemble_stream(raw, *callbacks, for_us_only=not _reports_to_others(litellm))
             else:
                 response = from_message(raw)
         except TimeoutError:
@@ -334,7 +357,16 @@ class LLM(MeteredModel):
 #: stops working (the module is imported again, or the flag reaches the request).
 SKIP_MCP_GATEWAY = "_skip_mcp_handler"
 _UNPRICED: set[str] = set()
+#: (model, base URL) of endpoints that answered `stream_options` with a 400 (some proxies and
+#: older OpenAI-compatible servers), for the rest of this process.
+_REFUSES_STREAM_OPTIONS: set[tuple[str, str | None]] = set()
 _PASSED_THROUGH = ("top_p", "top_k", "seed", "api_version", "extra_headers")
+
+
+def _reports_to_others(litellm: ModuleType) -> bool:
+    """Whether anyone registered litellm callbacks (a strategy sending calls to an observability
+    service through litellm, say): their success events need litellm's stream read to its end."""
+    return any(getattr(litellm, name, None) for name in ("callbacks", "success_callback", "_async_success_callback"))
 
 
 @lru_cache(maxsize=64)

@@ -67,6 +67,8 @@ class ScriptedServer:
         #: Requests being answered right now, and the most there ever were at once.
         self.in_flight = 0
         self.max_in_flight = 0
+        #: TCP connections clients opened (a client that reuses its connection opens one).
+        self.connections = 0
         self._lock = threading.Lock()
         self._httpd = _Server(("127.0.0.1", port), _handler_for(self))
         self._thread: threading.Thread | None = None
@@ -143,6 +145,11 @@ class Handler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
+
+    def setup(self) -> None:
+        super().setup()  # once per connection, however many requests it carries
+        with self.server_app._lock:
+            self.server_app.connections += 1
 
     def do_GET(self) -> None:
         self.server_app.do_get(self)

@@ -17,7 +17,7 @@ import secrets
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from openhands_tui.testing import responses
 from openhands_tui.testing.http import Handler, RecordedRequest, ScriptedServer
@@ -46,7 +46,7 @@ class ScriptedLLMServer(ScriptedServer):
         self,
         scripts: list[Any],
         *,
-        refuses_stream_options: bool = False,
+        refuses_stream_options: bool | Literal["always"] = False,
         refuses_tools: bool = False,
         reasoning_field: str = "reasoning_content",
         reuses_call_index: bool = False,
@@ -58,7 +58,8 @@ class ScriptedLLMServer(ScriptedServer):
         #: Where `Turn.thinking` goes: `reasoning_content` (DeepSeek, older vLLM) or `reasoning`
         #: (newer vLLM, OpenRouter).
         self.reasoning_field = reasoning_field
-        #: Like some proxies and older local servers: a request with `stream_options` is a 400.
+        #: Like some proxies and older local servers: a request with `stream_options` is a 400
+        #: ("always": every request is, as a proxy whose own upstream refuses it would answer).
         self.refuses_stream_options = refuses_stream_options
         #: Like vLLM started without a tool-call parser: a request with `tools` is a 400.
         self.refuses_tools = refuses_tools
@@ -76,7 +77,7 @@ class ScriptedLLMServer(ScriptedServer):
         if not handler.path.split("?", 1)[0].rstrip("/").endswith("/chat/completions"):
             handler.send_json(404, _error(f"no route {handler.path}", "not_found"))
             return
-        if self.refuses_stream_options and "stream_options" in body:
+        if self.refuses_stream_options == "always" or (self.refuses_stream_options and "stream_options" in body):
             self._remember(None, body, status=400)
             handler.send_json(
                 400, _error("Unrecognized request argument supplied: stream_options", "invalid_request_error")

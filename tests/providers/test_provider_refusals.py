@@ -4,6 +4,7 @@ a proxy that refuses `stream_options`, vLLM without a tool-call parser, a call s
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from openhands_tui.cli import main
 from openhands_tui.sdk import Agent, Status
 from openhands_tui.sdk.call_arguments import parse_arguments
+from openhands_tui.sdk.errors import LLMUnsupportedParameterError
 from openhands_tui.sdk.llm import load_litellm
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 from openhands_tui.tools.preset.default import get_default_tools
@@ -18,19 +20,57 @@ from tests.conftest import llm_for, model_args
 from tests.sdk.helpers import run
 
 
-async def test_a_proxy_refusing_stream_options_is_asked_again_without_streaming(serve, workspace: Path) -> None:
+async def test_a_proxy_refusing_stream_options_is_asked_again_without_it_streaming(serve, workspace: Path) -> None:
     server = serve(
-        [Script(turns=[Turn.call("terminal", command="echo hi"), Turn.finish("ok")])], refuses_stream_options=True
+        [Script(turns=[Turn.call("terminal", command="echo hi"), Turn(text="all done here")])],
+        refuses_stream_options=True,
     )
     result = await run(Agent(llm=llm_for(server), tools=get_default_tools()), workspace, "go")
 
-    assert result.outcome.status is Status.FINISHED and result.outcome.result == "ok"
+    assert result.outcome.status is Status.FINISHED and result.outcome.result == "all done here"
     notices = [e.error for e in result.kinds("agent_error") if "stream_options" in e.error]
-    assert len(notices) == 1 and "without streaming" in notices[0]  # once: the agent keeps the fallback
+    assert len(notices) == 1 and "asking again without it" in notices[0]  # once: the endpoint is remembered
     statuses = [r.status for r in server.requests]
-    assert statuses == [400, 200, 200] and "stream_options" not in server.requests[-1].body
+    assert statuses == [400, 200, 200]
+    assert all("stream_options" not in r.body and r.body["stream"] is True for r in server.requests[1:])
+    assert "".join(e.delta for e in result.kinds("text_delta")) == "all done here"  # still shown as it streams
     usage = result.kinds("llm_usage")
-    assert len(usage) == 2 and all(u.prompt_tokens > 0 and u.completion_tokens > 0 for u in usage)  # the provider's
+    assert len(usage) == 2 and all(u.prompt_tokens > 0 and u.completion_tokens > 0 for u in usage)  # counted
+
+
+async def test_an_endpoint_that_refused_stream_options_is_never_sent_it_again(serve, workspace: Path) -> None:
+    """Remembered per model and base URL for the process: a later agent (a new LLM object, as a
+    delegated child or the next run gets) does not pay for the refusal again."""
+    scripts = [Script(turns=[Turn(text="first"), Turn(text="second"), Turn(text="third")])]
+    refusing = serve(scripts, refuses_stream_options=True)
+    await llm_for(refusing).complete([{"role": "user", "content": "one"}])
+    assert [r.status for r in refusing.requests] == [400, 200]
+
+    later = await llm_for(refusing).complete([{"role": "user", "content": "two"}])
+    assert later.text == "second" and later.usage.completion_tokens > 0
+    assert [r.status for r in refusing.requests] == [400, 200, 200]
+    assert "stream_options" not in refusing.requests[-1].body and refusing.requests[-1].body["stream"] is True
+
+    other = serve([Script(turns=[Turn(text="elsewhere")])])  # another endpoint is asked as usual
+    await llm_for(other).complete([{"role": "user", "content": "three"}])
+    assert other.requests[-1].body["stream_options"] == {"include_usage": True}
+
+
+async def test_agents_refused_at_once_each_ask_again(serve) -> None:
+    """Parallel children send their first requests together: each refusal is retried, not only
+    the one that taught us about the endpoint."""
+    server = serve([Script(turns=[Turn(text="answer", repeat=2)])], refuses_stream_options=True)
+    answers = await asyncio.gather(*(llm_for(server).complete([{"role": "user", "content": "go"}]) for _ in range(2)))
+    assert [a.text for a in answers] == ["answer", "answer"]
+    assert sorted(r.status for r in server.requests) == [200, 200, 400, 400]
+
+
+async def test_a_refusal_of_the_request_without_stream_options_is_not_retried(serve) -> None:
+    server = serve([Script(turns=[Turn(text="never")])], refuses_stream_options="always")
+    with pytest.raises(LLMUnsupportedParameterError):
+        await llm_for(server).complete([{"role": "user", "content": "one"}])
+    assert [r.status for r in server.requests] == [400, 400]  # asked once more, then the answer stands
+    assert "stream_options" in server.requests[0].body and "stream_options" not in server.requests[1].body
 
 
 def test_a_headless_run_against_vllm_without_a_tool_parser_says_what_to_do(serve, workspace: Path, capsys) -> None:
