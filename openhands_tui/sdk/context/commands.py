@@ -38,14 +38,15 @@ def claude_commands(root: Path, origin: str, warnings: list[str]) -> list[Skill]
         update = {"type": "task", "triggers": [f"/{name}"], "name": name}
         if isinstance(description, str):
             update["description"] = " ".join(description.split())
-        skills.append(Skill.model_validate({**loaded.model_dump(exclude={"trigger"}), **update}))
+        command = Skill.model_validate({**loaded.model_dump(exclude={"trigger"}), **update})
+        skills.append(command.takes_arguments("$ARGUMENTS"))
     return skills
 
 
-def fill_arguments(text: str, rest: str) -> str | None:
-    """`text` with Claude Code's `$ARGUMENTS` replaced by `rest`, or None when it has none (the
-    rest is then added after it, as for any task). `$1`-style words are left alone: a command's
-    `awk '{print $1}'` means awk's."""
-    if "$ARGUMENTS" not in text:
+def fill_arguments(text: str, rest: str, placeholder: str = "$ARGUMENTS") -> str | None:
+    """`text` with `placeholder` (Claude Code's `$ARGUMENTS`, Gemini CLI's `{{args}}`) replaced
+    by `rest`, or None when it has none (the rest is then added after it, as for any task).
+    `$1`-style words are left alone: a command's `awk '{print $1}'` means awk's."""
+    if placeholder not in text:
         return None
-    return text.replace("$ARGUMENTS", rest.strip())
+    return text.replace(placeholder, rest.strip())

@@ -178,9 +178,11 @@ def _plain_lines(header: str) -> dict[str, Any] | None:
         key, value = match.group(1), (match.group(2) or "")
         if value.startswith(("[", "{")):
             flow = _flow(value)
-            if flow is None:
-                return None
-            data[key] = flow
+            if flow is None and not _closed(value):
+                return None  # `[Read, Grep`: a list begun and never ended is broken, not text
+            # `argument-hint: [issue] [branch]`: closed brackets, but not one YAML list; the
+            # tools that write it (Claude Code) read it as the text it is
+            data[key] = flow if flow is not None else value
             continue
         # `globs: **/*.go` (YAML would read an alias) and `description: | Use when...` (a block
         # indicator with text after it) are plain text to the tools that write them.
@@ -189,6 +191,17 @@ def _plain_lines(header: str) -> dict[str, Any] | None:
 
 
 _BLOCK = re.compile(r"^[|>][+-]?(?:[ \t]+|$)")
+
+
+def _closed(value: str) -> bool:
+    """Whether every bracket `value` opens, it closes, in order."""
+    pairs, stack = {"]": "[", "}": "{"}, []
+    for char in value:
+        if char in "[{":
+            stack.append(char)
+        elif char in pairs and (not stack or stack.pop() != pairs[char]):
+            return False
+    return not stack
 
 
 def _flow(value: str) -> Any:
@@ -262,9 +275,18 @@ def build_skill(
         kind, fields["triggers"] = "knowledge", _name_triggers(str(fields["name"]))
     if kind == "knowledge" and not fields["triggers"] and not agent_skill and "inputs" not in metadata:
         kind = "repo"  # OpenHands reads `type` as a comment: no triggers and no inputs is always on
-    if agent_skill and kind == "knowledge" and _yes(metadata.get("disable-model-invocation")):
-        # Claude Code's user-only skill: not offered to the model, run by `/name`.
-        fields["agent_skill"], fields["triggers"] = False, [f"/{fields['name']}"]
+    if agent_skill and kind in (None, "knowledge") and "inputs" not in metadata:  # a knowledge skill
+        # Claude Code: `/name` runs any skill (`user-invocable: false` says not); a user-only
+        # skill (`disable-model-invocation: true`) is not offered to the model.
+        by_user = not _no(metadata.get("user-invocable", metadata.get("user_invocable")))
+        command = [f"/{fields['name']}"] if by_user else []
+        if _yes(metadata.get("disable-model-invocation")):
+            if not by_user:
+                warnings.append(f"{path}: skipped, neither the model nor `/name` may use it (it says so)")
+                return None
+            fields["agent_skill"], fields["triggers"] = False, command
+        else:
+            fields["triggers"] = [*fields["triggers"], *(c for c in command if c not in fields["triggers"])]
     if kind is not None:
         fields["type"] = kind
     try:
@@ -285,6 +307,10 @@ def build_skill(
 
 def _yes(raw: Any) -> bool:
     return raw is True or (isinstance(raw, str) and raw.strip().lower() in ("true", "yes"))
+
+
+def _no(raw: Any) -> bool:
+    return raw is False or (isinstance(raw, str) and raw.strip().lower() in ("false", "no"))
 
 
 def _kind(raw: Any, path: Path, warnings: list[str]) -> str | None:

@@ -4,14 +4,15 @@ problems.
 Order (the first of a name wins; later ones are reported as shadowed):
 1. strategy-provided (`AgentContext(skills=[...])`);
 2. the workspace, then its git root: `.agents/skills/`, `.openhands/skills/`, `.claude/skills/`,
-   `.openhands/microagents/`, Cursor's `.cursor/rules/` (rules.py), and the instruction files
-   `AGENTS.md`, `AGENT.md`, `CLAUDE.md`, `CLAUDE.local.md`, `GEMINI.md`, `.cursorrules` (any
-   case), `.windsurfrules`, `.claude/CLAUDE.md` and `.github/copilot-instructions.md`; the rule
-   folders of Cursor, Copilot and Windsurf (rules.py), Claude Code's `.claude/commands/` as
-   tasks (commands.py); the folders between the two give their
-   instruction files, and those below the workspace are pointed to;
-3. the user's `~/.agents/skills/`, `~/.openhands/skills/`, `~/.claude/skills/` and
-   `~/.openhands/microagents/`;
+   `.github/skills/`, `.gemini/skills/`, `.codex/skills/`, `.openhands/microagents/`, Cursor's
+   `.cursor/rules/` (rules.py), and the instruction files `AGENTS.md`, `AGENT.md`, `CLAUDE.md`,
+   `CLAUDE.local.md`, `GEMINI.md`, `.cursorrules` (any case), `.windsurfrules`,
+   `.claude/CLAUDE.md` and `.github/copilot-instructions.md`; the rule folders of Cursor,
+   Copilot and Windsurf (rules.py), Claude Code's `.claude/commands/` as tasks (commands.py);
+   the folders between the two give their instruction files, and those below the workspace are
+   pointed to;
+3. the user's `~/.agents/skills/`, `~/.openhands/skills/`, `~/.claude/skills/`,
+   `~/.copilot/skills/`, `~/.gemini/skills/`, `~/.codex/skills/` and `~/.openhands/microagents/`;
 4. the built-in set shipped with the package.
 
 What is a microagent:
@@ -76,8 +77,25 @@ INSTRUCTION_FILES = {
 #: Instruction files kept in a tool's folder, always on like AGENTS.md: GitHub Copilot's, and
 #: Claude Code's project memory in `.claude/`.
 TOOL_INSTRUCTION_FILES = {".github/copilot-instructions.md": "copilot", ".claude/CLAUDE.md": "claude (.claude)"}
-#: Claude Code keeps a project's skills in `.claude/skills/`; the same SKILL.md format.
-SKILL_DIRS = (".agents/skills", ".openhands/skills", ".claude/skills")
+#: Where each tool keeps a project's Agent Skills, all in the same SKILL.md format: the shared
+#: `.agents/skills/`, OpenHands', Claude Code's, GitHub Copilot's, Gemini CLI's and Codex's.
+SKILL_DIRS = (
+    ".agents/skills",
+    ".openhands/skills",
+    ".claude/skills",
+    ".github/skills",
+    ".gemini/skills",
+    ".codex/skills",
+)
+#: The same in the user's home (Copilot keeps them in `~/.copilot/skills/`).
+USER_SKILL_DIRS = (
+    ".agents/skills",
+    ".openhands/skills",
+    ".claude/skills",
+    ".copilot/skills",
+    ".gemini/skills",
+    ".codex/skills",
+)
 MICROAGENT_DIRS = (".openhands/microagents",)
 _MICROAGENT_KEYS = {"triggers", "trigger", "inputs", "type", "mcp_tools"}
 _SKIP_DIRS = {".git", "node_modules", "__pycache__", ".venv", "venv", ".tox"}
@@ -167,9 +185,12 @@ def load_microagents(
     if nested is not None:
         collector.offer(nested)
     home = home or Path.home()
-    for directory in (home / ".agents" / "skills", home / ".openhands" / "skills", home / ".claude" / "skills"):
-        for skill in _load_directory(directory, "user", result.warnings, skills_dir=True):
-            collector.offer(skill)
+    read: set[str] = set()  # `~/.claude/skills -> ~/.agents/skills`: one set, read once
+    for relative in USER_SKILL_DIRS:
+        if (real := os.path.realpath(home / relative)) not in read:
+            read.add(real)
+            for skill in _load_directory(home / relative, "user", result.warnings, skills_dir=True):
+                collector.offer(skill)
     for skill in _load_directory(home / ".openhands" / "microagents", "user", result.warnings, skills_dir=False):
         collector.offer(skill)
     if include_builtin:

@@ -1,0 +1,87 @@
+"""Round five of files as public repositories write them, each once misread here: Claude Code's
+`argument-hint: [issue] [branch]`, skills run as `/name` (and `user-invocable: false`), commands
+whose shell lines hold `${HOME}`, and the skill folders of Copilot, Gemini CLI and Codex. The
+fixtures are our own, written in those shapes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from openhands_tui.sdk.context import load_microagents
+from openhands_tui.sdk.context.agent_context import triggered_skills, workspace_block
+from openhands_tui.sdk.context.loader import LoadedMicroagents
+from openhands_tui.sdk.context.tasks import TaskInputError, find_task_command
+from tests.context.conftest import write
+
+
+def load(workspace: Path, home: Path | None = None) -> LoadedMicroagents:
+    return load_microagents(workspace, home=home or workspace / "no-home", include_builtin=False)
+
+
+def skill_md(root: Path, folder: str, header: str, body: str = "Body.\n", where: str = ".claude/skills") -> Path:
+    return write(root / where / folder / "SKILL.md", f"---\n{header}---\n{body}")
+
+
+def test_an_argument_hint_of_several_bracket_groups_is_text(workspace: Path) -> None:
+    skill_md(workspace, "fix", "name: fix\ndescription: Fix an issue\nargument-hint: [issue-number] [branch]\n")
+    skill_md(workspace, "profile", "name: profile\ndescription: Profiles\nargument-hint: [list|save|load] [name]\n")
+    write(
+        workspace / ".claude/commands/review-pr.md",
+        "---\nargument-hint: [pr-number] [priority]\ndescription: Review a pull request\n---\nReview $ARGUMENTS.\n",
+    )
+    skill_md(workspace, "broken", "name: broken\ndescription: x\nallowed-tools: [Read, Grep\n")  # never closed
+    loaded = load(workspace)
+    found = {s.name: s for s in loaded.skills}
+    assert found["fix"].description == "Fix an issue" and found["profile"].description == "Profiles"
+    assert found["review-pr"].description == "Review a pull request"
+    assert "broken" not in found
+    assert len(loaded.warnings) == 1 and "broken/SKILL.md: skipped, broken YAML frontmatter" in loaded.warnings[0]
+
+
+def test_every_skill_runs_as_slash_name_unless_it_says_not(workspace: Path) -> None:
+    skill_md(workspace, "pdf-tables", "name: pdf-tables\ndescription: Tables from PDFs\n", "Use camelot.\n")
+    skill_md(workspace, "tagged", "name: tagged\ndescription: Tagged\ntriggers: [labels]\n", "Tag things.\n")
+    skill_md(workspace, "style", "name: style\ndescription: House style\nuser-invocable: false\n", "Tabs.\n")
+    skill_md(workspace, "off", "name: off\ndescription: Off\nuser-invocable: false\ndisable-model-invocation: true\n")
+    loaded = load(workspace)
+    commands = {s.name: s.commands() for s in loaded.skills}
+    assert commands == {"pdf-tables": ["/pdf-tables"], "tagged": ["/tagged"], "style": []}
+    assert any("off/SKILL.md: skipped, neither the model nor `/name` may use it" in w for w in loaded.warnings)
+    assert "- style: House style" in workspace_block(workspace, loaded.skills)  # still offered to the model
+    for message, fired in (("/pdf-tables from report.pdf", "pdf-tables"), ("/tagged the issues", "tagged")):
+        assert find_task_command(message, loaded) is None  # an ordinary message, not "no task by that name"
+        assert [s.name for s, _ in triggered_skills(loaded.skills, message, set())] == [fired]
+    with pytest.raises(TaskInputError, match=r"available: /pdf-tables, /tagged\)"):
+        find_task_command("/style the code", loaded)
+
+
+def test_a_commands_shell_variables_and_templates_are_not_inputs(workspace: Path) -> None:
+    write(
+        workspace / ".claude/commands/deploy.md",
+        "---\ndescription: Deploy\n---\nRun `ssh ${DEPLOY_HOST} ./ship {{ env }}` for $ARGUMENTS.\n",
+    )
+    command = find_task_command("/deploy staging", load(workspace))
+    assert command is not None and command.variables == [] and command.missing({}) == []
+    sent = "Run `ssh ${DEPLOY_HOST} ./ship {{ env }}` for staging."
+    assert command.render({}) == sent
+    assert command.render({"DEPLOY_HOST": "x", "env": "y"}) == sent  # not a template of ours to fill
+
+
+def test_copilot_gemini_and_codex_skill_folders_load(workspace: Path, isolated_home: Path) -> None:
+    for where in (".github/skills", ".gemini/skills", ".codex/skills"):
+        name = where.split("/")[0].strip(".")
+        skill_md(workspace, name, f"name: {name}\ndescription: from {where}\n", where=where)
+    skill_md(isolated_home, "mine", "name: mine\ndescription: personal\n", where=".copilot/skills")
+    (isolated_home / ".gemini").mkdir()
+    (isolated_home / ".gemini/skills").symlink_to(isolated_home / ".copilot/skills")  # one set, shared
+    loaded = load(workspace, isolated_home)
+    assert {s.name: s.description for s in loaded.skills} == {
+        "github": "from .github/skills",
+        "gemini": "from .gemini/skills",
+        "codex": "from .codex/skills",
+        "mine": "personal",
+    }
+    assert loaded.warnings == [] and loaded.shadowed == []
