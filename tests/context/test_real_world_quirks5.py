@@ -85,3 +85,25 @@ def test_copilot_gemini_and_codex_skill_folders_load(workspace: Path, isolated_h
         "mine": "personal",
     }
     assert loaded.warnings == [] and loaded.shadowed == []
+
+
+def test_gemini_cli_commands_run_as_tasks_with_their_arguments(workspace: Path) -> None:
+    commands = workspace / ".gemini" / "commands"
+    write(
+        commands / "git" / "commit.toml",
+        'description = """\nWrite a commit\nmessage.\n"""\n'
+        'prompt = """\nDescribe !{git diff --staged}.\nFocus: {{args}}\n"""\n',
+    )
+    write(commands / "plain.toml", 'prompt = "Explain ${PATH} and {{ topic }}."\n')
+    write(commands / "empty.toml", "description = 'no prompt'\n")
+    write(commands / "broken.toml", 'prompt = "never closed\n')
+    loaded = load(workspace)
+    commit = find_task_command("/git:commit the parser", loaded)
+    assert commit is not None and commit.skill.description == "Write a commit message." and commit.variables == []
+    assert commit.render({}) == "Describe !{git diff --staged}.\nFocus: the parser"  # `!{...}` is never run
+    plain = find_task_command("/plain briefly", loaded)
+    assert plain is not None and plain.render({}) == "Explain ${PATH} and {{ topic }}.\n\nbriefly"
+    assert sorted(w.split(": skipped, ")[1].split(" (")[0] for w in loaded.warnings) == [
+        "a Gemini CLI command needs a `prompt` string",
+        "not valid TOML",
+    ]

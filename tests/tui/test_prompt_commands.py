@@ -27,6 +27,9 @@ async def test_the_prompt_offers_the_repositorys_commands_and_skills(serve, work
         (skills / name).mkdir(parents=True)
         header = f"name: {name}\ndescription: the {name} skill\n{extra}"
         (skills / name / "SKILL.md").write_text(f"---\n{header}---\nBody.\n")
+    gemini = workspace / ".gemini" / "commands" / "git"
+    gemini.mkdir(parents=True)
+    (gemini / "commit.toml").write_text('description = "Commit staged work"\nprompt = "Commit: {{args}}"\n')
     server = serve([Script(turns=[Turn.finish("reviewed")])])
     app = live_app(server, workspace)
     async with app.run_test(size=SIZE) as pilot:
@@ -37,6 +40,9 @@ async def test_the_prompt_offers_the_repositorys_commands_and_skills(serve, work
         await pilot.press("backspace", "p")
         await pilot.pause(0.05)
         assert _offered(app) == ["/pdf-tables  the pdf-tables skill"]
+        await pilot.press("backspace", "g")
+        await pilot.pause(0.05)
+        assert _offered(app) == ["/git:commit  Commit staged work"]  # Gemini CLI's `git/commit.toml`
         await pilot.press("backspace", "b")
         await pilot.pause(0.05)
         assert _offered(app) == []  # `user-invocable: false`: not a command

@@ -55,10 +55,7 @@ def load_file(
     """One file as a Skill, or None with a warning. `instructions`: an always-on instruction
     file (AGENTS.md, CLAUDE.md, .cursorrules...), whose frontmatter, if any, is another tool's."""
     instructions = instructions or bool(force_repo)
-    if origin == "workspace" and (secret := _credentials(path)) is not None:
-        warnings.append(f"{path}: skipped, {secret}")  # a link to `.env` would ride in every request
-        return None
-    text = _read(path, warnings)
+    text = read_source(path, origin, warnings)
     if text is None:
         return None
     header, body = split_frontmatter(text)
@@ -76,6 +73,15 @@ def load_file(
         warnings.append(f"{path}: skipped, it has no content")
         return None
     return build_skill(path, origin, metadata, body, default_name, instructions, warnings)
+
+
+def read_source(path: Path, origin: str, warnings: list[str]) -> str | None:
+    """A microagent file's text, or None with a warning: not a workspace's link to a credentials
+    file, not over the size limit, readable, decoded."""
+    if origin == "workspace" and (secret := _credentials(path)) is not None:
+        warnings.append(f"{path}: skipped, {secret}")  # a link to `.env` would ride in every request
+        return None
+    return _read(path, warnings)
 
 
 def _read(path: Path, warnings: list[str]) -> str | None:

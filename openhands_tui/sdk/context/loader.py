@@ -8,7 +8,8 @@ Order (the first of a name wins; later ones are reported as shadowed):
    `.cursor/rules/` (rules.py), and the instruction files `AGENTS.md`, `AGENT.md`, `CLAUDE.md`,
    `CLAUDE.local.md`, `GEMINI.md`, `.cursorrules` (any case), `.windsurfrules`,
    `.claude/CLAUDE.md` and `.github/copilot-instructions.md`; the rule folders of Cursor,
-   Copilot and Windsurf (rules.py), Claude Code's `.claude/commands/` as tasks (commands.py);
+   Copilot and Windsurf (rules.py), Claude Code's `.claude/commands/` and Gemini CLI's
+   `.gemini/commands/` as tasks (commands.py, gemini_commands.py);
    the folders between the two give their instruction files, and those below the workspace are
    pointed to;
 3. the user's `~/.agents/skills/`, `~/.openhands/skills/`, `~/.claude/skills/`,
@@ -50,6 +51,7 @@ from openhands_tui.sdk.context.files import (
     parse_header,
     split_frontmatter,
 )
+from openhands_tui.sdk.context.gemini_commands import gemini_commands
 from openhands_tui.sdk.context.imports import expand_imports
 from openhands_tui.sdk.context.rules import (
     copilot_instructions,
@@ -267,7 +269,7 @@ def _load_tree(
         if skill is not None:
             skills.append(_with_imports(skill, path, confine or root, given or set(), warnings))
     if full:
-        for rules in (cursor_rules, copilot_instructions, windsurf_rules, claude_commands):
+        for rules in (cursor_rules, copilot_instructions, windsurf_rules, claude_commands, gemini_commands):
             skills += rules(root, origin, warnings)
     return skills
 
