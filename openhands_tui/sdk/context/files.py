@@ -20,7 +20,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from openhands_tui.sdk.context.skill import Skill, tool_list
+from openhands_tui.sdk.context.skill import COMMAND_NAME, Skill, tool_list
 from openhands_tui.sdk.file_read import read_regular
 from openhands_tui.sdk.model import UnsupportedArgument
 from openhands_tui.sdk.security.files import credentials_reason
@@ -30,6 +30,7 @@ MAX_CONTENT_CHARS = 24_000  # about 6,000 tokens per microagent
 #: The `type` values of OpenHands microagents, and the type each means here.
 MICROAGENT_TYPES = {"repo": "repo", "repo_knowledge": "repo", "knowledge": "knowledge", "task": "task"}
 _FENCE = re.compile(r"^(?:---|\.\.\.)[ \t]*$")
+COMMAND_WORD = re.compile(COMMAND_NAME)
 _LINE = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]+(.*?))?[ \t]*$")
 
 
@@ -59,6 +60,8 @@ def load_file(
     if text is None:
         return None
     header, body = split_frontmatter(text)
+    if header is None and path.name.lower() == "skill.md" and not instructions:
+        header, body = _unclosed(text, path, warnings)
     metadata: dict[str, Any] = {}
     if header is not None and not instructions:
         parsed, problem = parse_header(header)
@@ -118,6 +121,29 @@ def split_frontmatter(text: str) -> tuple[str | None, str]:
         if _FENCE.match(lines[index].rstrip("\r\n")):
             return "".join(lines[start + 1 : index]), "".join(lines[index + 1 :])
     return None, text  # an opening fence and no closing one: a horizontal rule, not frontmatter
+
+
+def _unclosed(text: str, path: Path, warnings: list[str]) -> tuple[str | None, str]:
+    """A SKILL.md (whose format requires frontmatter) that opens it with `---` and never closes
+    it: the `key: value` lines after the fence are its frontmatter, up to the first line that is
+    none (a blank line, the `# Title`), and the rest its body. Not such a file: (None, text)."""
+    lines = text.splitlines(keepends=True)
+    start = 0
+    while start < len(lines) and _preamble(lines[start]):
+        start += 1
+    if start >= len(lines) or lines[start].strip() != "---":
+        return None, text
+    end = start + 1
+    while end < len(lines) and (_LINE.match(lines[end].rstrip("\r\n")) or lines[end][:1] in (" ", "\t", "-")):
+        if not lines[end].strip():
+            break
+        end += 1
+    if end == start + 1:
+        return None, text
+    warnings.append(
+        f"{path}: its frontmatter is never closed with `---`; read up to its first line that is not `key: value`"
+    )
+    return "".join(lines[start + 1 : end]), "".join(lines[end:])
 
 
 def _preamble(line: str) -> bool:
@@ -272,7 +298,7 @@ def build_skill(
         fields["allowed_tools"] = tool_list(allowed) if isinstance(allowed, str) else [str(t) for t in allowed]
     if "mcp_tools" in metadata:
         fields["mcp_tools"] = metadata["mcp_tools"]
-    kind = _kind(metadata.get("type"), path, warnings)
+    kind = _kind(metadata.get("type"), path, [] if agent_skill else warnings)  # a SKILL.md's is another tool's
     if instructions or (path.name.lower() == "repo.md" and kind is None):
         kind = "repo"
     if kind is None and "inputs" in metadata and not instructions:
@@ -285,7 +311,7 @@ def build_skill(
         # Claude Code: `/name` runs any skill (`user-invocable: false` says not); a user-only
         # skill (`disable-model-invocation: true`) is not offered to the model.
         by_user = not _no(metadata.get("user-invocable", metadata.get("user_invocable")))
-        command = [f"/{fields['name']}"] if by_user else []
+        command = [f"/{word}"] if by_user and (word := _command_word(str(fields["name"]), path)) else []
         if _yes(metadata.get("disable-model-invocation")):
             if not by_user:
                 warnings.append(f"{path}: skipped, neither the model nor `/name` may use it (it says so)")
@@ -312,11 +338,20 @@ def build_skill(
 
 
 def _yes(raw: Any) -> bool:
-    return raw is True or (isinstance(raw, str) and raw.strip().lower() in ("true", "yes"))
+    return raw is True or (isinstance(raw, str) and raw.strip().lower() in ("true", "yes", "on"))
 
 
 def _no(raw: Any) -> bool:
-    return raw is False or (isinstance(raw, str) and raw.strip().lower() in ("false", "no"))
+    return raw is False or (isinstance(raw, str) and raw.strip().lower() in ("false", "no", "off"))
+
+
+def _command_word(name: str, path: Path) -> str | None:
+    """What `/` runs a skill by: its name, or its folder's when the name is no single word
+    (`name: AI Advisor Workflow` in `ai-advisor-workflow/`); None when neither is."""
+    for word in (name, path.parent.name):
+        if COMMAND_WORD.fullmatch(word):
+            return word
+    return None
 
 
 def _kind(raw: Any, path: Path, warnings: list[str]) -> str | None:
