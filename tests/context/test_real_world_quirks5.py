@@ -128,3 +128,38 @@ def test_skill_frontmatter_as_other_tools_write_it(workspace: Path) -> None:
         f"{workspace}/.claude/skills/open/SKILL.md: its frontmatter is never closed with `---`; read up to its "
         "first line that is not `key: value`"
     ]  # `type: skill` is another tool's word, not a problem to report
+
+
+def test_claude_code_rules_apply_as_claude_code_applies_them(workspace: Path) -> None:
+    rules = workspace / ".claude" / "rules"
+    write(rules / "style.md", "# Style\nTwo-space indents.\n")
+    write(
+        rules / "api/drizzle.md", '---\npaths:\n  - "src/lib/server/**"\n  - "drizzle.config.ts"\n---\nSync queries.\n'
+    )
+    write(rules / "frontend.md", "---\npaths: src/**/*.{ts,tsx}\n---\nHooks only.\n")
+    write(rules / "described.md", "---\ndescription: Release notes\n---\nKeep a changelog.\n")  # no paths: always
+    write(
+        workspace / ".cursor/rules/web.mdc",
+        "---\ndescription: Web\nglobs: web/**/*.{js,jsx}, *.html\n---\nES modules.\n",
+    )
+    loaded = load(workspace)
+    assert loaded.warnings == []
+    block = workspace_block(workspace, loaded.skills)
+    assert "Two-space indents." in block and "Keep a changelog." in block
+    assert "- claude:api/drizzle: (for files matching src/lib/server/**, drizzle.config.ts)" in block
+    assert "- claude:frontend: (for files matching src/**/*.{ts,tsx}) (.claude/rules/frontend.md)" in block
+    assert "- cursor:web: Web (for files matching web/**/*.{js,jsx}, *.html)" in block
+    for body in ("Sync queries.", "Hooks only.", "ES modules."):
+        assert body not in block  # read when the agent works on those files
+
+
+def test_agents_override_md_stands_in_for_agents_md(workspace: Path) -> None:
+    write(workspace / "AGENTS.md", "Use npm.\n")
+    write(workspace / "AGENTS.override.md", "Use the py311 conda environment.\n")
+    write(workspace / "CLAUDE.md", "Small commits.\n")
+    write(workspace / "pkg/AGENTS.override.md", "Package rules.\n")
+    loaded = load(workspace)
+    block = workspace_block(workspace, loaded.skills)
+    assert "Use the py311 conda environment." in block and "Small commits." in block
+    assert "Use npm." not in block  # Codex reads one or the other, the override first
+    assert "- pkg/AGENTS.override.md" in block  # pointed to, as a nested AGENTS.md is

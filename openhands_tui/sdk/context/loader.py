@@ -7,8 +7,9 @@ Order (the first of a name wins; later ones are reported as shadowed):
    `.github/skills/`, `.gemini/skills/`, `.codex/skills/`, `.openhands/microagents/`, Cursor's
    `.cursor/rules/` (rules.py), and the instruction files `AGENTS.md`, `AGENT.md`, `CLAUDE.md`,
    `CLAUDE.local.md`, `GEMINI.md`, `.cursorrules` (any case), `.windsurfrules`,
-   `.claude/CLAUDE.md` and `.github/copilot-instructions.md`; the rule folders of Cursor,
-   Copilot and Windsurf (rules.py), Claude Code's `.claude/commands/` and Gemini CLI's
+   `.claude/CLAUDE.md` and `.github/copilot-instructions.md` (AGENTS.override.md in AGENTS.md's
+   stead, as Codex reads it); the rule folders of Cursor, Claude Code, Copilot and Windsurf
+   (rules.py), Claude Code's `.claude/commands/` and Gemini CLI's
    `.gemini/commands/` as tasks (commands.py, gemini_commands.py);
    the folders between the two give their instruction files, and those below the workspace are
    pointed to;
@@ -54,6 +55,7 @@ from openhands_tui.sdk.context.files import (
 from openhands_tui.sdk.context.gemini_commands import gemini_commands
 from openhands_tui.sdk.context.imports import expand_imports
 from openhands_tui.sdk.context.rules import (
+    claude_rules,
     copilot_instructions,
     cursor_rules,
     nested_instructions,
@@ -68,6 +70,7 @@ from openhands_tui.sdk.model import Model
 ALWAYS_ON_BUDGET = 8_000
 #: Instruction files at a project's root, by lower-case name, and the microagent name each gets.
 INSTRUCTION_FILES = {
+    "agents.override.md": "agents",
     "agents.md": "agents",
     "agent.md": "agent",
     "claude.md": "claude",
@@ -76,6 +79,8 @@ INSTRUCTION_FILES = {
     ".cursorrules": "cursorrules",
     ".windsurfrules": "windsurfrules",
 }
+#: Codex reads a folder's AGENTS.override.md instead of its AGENTS.md (one or the other).
+OVERRIDES = {"agents.override.md": "agents.md"}
 #: Instruction files kept in a tool's folder, always on like AGENTS.md: GitHub Copilot's, and
 #: Claude Code's project memory in `.claude/`.
 TOOL_INSTRUCTION_FILES = {".github/copilot-instructions.md": "copilot", ".claude/CLAUDE.md": "claude (.claude)"}
@@ -269,7 +274,14 @@ def _load_tree(
         if skill is not None:
             skills.append(_with_imports(skill, path, confine or root, given or set(), warnings))
     if full:
-        for rules in (cursor_rules, copilot_instructions, windsurf_rules, claude_commands, gemini_commands):
+        for rules in (
+            cursor_rules,
+            claude_rules,
+            copilot_instructions,
+            windsurf_rules,
+            claude_commands,
+            gemini_commands,
+        ):
             skills += rules(root, origin, warnings)
     return skills
 
@@ -285,8 +297,9 @@ def _with_imports(skill: Skill, path: Path, root: Path, given: set[str], warning
 
 
 def _instruction_files(root: Path) -> list[tuple[Path, str]]:
-    """AGENTS.md, agents.md, Agents.md...: any case, upper-case spellings first; then those in
-    tools' folders (`.github/copilot-instructions.md`, `.claude/CLAUDE.md`)."""
+    """AGENTS.md, agents.md, Agents.md...: any case, upper-case spellings first (an
+    AGENTS.override.md in its stead, as Codex reads it); then those in tools' folders
+    (`.github/copilot-instructions.md`, `.claude/CLAUDE.md`)."""
     try:
         entries = sorted(root.iterdir(), key=lambda p: (p.name.lower(), p.name))
     except OSError:
@@ -294,6 +307,8 @@ def _instruction_files(root: Path) -> list[tuple[Path, str]]:
     found = [
         (p, INSTRUCTION_FILES[p.name.lower()]) for p in entries if p.name.lower() in INSTRUCTION_FILES and p.is_file()
     ]
+    replaced = {OVERRIDES[p.name.lower()] for p, _ in found if p.name.lower() in OVERRIDES}
+    found = [(p, name) for p, name in found if p.name.lower() not in replaced]  # the override stands in
     for relative, name in TOOL_INSTRUCTION_FILES.items():
         if (root / relative).is_file():
             found.append((root / relative, name))
