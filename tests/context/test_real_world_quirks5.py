@@ -71,7 +71,7 @@ def test_a_commands_shell_variables_and_templates_are_not_inputs(workspace: Path
 
 
 def test_copilot_gemini_and_codex_skill_folders_load(workspace: Path, isolated_home: Path) -> None:
-    for where in (".github/skills", ".gemini/skills", ".codex/skills"):
+    for where in (".github/skills", ".gemini/skills", ".codex/skills", ".cursor/skills", ".opencode/skills"):
         name = where.split("/")[0].strip(".")
         skill_md(workspace, name, f"name: {name}\ndescription: from {where}\n", where=where)
     skill_md(isolated_home, "mine", "name: mine\ndescription: personal\n", where=".copilot/skills")
@@ -82,6 +82,8 @@ def test_copilot_gemini_and_codex_skill_folders_load(workspace: Path, isolated_h
         "github": "from .github/skills",
         "gemini": "from .gemini/skills",
         "codex": "from .codex/skills",
+        "cursor": "from .cursor/skills",
+        "opencode": "from .opencode/skills",
         "mine": "personal",
     }
     assert loaded.warnings == [] and loaded.shadowed == []
@@ -163,3 +165,26 @@ def test_agents_override_md_stands_in_for_agents_md(workspace: Path) -> None:
     assert "Use the py311 conda environment." in block and "Small commits." in block
     assert "Use npm." not in block  # Codex reads one or the other, the override first
     assert "- pkg/AGENTS.override.md" in block  # pointed to, as a nested AGENTS.md is
+
+
+def test_cursor_opencode_and_copilot_commands_run_as_their_tools_run_them(workspace: Path) -> None:
+    write(workspace / ".cursor/commands/tidy.md", "Tidy the imports of the open files.\n")
+    write(
+        workspace / ".opencode/commands/test.md", "---\ndescription: Run tests\nagent: build\n---\nTest $ARGUMENTS.\n"
+    )
+    write(
+        workspace / ".github/prompts/perf.prompt.md",
+        "---\nname: perf-review\ndescription: Find slow code\nmode: ask\n---\n"
+        "Analyse ${input:target:The class to analyse} in ${file}; then ${input:target} again.\n",
+    )
+    write(workspace / ".github/prompts/notes.md", "not a prompt file\n")
+    loaded = load(workspace)
+    assert sorted(c for s in loaded.skills for c in s.commands()) == ["/perf-review", "/test", "/tidy"]
+    tidy = find_task_command("/tidy src/app.py", loaded)
+    assert tidy is not None and tidy.render({}) == "Tidy the imports of the open files.\n\nsrc/app.py"
+    test = find_task_command("/test the parser", loaded)
+    assert test is not None and test.skill.description == "Run tests" and test.render({}) == "Test the parser."
+    perf = find_task_command("/perf-review", loaded)
+    assert perf is not None and perf.skill.description == "Find slow code"
+    assert perf.missing({}) == ["target"] and perf.skill.inputs[0].description == "The class to analyse"
+    assert perf.render({"target": "OrderService"}) == "Analyse OrderService in ${file}; then OrderService again."

@@ -4,13 +4,14 @@ problems.
 Order (the first of a name wins; later ones are reported as shadowed):
 1. strategy-provided (`AgentContext(skills=[...])`);
 2. the workspace, then its git root: `.agents/skills/`, `.openhands/skills/`, `.claude/skills/`,
-   `.github/skills/`, `.gemini/skills/`, `.codex/skills/`, `.openhands/microagents/`, Cursor's
+   `.github/skills/`, `.gemini/skills/`, `.codex/skills/`, `.cursor/skills/`,
+   `.opencode/skills/`, `.openhands/microagents/`, Cursor's
    `.cursor/rules/` (rules.py), and the instruction files `AGENTS.md`, `AGENT.md`, `CLAUDE.md`,
    `CLAUDE.local.md`, `GEMINI.md`, `.cursorrules` (any case), `.windsurfrules`,
    `.claude/CLAUDE.md` and `.github/copilot-instructions.md` (AGENTS.override.md in AGENTS.md's
    stead, as Codex reads it); the rule folders of Cursor, Claude Code, Copilot and Windsurf
-   (rules.py), Claude Code's `.claude/commands/` and Gemini CLI's
-   `.gemini/commands/` as tasks (commands.py, gemini_commands.py);
+   (rules.py), the commands of Claude Code (`.claude/commands/`), opencode, Cursor, Copilot's
+   prompt files and Gemini CLI (`.gemini/commands/`) as tasks (commands.py, gemini_commands.py);
    the folders between the two give their instruction files, and those below the workspace are
    pointed to;
 3. the user's `~/.agents/skills/`, `~/.openhands/skills/`, `~/.claude/skills/`,
@@ -44,7 +45,7 @@ from pathlib import Path
 from pydantic import Field
 
 from openhands_tui.sdk.context.agent_context import always_on_parts
-from openhands_tui.sdk.context.commands import claude_commands
+from openhands_tui.sdk.context.commands import project_commands
 from openhands_tui.sdk.context.files import (
     MAX_CONTENT_CHARS,
     MICROAGENT_TYPES,
@@ -85,7 +86,8 @@ OVERRIDES = {"agents.override.md": "agents.md"}
 #: Claude Code's project memory in `.claude/`.
 TOOL_INSTRUCTION_FILES = {".github/copilot-instructions.md": "copilot", ".claude/CLAUDE.md": "claude (.claude)"}
 #: Where each tool keeps a project's Agent Skills, all in the same SKILL.md format: the shared
-#: `.agents/skills/`, OpenHands', Claude Code's, GitHub Copilot's, Gemini CLI's and Codex's.
+#: `.agents/skills/`, OpenHands', Claude Code's, GitHub Copilot's, Gemini CLI's, Codex's,
+#: Cursor's and opencode's.
 SKILL_DIRS = (
     ".agents/skills",
     ".openhands/skills",
@@ -93,6 +95,9 @@ SKILL_DIRS = (
     ".github/skills",
     ".gemini/skills",
     ".codex/skills",
+    ".cursor/skills",
+    ".opencode/skills",
+    ".opencode/skill",  # opencode's older spelling
 )
 #: The same in the user's home (Copilot keeps them in `~/.copilot/skills/`).
 USER_SKILL_DIRS = (
@@ -279,7 +284,7 @@ def _load_tree(
             claude_rules,
             copilot_instructions,
             windsurf_rules,
-            claude_commands,
+            project_commands,
             gemini_commands,
         ):
             skills += rules(root, origin, warnings)

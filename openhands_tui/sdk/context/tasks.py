@@ -43,7 +43,8 @@ class TaskCommand:
             flags = " ".join(f"--input {name}=..." for name in missing)
             raise TaskInputError(f"/{self.skill.name} needs input {', '.join(missing)} (give {flags})")
         text = self.skill.render(inputs)
-        filled = fill_arguments(text, self.rest, self.skill.arguments or "$ARGUMENTS")
+        placeholder = self.skill.arguments
+        filled = fill_arguments(text, self.rest, "$ARGUMENTS" if placeholder is None else placeholder)
         if filled is not None:
             return filled
         return f"{text}\n\n{self.rest.strip()}" if self.rest.strip() else text
