@@ -13,6 +13,7 @@ from textual.screen import Screen
 
 from openhands_tui.sdk.confirmation import ConfirmationMode
 from openhands_tui.sdk.mcp_port import MCPServerStatus
+from openhands_tui.sdk.terminal_text import one_line
 from openhands_tui.tui.state import SessionView
 from openhands_tui.tui.widgets.prompt import LiveCommands, SlashCommand
 
@@ -121,7 +122,8 @@ class SlashCommands:
                 if command[1:] not in taken:
                     taken.add(command[1:])
                     kind = "task" if info.get("type") == "task" else "skill"
-                    commands.append(SlashCommand(command[1:], info.get("description") or f"{kind} {info['name']}"))
+                    described = one_line(str(info.get("description") or "")) or f"{kind} {one_line(str(info['name']))}"
+                    commands.append(SlashCommand(command[1:], described))  # one line: a repository's words
         return commands
 
     def _task_microagents(self) -> list[dict[str, Any]]:
