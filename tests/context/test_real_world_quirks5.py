@@ -71,7 +71,14 @@ def test_a_commands_shell_variables_and_templates_are_not_inputs(workspace: Path
 
 
 def test_copilot_gemini_and_codex_skill_folders_load(workspace: Path, isolated_home: Path) -> None:
-    for where in (".github/skills", ".gemini/skills", ".codex/skills", ".cursor/skills", ".opencode/skills"):
+    for where in (
+        ".github/skills",
+        ".gemini/skills",
+        ".codex/skills",
+        ".cursor/skills",
+        ".opencode/skills",
+        ".windsurf/skills",
+    ):
         name = where.split("/")[0].strip(".")
         skill_md(workspace, name, f"name: {name}\ndescription: from {where}\n", where=where)
     skill_md(isolated_home, "mine", "name: mine\ndescription: personal\n", where=".copilot/skills")
@@ -84,6 +91,7 @@ def test_copilot_gemini_and_codex_skill_folders_load(workspace: Path, isolated_h
         "codex": "from .codex/skills",
         "cursor": "from .cursor/skills",
         "opencode": "from .opencode/skills",
+        "windsurf": "from .windsurf/skills",
         "mine": "personal",
     }
     assert loaded.warnings == [] and loaded.shadowed == []
@@ -178,8 +186,10 @@ def test_cursor_opencode_and_copilot_commands_run_as_their_tools_run_them(worksp
         "Analyse ${input:target:The class to analyse} in ${file}; then ${input:target} again.\n",
     )
     write(workspace / ".github/prompts/notes.md", "not a prompt file\n")
+    write(workspace / ".windsurf/workflows/deploy-staging.md", "---\ndescription: Deploy\n---\n1. Build.\n2. Ship.\n")
     loaded = load(workspace)
-    assert sorted(c for s in loaded.skills for c in s.commands()) == ["/perf-review", "/test", "/tidy"]
+    commands = sorted(c for s in loaded.skills for c in s.commands())
+    assert commands == ["/deploy-staging", "/perf-review", "/test", "/tidy"]
     tidy = find_task_command("/tidy src/app.py", loaded)
     assert tidy is not None and tidy.render({}) == "Tidy the imports of the open files.\n\nsrc/app.py"
     test = find_task_command("/test the parser", loaded)

@@ -1,12 +1,13 @@
 """Other tools' project commands, markdown files each run by `/name`, as task microagents.
 
 `.claude/commands/review.md` makes `/review` in Claude Code, and Cursor (`.cursor/commands/`),
-opencode (`.opencode/commands/`) and VS Code's Copilot (`.github/prompts/*.prompt.md`) keep
-theirs the same way; here `/review` runs it as its tool does: the file's body is the task, the
-text after the command fills the tool's placeholder (`$ARGUMENTS`) or follows the body, Copilot's
-`${input:name:hint}` is an input asked for like any task's, and the `description` is shown where
-tasks are listed. A body's `` !`git diff` `` lines, which Claude Code runs before sending, stay
-text: nothing in a repository's file runs without the agent's own, confirmed, command.
+opencode (`.opencode/commands/`), Windsurf (`.windsurf/workflows/`) and VS Code's Copilot
+(`.github/prompts/*.prompt.md`) keep theirs the same way; here `/review` runs it as its tool
+does: the file's body is the task, the text after the command fills the tool's placeholder
+(`$ARGUMENTS`) or follows the body, Copilot's `${input:name:hint}` is an input asked for like
+any task's, and the `description` is shown where tasks are listed. A body's `` !`git diff` ``
+lines, which Claude Code runs before sending, stay text: nothing in a repository's file runs
+without the agent's own, confirmed, command.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ FOLDERS = (
     CommandFolder(".opencode/commands", ".md", "$ARGUMENTS"),
     CommandFolder(".opencode/command", ".md", "$ARGUMENTS"),  # opencode's older spelling
     CommandFolder(".cursor/commands", ".md", ""),
+    CommandFolder(".windsurf/workflows", ".md", ""),  # Windsurf's workflows, run by `/name` only
     CommandFolder(".github/prompts", ".prompt.md", "", named_inside=True, asks_inputs=True),
 )
 #: Claude Code's folder, the first of them, for the docs.

@@ -5,13 +5,13 @@ Order (the first of a name wins; later ones are reported as shadowed):
 1. strategy-provided (`AgentContext(skills=[...])`);
 2. the workspace, then its git root: `.agents/skills/`, `.openhands/skills/`, `.claude/skills/`,
    `.github/skills/`, `.gemini/skills/`, `.codex/skills/`, `.cursor/skills/`,
-   `.opencode/skills/`, `.openhands/microagents/`, Cursor's
+   `.opencode/skills/`, `.windsurf/skills/`, `.openhands/microagents/`, Cursor's
    `.cursor/rules/` (rules.py), and the instruction files `AGENTS.md`, `AGENT.md`, `CLAUDE.md`,
    `CLAUDE.local.md`, `GEMINI.md`, `.cursorrules` (any case), `.windsurfrules`,
    `.claude/CLAUDE.md` and `.github/copilot-instructions.md` (AGENTS.override.md in AGENTS.md's
    stead, as Codex reads it); the rule folders of Cursor, Claude Code, Copilot and Windsurf
-   (rules.py), the commands of Claude Code (`.claude/commands/`), opencode, Cursor, Copilot's
-   prompt files and Gemini CLI (`.gemini/commands/`) as tasks (commands.py, gemini_commands.py);
+   (rules.py), the commands of Claude Code (`.claude/commands/`), opencode, Cursor, Windsurf,
+   Copilot's prompt files and Gemini CLI (`.gemini/commands/`) as tasks (commands.py, gemini_commands.py);
    the folders between the two give their instruction files, and those below the workspace are
    pointed to;
 3. the user's `~/.agents/skills/`, `~/.openhands/skills/`, `~/.claude/skills/`,
@@ -87,7 +87,7 @@ OVERRIDES = {"agents.override.md": "agents.md"}
 TOOL_INSTRUCTION_FILES = {".github/copilot-instructions.md": "copilot", ".claude/CLAUDE.md": "claude (.claude)"}
 #: Where each tool keeps a project's Agent Skills, all in the same SKILL.md format: the shared
 #: `.agents/skills/`, OpenHands', Claude Code's, GitHub Copilot's, Gemini CLI's, Codex's,
-#: Cursor's and opencode's.
+#: Cursor's, opencode's and Windsurf's.
 SKILL_DIRS = (
     ".agents/skills",
     ".openhands/skills",
@@ -98,6 +98,7 @@ SKILL_DIRS = (
     ".cursor/skills",
     ".opencode/skills",
     ".opencode/skill",  # opencode's older spelling
+    ".windsurf/skills",
 )
 #: The same in the user's home (Copilot keeps them in `~/.copilot/skills/`).
 USER_SKILL_DIRS = (
