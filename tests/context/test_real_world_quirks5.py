@@ -78,6 +78,7 @@ def test_copilot_gemini_and_codex_skill_folders_load(workspace: Path, isolated_h
         ".cursor/skills",
         ".opencode/skills",
         ".windsurf/skills",
+        ".qwen/skills",
     ):
         name = where.split("/")[0].strip(".")
         skill_md(workspace, name, f"name: {name}\ndescription: from {where}\n", where=where)
@@ -92,6 +93,7 @@ def test_copilot_gemini_and_codex_skill_folders_load(workspace: Path, isolated_h
         "cursor": "from .cursor/skills",
         "opencode": "from .opencode/skills",
         "windsurf": "from .windsurf/skills",
+        "qwen": "from .qwen/skills",
         "mine": "personal",
     }
     assert loaded.warnings == [] and loaded.shadowed == []
@@ -187,9 +189,14 @@ def test_cursor_opencode_and_copilot_commands_run_as_their_tools_run_them(worksp
     )
     write(workspace / ".github/prompts/notes.md", "not a prompt file\n")
     write(workspace / ".windsurf/workflows/deploy-staging.md", "---\ndescription: Deploy\n---\n1. Build.\n2. Ship.\n")
+    write(workspace / ".qwen/commands/team/review-change.md", "---\ndescription: Review\n---\nReview $ARGUMENTS.\n")
+    write(workspace / ".qwen/commands/lint.toml", 'prompt = "Lint {{args}}."\n')  # Qwen Code's older form
+    write(workspace / ".agents/commands/handoff.md", "Write a handoff note.\n")  # Amp's
     loaded = load(workspace)
     commands = sorted(c for s in loaded.skills for c in s.commands())
-    assert commands == ["/deploy-staging", "/perf-review", "/test", "/tidy"]
+    assert commands == ["/deploy-staging", "/handoff", "/lint", "/perf-review", "/team:review-change", "/test", "/tidy"]
+    review = find_task_command("/team:review-change src/", loaded)
+    assert review is not None and review.render({}) == "Review src/."
     tidy = find_task_command("/tidy src/app.py", loaded)
     assert tidy is not None and tidy.render({}) == "Tidy the imports of the open files.\n\nsrc/app.py"
     test = find_task_command("/test the parser", loaded)
@@ -198,3 +205,10 @@ def test_cursor_opencode_and_copilot_commands_run_as_their_tools_run_them(worksp
     assert perf is not None and perf.skill.description == "Find slow code"
     assert perf.missing({}) == ["target"] and perf.skill.inputs[0].description == "The class to analyse"
     assert perf.render({"target": "OrderService"}) == "Analyse OrderService in ${file}; then OrderService again."
+
+
+def test_qwen_md_is_an_instruction_file(workspace: Path) -> None:
+    write(workspace / "QWEN.md", "Answer in English.\n")
+    loaded = load(workspace)
+    assert [(s.name, s.type) for s in loaded.skills] == [("qwen", "repo")]
+    assert "Answer in English." in workspace_block(workspace, loaded.skills)

@@ -1,8 +1,9 @@
 """Other tools' project commands, markdown files each run by `/name`, as task microagents.
 
 `.claude/commands/review.md` makes `/review` in Claude Code, and Cursor (`.cursor/commands/`),
-opencode (`.opencode/commands/`), Windsurf (`.windsurf/workflows/`) and VS Code's Copilot
-(`.github/prompts/*.prompt.md`) keep theirs the same way; here `/review` runs it as its tool
+opencode (`.opencode/commands/`), Windsurf (`.windsurf/workflows/`), Qwen Code
+(`.qwen/commands/`), Amp (`.agents/commands/`) and VS Code's Copilot (`.github/prompts/*.prompt.md`)
+keep theirs the same way; here `/review` runs it as its tool
 does: the file's body is the task, the text after the command fills the tool's placeholder
 (`$ARGUMENTS`) or follows the body, Copilot's `${input:name:hint}` is an input asked for like
 any task's, and the `description` is shown where tasks are listed. A body's `` !`git diff` ``
@@ -38,6 +39,8 @@ class CommandFolder:
     named_inside: bool = False
     #: Whether `${input:name:hint}` asks for an input (VS Code's prompt files).
     asks_inputs: bool = False
+    #: Whether a subfolder is part of the name (`team/review.md` is `/team:review`).
+    namespaced: bool = False
 
 
 FOLDERS = (
@@ -46,6 +49,8 @@ FOLDERS = (
     CommandFolder(".opencode/command", ".md", "$ARGUMENTS"),  # opencode's older spelling
     CommandFolder(".cursor/commands", ".md", ""),
     CommandFolder(".windsurf/workflows", ".md", ""),  # Windsurf's workflows, run by `/name` only
+    CommandFolder(".qwen/commands", ".md", "$ARGUMENTS", namespaced=True),
+    CommandFolder(".agents/commands", ".md", ""),  # Amp's (its executable commands are never run)
     CommandFolder(".github/prompts", ".prompt.md", "", named_inside=True, asks_inputs=True),
 )
 #: Claude Code's folder, the first of them, for the docs.
@@ -64,13 +69,16 @@ def _folder(root: Path, folder: CommandFolder, origin: str, warnings: list[str])
         if path.name.lower() == "readme.md":
             continue
         stem = path.name[: -len(folder.suffix)]
+        if folder.namespaced:
+            stem = ":".join((*path.parent.relative_to(root / folder.directory).parts, stem))
         loaded = load_file(path, origin, warnings, default_name=stem, instructions=True)
         if loaded is None:
             continue
         header, _ = split_frontmatter(loaded_text(path))
         metadata: dict[str, Any] = (parse_header(header)[0] or {}) if header is not None else {}
         named = metadata.get("name") if folder.named_inside else None
-        name = _NAME.sub("-", named if isinstance(named, str) and named.strip() else stem).strip("-") or "command"
+        given = named if isinstance(named, str) and named.strip() else stem
+        name = ":".join(_NAME.sub("-", part).strip("-") for part in given.split(":")).strip(":-") or "command"
         content, inputs = _inputs(loaded.content) if folder.asks_inputs else (loaded.content, [])
         update: dict[str, Any] = {"type": "task", "triggers": [f"/{name}"], "name": name, "content": content}
         update["inputs"] = inputs

@@ -19,6 +19,8 @@ from openhands_tui.sdk.context.rules import rule_files
 from openhands_tui.sdk.context.skill import Skill
 
 GEMINI_COMMANDS_DIR = ".gemini/commands"
+#: Qwen Code, a fork of Gemini CLI, reads the same TOML files from its own folder.
+TOML_COMMAND_DIRS = (GEMINI_COMMANDS_DIR, ".qwen/commands")
 #: Gemini CLI's placeholder for the text after `/name`.
 ARGUMENTS = "{{args}}"
 _NAME = re.compile(r"[^A-Za-z0-9_.-]+")
@@ -27,14 +29,14 @@ _NAME = re.compile(r"[^A-Za-z0-9_.-]+")
 def gemini_commands(root: Path, origin: str, warnings: list[str]) -> list[Skill]:
     """The commands of a repository, each a task named after its path (`git/commit.toml` is
     `/git:commit`, as in Gemini CLI)."""
-    directory = root / GEMINI_COMMANDS_DIR
     skills = []
-    for path in rule_files(directory, root, (".toml",), warnings):
-        parts = [_NAME.sub("-", part).strip("-") for part in path.relative_to(directory).with_suffix("").parts]
-        name = ":".join(part for part in parts if part) or "command"
-        skill = _command(path, name, origin, warnings)
-        if skill is not None:
-            skills.append(skill)
+    for directory in (root / relative for relative in TOML_COMMAND_DIRS):
+        for path in rule_files(directory, root, (".toml",), warnings):
+            parts = [_NAME.sub("-", part).strip("-") for part in path.relative_to(directory).with_suffix("").parts]
+            name = ":".join(part for part in parts if part) or "command"
+            skill = _command(path, name, origin, warnings)
+            if skill is not None:
+                skills.append(skill)
     return skills
 
 

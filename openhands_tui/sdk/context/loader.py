@@ -5,13 +5,14 @@ Order (the first of a name wins; later ones are reported as shadowed):
 1. strategy-provided (`AgentContext(skills=[...])`);
 2. the workspace, then its git root: `.agents/skills/`, `.openhands/skills/`, `.claude/skills/`,
    `.github/skills/`, `.gemini/skills/`, `.codex/skills/`, `.cursor/skills/`,
-   `.opencode/skills/`, `.windsurf/skills/`, `.openhands/microagents/`, Cursor's
+   `.opencode/skills/`, `.windsurf/skills/`, `.qwen/skills/`, `.openhands/microagents/`, Cursor's
    `.cursor/rules/` (rules.py), and the instruction files `AGENTS.md`, `AGENT.md`, `CLAUDE.md`,
-   `CLAUDE.local.md`, `GEMINI.md`, `.cursorrules` (any case), `.windsurfrules`,
+   `CLAUDE.local.md`, `GEMINI.md`, `QWEN.md`, `.cursorrules` (any case), `.windsurfrules`,
    `.claude/CLAUDE.md` and `.github/copilot-instructions.md` (AGENTS.override.md in AGENTS.md's
    stead, as Codex reads it); the rule folders of Cursor, Claude Code, Copilot and Windsurf
    (rules.py), the commands of Claude Code (`.claude/commands/`), opencode, Cursor, Windsurf,
-   Copilot's prompt files and Gemini CLI (`.gemini/commands/`) as tasks (commands.py, gemini_commands.py);
+   Qwen Code, Amp, Copilot's prompt files and Gemini CLI (`.gemini/commands/`) as tasks
+   (commands.py, gemini_commands.py);
    the folders between the two give their instruction files, and those below the workspace are
    pointed to;
 3. the user's `~/.agents/skills/`, `~/.openhands/skills/`, `~/.claude/skills/`,
@@ -76,6 +77,7 @@ INSTRUCTION_FILES = {
     "agent.md": "agent",
     "claude.md": "claude",
     "gemini.md": "gemini",
+    "qwen.md": "qwen",
     "claude.local.md": "claude-local",
     ".cursorrules": "cursorrules",
     ".windsurfrules": "windsurfrules",
@@ -87,7 +89,7 @@ OVERRIDES = {"agents.override.md": "agents.md"}
 TOOL_INSTRUCTION_FILES = {".github/copilot-instructions.md": "copilot", ".claude/CLAUDE.md": "claude (.claude)"}
 #: Where each tool keeps a project's Agent Skills, all in the same SKILL.md format: the shared
 #: `.agents/skills/`, OpenHands', Claude Code's, GitHub Copilot's, Gemini CLI's, Codex's,
-#: Cursor's, opencode's and Windsurf's.
+#: Cursor's, opencode's, Windsurf's and Qwen Code's.
 SKILL_DIRS = (
     ".agents/skills",
     ".openhands/skills",
@@ -99,6 +101,7 @@ SKILL_DIRS = (
     ".opencode/skills",
     ".opencode/skill",  # opencode's older spelling
     ".windsurf/skills",
+    ".qwen/skills",
 )
 #: The same in the user's home (Copilot keeps them in `~/.copilot/skills/`).
 USER_SKILL_DIRS = (
@@ -108,6 +111,7 @@ USER_SKILL_DIRS = (
     ".copilot/skills",
     ".gemini/skills",
     ".codex/skills",
+    ".qwen/skills",
 )
 MICROAGENT_DIRS = (".openhands/microagents",)
 _MICROAGENT_KEYS = {"triggers", "trigger", "inputs", "type", "mcp_tools"}
