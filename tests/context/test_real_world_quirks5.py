@@ -14,6 +14,8 @@ from openhands_tui.sdk.context import load_microagents
 from openhands_tui.sdk.context.agent_context import triggered_skills, workspace_block
 from openhands_tui.sdk.context.loader import LoadedMicroagents
 from openhands_tui.sdk.context.tasks import TaskInputError, find_task_command
+from openhands_tui.testing import Script, ScriptedToolCall, Turn
+from tests.conftest import model_args, run_tui
 from tests.context.conftest import write
 
 
@@ -212,3 +214,18 @@ def test_qwen_md_is_an_instruction_file(workspace: Path) -> None:
     loaded = load(workspace)
     assert [(s.name, s.type) for s in loaded.skills] == [("qwen", "repo")]
     assert "Answer in English." in workspace_block(workspace, loaded.skills)
+
+
+def test_a_skill_run_by_slash_gets_its_arguments_and_its_folder_headless(
+    workspace: Path, isolated_home: Path, serve
+) -> None:
+    body = "Fix issue $ARGUMENTS. Reproduce it with `python ${CLAUDE_SKILL_DIR}/scripts/repro.py`.\n"
+    skill_md(workspace, "fix-issue", "name: fix-issue\ndescription: Fix a GitHub issue\n", body)
+    read = Turn(tool_calls=[ScriptedToolCall(name="skill", arguments={"name": "fix-issue"})])
+    server = serve([Script(turns=[read, Turn.finish()])])
+    result = run_tui("--headless", "--workspace", str(workspace), *model_args(server), "--task", "/fix-issue 123")
+    assert result.returncode == 0, result.stderr
+    first = server.requests[0].messages[1]["content"]
+    assert "Fix issue 123. Reproduce it with `python .claude/skills/fix-issue/scripts/repro.py`." in first
+    read_back = server.requests[1].messages[-1]["content"]  # the skill tool: no `/name` there, so no arguments
+    assert f"python {workspace}/.claude/skills/fix-issue/scripts/repro.py" in read_back and "$ARGUMENTS" in read_back
