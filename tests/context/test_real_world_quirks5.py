@@ -229,3 +229,21 @@ def test_a_skill_run_by_slash_gets_its_arguments_and_its_folder_headless(
     assert "Fix issue 123. Reproduce it with `python .claude/skills/fix-issue/scripts/repro.py`." in first
     read_back = server.requests[1].messages[-1]["content"]  # the skill tool: no `/name` there, so no arguments
     assert f"python {workspace}/.claude/skills/fix-issue/scripts/repro.py" in read_back and "$ARGUMENTS" in read_back
+
+
+def test_a_command_that_is_another_commands_file_runs_that_file(workspace: Path) -> None:
+    write(
+        workspace / ".claude/commands/create-skill.md",
+        "---\ndescription: New skill\n---\nCreate a skill named $ARGUMENTS.\n",
+    )
+    write(workspace / ".cursor/commands/new-skill.md", "# Create Skill\n\n@.claude/commands/create-skill.md\n")
+    write(workspace / ".cursor/commands/leak.md", "@.env\n@../outside.md\n")
+    write(workspace / ".env", "TOKEN=secret\n")
+    write(workspace.parent / "outside.md", "outside words\n")
+    loaded = load(workspace)
+    cursor = loaded.by_name("new-skill")
+    assert cursor is not None and "@.claude" not in cursor.content
+    assert "Create a skill named $ARGUMENTS." in cursor.content
+    leak = loaded.by_name("leak")
+    assert leak is not None and leak.content == "@.env\n@../outside.md"  # neither read
+    assert sum("not imported" in w for w in loaded.warnings) == 2

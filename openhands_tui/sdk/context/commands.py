@@ -2,13 +2,14 @@
 
 `.claude/commands/review.md` makes `/review` in Claude Code, and Cursor (`.cursor/commands/`),
 opencode (`.opencode/commands/`), Windsurf (`.windsurf/workflows/`), Qwen Code
-(`.qwen/commands/`), Amp (`.agents/commands/`) and VS Code's Copilot (`.github/prompts/*.prompt.md`)
-keep theirs the same way; here `/review` runs it as its tool
+(`.qwen/commands/`), Amp (`.agents/commands/`) and VS Code's Copilot
+(`.github/prompts/*.prompt.md`) keep theirs the same way; here `/review` runs it as its tool
 does: the file's body is the task, the text after the command fills the tool's placeholder
 (`$ARGUMENTS`) or follows the body, Copilot's `${input:name:hint}` is an input asked for like
-any task's, and the `description` is shown where tasks are listed. A body's `` !`git diff` ``
-lines, which Claude Code runs before sending, stay text: nothing in a repository's file runs
-without the agent's own, confirmed, command.
+any task's, a line holding only `@path` is that file of the project (a Cursor command that is
+`@.claude/commands/review.md`), and the `description` is shown where tasks are listed. A body's
+`` !`git diff` `` lines, which Claude Code runs before sending, stay text: nothing in a
+repository's file runs without the agent's own, confirmed, command.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from openhands_tui.sdk.context.files import load_file, parse_header, split_frontmatter
+from openhands_tui.sdk.context.imports import expand_imports
 from openhands_tui.sdk.context.rules import loaded_text, rule_files
 from openhands_tui.sdk.context.skill import Skill
 
@@ -79,7 +81,8 @@ def _folder(root: Path, folder: CommandFolder, origin: str, warnings: list[str])
         named = metadata.get("name") if folder.named_inside else None
         given = named if isinstance(named, str) and named.strip() else stem
         name = ":".join(_NAME.sub("-", part).strip("-") for part in given.split(":")).strip(":-") or "command"
-        content, inputs = _inputs(loaded.content) if folder.asks_inputs else (loaded.content, [])
+        body = expand_imports(loaded.content, path, root, set(), warnings, base=root)  # `@.claude/commands/x.md`
+        content, inputs = _inputs(body) if folder.asks_inputs else (body, [])
         update: dict[str, Any] = {"type": "task", "triggers": [f"/{name}"], "name": name, "content": content}
         update["inputs"] = inputs
         description = metadata.get("description")
