@@ -131,13 +131,14 @@ def test_skill_frontmatter_as_other_tools_write_it(workspace: Path) -> None:
     skill_md(workspace, "deploy", "name: deploy\ndescription: Ship it\ndisable-model-invocation: 'on'\n")
     write(workspace / ".claude/skills/open/SKILL.md", "---\nname: open\ndescription: never closed\n\n# Open\nSteps.\n")
     write(workspace / ".claude/skills/rule/SKILL.md", "---\n# A rule first\nSteps.\n")  # a rule, no frontmatter
+    write(workspace / ".claude/skills/list/SKILL.md", "---\n- one\n- two\n")  # a rule, then a list
     loaded = load(workspace)
     found = {s.name: s for s in loaded.skills}
     assert found["AI Advisor Workflow"].commands() == ["/ai-advisor"]  # its folder: the name is no word
     assert found["setup-refresh"].commands() == [] and found["setup-refresh"].agent_skill
     assert found["deploy"].commands() == ["/deploy"] and not found["deploy"].agent_skill  # the user's only
     assert (found["open"].description, found["open"].content) == ("never closed", "# Open\nSteps.")
-    assert found["rule"].content == "---\n# A rule first\nSteps."
+    assert found["rule"].content == "---\n# A rule first\nSteps." and found["list"].content == "---\n- one\n- two"
     assert loaded.warnings == [
         f"{workspace}/.claude/skills/open/SKILL.md: its frontmatter is never closed with `---`; read up to its "
         "first line that is not `key: value`"

@@ -131,19 +131,20 @@ def _unclosed(text: str, path: Path, warnings: list[str]) -> tuple[str | None, s
     start = 0
     while start < len(lines) and _preamble(lines[start]):
         start += 1
-    if start >= len(lines) or lines[start].strip() != "---":
-        return None, text
+    if start + 1 >= len(lines) or lines[start].strip() != "---" or not _LINE.match(lines[start + 1].rstrip("\r\n")):
+        return None, text  # a rule and then prose or a list: no frontmatter at all
     end = start + 1
     while end < len(lines) and (_LINE.match(lines[end].rstrip("\r\n")) or lines[end][:1] in (" ", "\t", "-")):
         if not lines[end].strip():
             break
         end += 1
-    if end == start + 1:
+    header = "".join(lines[start + 1 : end])
+    if parse_header(header)[0] is None:
         return None, text
     warnings.append(
         f"{path}: its frontmatter is never closed with `---`; read up to its first line that is not `key: value`"
     )
-    return "".join(lines[start + 1 : end]), "".join(lines[end:])
+    return header, "".join(lines[end:])
 
 
 def _preamble(line: str) -> bool:

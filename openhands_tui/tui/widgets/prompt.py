@@ -136,7 +136,8 @@ class Prompt(TextArea):
         if not text.startswith("/") or " " in text or "\n" in text:
             options.display = False
             return
-        matches = [c for c in self.commands if c.name.startswith(text[1:])]  # as loaded now
+        typed = text[1:].lower()  # `/Review` runs `/review`: commands match in any case
+        matches = [c for c in self.commands if c.name.lower().startswith(typed)]  # as loaded now
         options.clear_options()
         # Text, not markup: a task's name and description are a repository's words
         options.add_options([Option(Text.assemble(f"/{c.name}  ", (c.help, "dim")), id=c.name) for c in matches])
