@@ -211,7 +211,7 @@ def _plain_lines(header: str) -> dict[str, Any] | None:
         key, value = match.group(1), (match.group(2) or "")
         if value.startswith(("[", "{")):
             flow = _flow(value)
-            if flow is None and not _closed(value):
+            if flow is None and not _bracketed_words(value):
                 return None  # `[Read, Grep`: a list begun and never ended is broken, not text
             # `argument-hint: [issue] [branch]`: closed brackets, but not one YAML list; the
             # tools that write it (Claude Code) read it as the text it is
@@ -226,15 +226,20 @@ def _plain_lines(header: str) -> dict[str, Any] | None:
 _BLOCK = re.compile(r"^[|>][+-]?(?:[ \t]+|$)")
 
 
-def _closed(value: str) -> bool:
-    """Whether every bracket `value` opens, it closes, in order."""
-    pairs, stack = {"]": "[", "}": "{"}, []
+def _bracketed_words(value: str) -> bool:
+    """Whether `value` is bracketed words, as `[issue] [branch]` is: every bracket it opens it
+    closes, and none holds another (deep nesting is a file built to hurt, not a hint)."""
+    pairs, open_ = {"]": "[", "}": "{"}, ""
     for char in value:
         if char in "[{":
-            stack.append(char)
-        elif char in pairs and (not stack or stack.pop() != pairs[char]):
-            return False
-    return not stack
+            if open_:
+                return False
+            open_ = char
+        elif char in pairs:
+            if open_ != pairs[char]:
+                return False
+            open_ = ""
+    return not open_
 
 
 def _flow(value: str) -> Any:
