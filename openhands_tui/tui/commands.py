@@ -13,8 +13,9 @@ from textual.screen import Screen
 
 from openhands_tui.sdk.confirmation import ConfirmationMode
 from openhands_tui.sdk.mcp_port import MCPServerStatus
+from openhands_tui.sdk.terminal_text import one_line
 from openhands_tui.tui.state import SessionView
-from openhands_tui.tui.widgets.prompt import SlashCommand
+from openhands_tui.tui.widgets.prompt import LiveCommands, SlashCommand
 
 
 class CommandHost(Protocol):
@@ -103,17 +104,26 @@ class SlashCommands:
     def __init__(self, app: CommandHost) -> None:
         self.app = app
 
-    def slash_commands(self) -> list[SlashCommand]:
+    def slash_commands(self) -> LiveCommands:
+        """What `/` offers, as it is whenever it is read: our commands, then what the session's
+        microagents answer to (see `current_commands`)."""
+        return LiveCommands(self.current_commands)
+
+    def current_commands(self) -> list[SlashCommand]:
+        """Ours, then each `/name` the engine would run, in the order it loaded them: tasks
+        (`.claude/commands/review.md`), Agent Skills (Claude Code's `/name`), slash triggers
+        (`/codereview`). The engine's own list (each microagent's `commands`), never a second
+        one; a name ours already take is ours, as `run` decides."""
         commands = list(BUILTIN)
-        for info in self._task_microagents():
-            commands.append(SlashCommand(info["name"], info.get("description") or "task microagent"))
+        taken = {c.name for c in commands}
         loaded = self.app.view.microagents
         for info in loaded.microagents if loaded is not None else []:
-            if info.get("type") != "knowledge":
-                continue
-            for trigger in info.get("triggers") or []:  # `/codereview`: a knowledge slash trigger
-                if trigger.startswith("/") and trigger[1:] not in {c.name for c in commands}:
-                    commands.append(SlashCommand(trigger[1:], info.get("description") or f"microagent {info['name']}"))
+            for command in _commands_of(info):
+                if command[1:] not in taken:
+                    taken.add(command[1:])
+                    kind = "task" if info.get("type") == "task" else "skill"
+                    described = one_line(str(info.get("description") or "")) or f"{kind} {one_line(str(info['name']))}"
+                    commands.append(SlashCommand(command[1:], described))  # one line: a repository's words
         return commands
 
     def _task_microagents(self) -> list[dict[str, Any]]:
@@ -240,6 +250,16 @@ class SlashCommands:
             SystemCommand("Resume a session", "Reopen a stored session", lambda: self.run("/resume")),
             SystemCommand("Help", "Keys and commands", lambda: self.run("/help")),
         ]
+
+
+def _commands_of(info: dict[str, Any]) -> list[str]:
+    """A loaded microagent's `/name` commands; a session stored before they were reported gives
+    its slash triggers, which were all there was."""
+    if "commands" in info:
+        return [str(c) for c in info["commands"] or []]
+    if info.get("type") not in ("task", "knowledge"):
+        return []
+    return [str(t) for t in info.get("triggers") or [] if str(t).startswith("/")]
 
 
 def _bind(function: Any, argument: str) -> Any:

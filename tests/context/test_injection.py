@@ -132,5 +132,6 @@ def test_task_microagent_headless_with_inputs_and_missing_input(serve, microagen
     assert missing.returncode == 2
     assert missing.stderr.strip() == "tui: /fix_issue needs input branch (give --input branch=...)"
     unknown = run_tui(*common, "--task", "/fix_isue")
-    assert unknown.returncode == 2 and "no task microagent by that name (available: /fix_issue)" in unknown.stderr
+    assert unknown.returncode == 2
+    assert "no task microagent by that name (available: /fix_issue, /notes, /pdf-tools)" in unknown.stderr
     assert len(server.requests) == 1  # nothing ran for the bad invocations

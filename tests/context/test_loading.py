@@ -41,7 +41,7 @@ def test_every_format_lands_with_the_right_type_and_source(microagent_workspace:
             assert Path(found[name]["source"]).resolve() == source.resolve(), name
     assert found["fix_issue"]["triggers"] == ["/fix_issue"]
     assert found["fix_issue"]["inputs"] == [{"name": "issue", "description": "issue number"}]
-    assert found["pdf-tools"]["triggers"] == ["pdf-tools", "pdf tools"]
+    assert found["pdf-tools"]["triggers"] == ["pdf-tools", "pdf tools", "/pdf-tools"]
     assert found["long"]["truncated"] and found["long"]["tokens"] < 6500
     assert "README" not in found and "reference" not in found
     assert all(m["tokens"] > 0 for m in data["microagents"])
@@ -103,7 +103,7 @@ def test_frontmatter_as_other_tools_write_it(workspace: Path, isolated_home: Pat
     loaded = load_microagents(workspace, include_builtin=False)
     generated = loaded.by_name("generated")
     assert generated is not None and generated.description == "Made by a script."
-    assert generated.triggers == ["generated"] and generated.agent_skill
+    assert generated.triggers == ["generated", "/generated"] and generated.agent_skill
     ship = loaded.by_name("ship")
     assert ship is not None and ship.type == "task" and [i.name for i in ship.inputs] == ["TARGET"]
     assert ship.triggers == ["/ship"] and not loaded.warnings

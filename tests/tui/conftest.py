@@ -80,3 +80,13 @@ async def settings_shown(pilot, app: OpenHandsApp) -> None:
     await wait_until(pilot, lambda: isinstance(app.screen, SettingsScreen) and app.screen.is_mounted)
     await pilot.pause()
     assert app.needs_model
+
+
+@pytest.fixture
+def arming_delay(monkeypatch: pytest.MonkeyPatch) -> float:
+    """A longer arming delay for tests that press a key "just as the dialog opened": on a
+    loaded machine more than the real 0.5 s can pass between the dialog showing and the key."""
+    from openhands_tui.tui.screens import arming
+
+    monkeypatch.setattr(arming, "ARMING_DELAY", 2.0)
+    return arming.ARMING_DELAY

@@ -21,7 +21,7 @@ def _call(command: str, risk: str | None = None, delay: float = 0.0) -> Turn:
     return Turn(tool_calls=[ScriptedToolCall(name="terminal", arguments=arguments)], delay=delay)
 
 
-async def test_approve_a_high_risk_action(serve, workspace: Path) -> None:
+async def test_approve_a_high_risk_action(serve, workspace: Path, arming_delay: float) -> None:
     (workspace / "build").mkdir()
     server = serve([Script(turns=[_call("rm -rf build"), Turn.finish("cleaned")])])
     app = live_app(server, workspace, task="clean up")
@@ -34,7 +34,7 @@ async def test_approve_a_high_risk_action(serve, workspace: Path) -> None:
         await pilot.pause(0.05)
         assert app.screen is screen and (workspace / "build").exists()
         assert any("just opened, so y was not taken" in n.message for n in app._notifications)
-        await pilot.pause(ARMING_DELAY)
+        await pilot.pause(arming_delay)
         await pilot.press("y")
         await wait_until(pilot, lambda: app.view.root_status == "finished")
         assert not (workspace / "build").exists()

@@ -77,10 +77,9 @@ async def test_view_is_read_only(serve, workspace: Path) -> None:
         assert viewer.view.root_status == "finished"
 
 
-async def test_a_projects_own_rules_wait_for_the_users_trust(serve, workspace: Path) -> None:
+async def test_a_projects_own_rules_wait_for_the_users_trust(serve, workspace: Path, arming_delay: float) -> None:
     from openhands_tui.sdk.security.permissions import project_rules_file
     from openhands_tui.sdk.security.trust import ProjectTrust
-    from openhands_tui.tui.screens.arming import ARMING_DELAY
     from openhands_tui.tui.screens.trust import TrustScreen
 
     rules = project_rules_file(workspace)
@@ -90,13 +89,15 @@ async def test_a_projects_own_rules_wait_for_the_users_trust(serve, workspace: P
     server = serve([Script(turns=[Turn.call("terminal", command="rm -rf build"), Turn.finish("cleaned")])])
     app = live_app(server, workspace)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, TrustScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, TrustScreen) and bool(app.screen.query("#confirm-body > *"))
+        )
         assert "rm -rf build" in str(app.screen.query_one("#confirm-body").children[0].render())
         await pilot.press("y")  # a key typed as the app starts lands here: not taken as trust
         await pilot.pause(0.05)
         assert isinstance(app.screen, TrustScreen)
         assert not ProjectTrust().is_trusted(app.session.trust_requests[0])  # type: ignore[union-attr]
-        await pilot.pause(ARMING_DELAY)
+        await pilot.pause(arming_delay)
         await pilot.press("y")
         await pilot.pause(0.2)
         assert ProjectTrust().is_trusted(app.session.trust_requests[0])  # type: ignore[union-attr]

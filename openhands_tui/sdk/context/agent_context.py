@@ -8,6 +8,7 @@ list of Agent Skills), and a message carries the knowledge its words trigger.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from pydantic import Field, field_validator
@@ -24,6 +25,7 @@ SKILLS_INTRO = (
 #: A skill's description in the listing is cut here (the Agent Skills format's own limit):
 #: every first message carries it, and some repositories write pages.
 MAX_DESCRIPTION_CHARS = 1024
+_CLAUDE_SKILL_DIR = re.compile(r"\$\{CLAUDE_SKILL_DIR\}|\$CLAUDE_SKILL_DIR\b")
 
 
 class AgentContext(StrictModel):
@@ -137,10 +139,12 @@ def skill_text(skill: Skill, workspace: Path | None = None) -> str:
     """A skill's body as an agent reads it, with where its relative paths point."""
     body = skill.content.strip()
     if skill.directory:
-        # `{baseDir}/scripts/x.py` (OpenClaw's skills) and `<this-skill-path>/scripts/x.py`
-        # (OpenHands' extensions): how skills name their own folder
+        # `{baseDir}/scripts/x.py` (OpenClaw's skills), `<this-skill-path>/scripts/x.py`
+        # (OpenHands' extensions) and `${CLAUDE_SKILL_DIR}/scripts/x.py` (Claude Code's, which no
+        # shell here sets): how skills name their own folder
         folder = _shown(skill.directory, workspace)
         body = body.replace("{baseDir}", folder).replace("<this-skill-path>", folder)
+        body = _CLAUDE_SKILL_DIR.sub(lambda _: folder, body)
         body += (
             f"\n\n(This skill's folder is {_shown(skill.directory, workspace)}; files it mentions, "
             f"such as scripts/ or references/, are relative to it.)"
@@ -156,8 +160,20 @@ def triggered_skills(skills: list[Skill], text: str, already: set[str]) -> list[
             continue
         keyword = skill.match(text)
         if keyword is not None:
-            fired.append((skill, keyword))
+            fired.append((_invoked(skill, text), keyword))
     return fired
+
+
+def _invoked(skill: Skill, text: str) -> Skill:
+    """The skill as `/name the rest` runs it in Claude Code: its `$ARGUMENTS` are the rest."""
+    if "$ARGUMENTS" not in skill.content:
+        return skill
+    stripped = text.lstrip()
+    for command in skill.commands():
+        head, rest = stripped[: len(command)], stripped[len(command) :]
+        if head.lower() == command.lower() and (not rest or rest[0].isspace()):
+            return skill.model_copy(update={"content": skill.content.replace("$ARGUMENTS", rest.strip())})
+    return skill
 
 
 def extra_info_block(skill: Skill, keyword: str, workspace: Path | None = None) -> str:

@@ -1,51 +1,117 @@
-"""Claude Code's project commands (`.claude/commands/*.md`) as task microagents.
+"""Other tools' project commands, markdown files each run by `/name`, as task microagents.
 
-`.claude/commands/review.md` makes `/review` in Claude Code, and many repositories ship a few;
-here `/review` runs it the same way: the file's body is the task, `$ARGUMENTS` is what the user
-wrote after the command, and the `description` is shown where tasks
-are listed. A body's `` !`git diff` `` lines, which Claude Code runs before sending, stay text:
-nothing in a repository's file runs without the agent's own, confirmed, command.
+`.claude/commands/review.md` makes `/review` in Claude Code, and Cursor (`.cursor/commands/`),
+opencode (`.opencode/commands/`), Windsurf (`.windsurf/workflows/`), Qwen Code
+(`.qwen/commands/`), Amp (`.agents/commands/`) and VS Code's Copilot
+(`.github/prompts/*.prompt.md`) keep theirs the same way; here `/review` runs it as its tool
+does: the file's body is the task, the text after the command fills the tool's placeholder
+(`$ARGUMENTS`) or follows the body, Copilot's `${input:name:hint}` is an input asked for like
+any task's, a line holding only `@path` is that file of the project (a Cursor command that is
+`@.claude/commands/review.md`), and the `description` is shown where tasks are listed. A body's
+`` !`git diff` `` lines, which Claude Code runs before sending, stay text: nothing in a
+repository's file runs without the agent's own, confirmed, command.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from openhands_tui.sdk.context.files import load_file, parse_header, split_frontmatter
+from openhands_tui.sdk.context.imports import expand_imports
 from openhands_tui.sdk.context.rules import loaded_text, rule_files
 from openhands_tui.sdk.context.skill import Skill
 
-CLAUDE_COMMANDS_DIR = ".claude/commands"
 _NAME = re.compile(r"[^A-Za-z0-9_.-]+")
+#: VS Code's `${input:topic}` and `${input:topic:What to write about}`.
+_COPILOT_INPUT = re.compile(r"\$\{input:([A-Za-z_][A-Za-z0-9_]*)(?::([^}]*))?\}")
 
 
-def claude_commands(root: Path, origin: str, warnings: list[str]) -> list[Skill]:
-    """The commands of a repository, each a task named after its file (`frontend/build.md` is
-    `/build`, as in Claude Code)."""
-    directory = root / CLAUDE_COMMANDS_DIR
+@dataclass(frozen=True)
+class CommandFolder:
+    """Where a tool keeps a project's commands, and how it reads them."""
+
+    directory: str
+    suffix: str
+    #: What takes the text after `/name`; "" when that text simply follows the body.
+    placeholder: str
+    #: Whether a `name:` in the frontmatter names the command (else the file's name does).
+    named_inside: bool = False
+    #: Whether `${input:name:hint}` asks for an input (VS Code's prompt files).
+    asks_inputs: bool = False
+    #: Whether a subfolder is part of the name (`team/review.md` is `/team:review`).
+    namespaced: bool = False
+
+
+FOLDERS = (
+    CommandFolder(".claude/commands", ".md", "$ARGUMENTS"),
+    CommandFolder(".opencode/commands", ".md", "$ARGUMENTS"),
+    CommandFolder(".opencode/command", ".md", "$ARGUMENTS"),  # opencode's older spelling
+    CommandFolder(".cursor/commands", ".md", ""),
+    CommandFolder(".windsurf/workflows", ".md", ""),  # Windsurf's workflows, run by `/name` only
+    CommandFolder(".qwen/commands", ".md", "$ARGUMENTS", namespaced=True),
+    CommandFolder(".agents/commands", ".md", ""),  # Amp's (its executable commands are never run)
+    CommandFolder(".github/prompts", ".prompt.md", "", named_inside=True, asks_inputs=True),
+)
+#: Claude Code's folder, the first of them, for the docs.
+CLAUDE_COMMANDS_DIR = FOLDERS[0].directory
+
+
+def project_commands(root: Path, origin: str, warnings: list[str]) -> list[Skill]:
+    """The commands of a repository in every tool's folder, each a task named after its file
+    (`frontend/build.md` is `/build`, as in Claude Code; a prompt file's `name:` wins)."""
+    return [skill for folder in FOLDERS for skill in _folder(root, folder, origin, warnings)]
+
+
+def _folder(root: Path, folder: CommandFolder, origin: str, warnings: list[str]) -> list[Skill]:
     skills = []
-    for path in rule_files(directory, root, (".md",), warnings):
+    for path in rule_files(root / folder.directory, root, (folder.suffix,), warnings):
         if path.name.lower() == "readme.md":
             continue
-        name = _NAME.sub("-", path.stem).strip("-") or "command"
-        loaded = load_file(path, origin, warnings, default_name=name, instructions=True)
+        stem = path.name[: -len(folder.suffix)]
+        if folder.namespaced:
+            stem = ":".join((*path.parent.relative_to(root / folder.directory).parts, stem))
+        loaded = load_file(path, origin, warnings, default_name=stem, instructions=True)
         if loaded is None:
             continue
         header, _ = split_frontmatter(loaded_text(path))
-        metadata = (parse_header(header)[0] or {}) if header is not None else {}
+        metadata: dict[str, Any] = (parse_header(header)[0] or {}) if header is not None else {}
+        named = metadata.get("name") if folder.named_inside else None
+        given = named if isinstance(named, str) and named.strip() else stem
+        name = ":".join(_NAME.sub("-", part).strip("-") for part in given.split(":")).strip(":-") or "command"
+        body = expand_imports(loaded.content, path, root, set(), warnings, base=root)  # `@.claude/commands/x.md`
+        content, inputs = _inputs(body) if folder.asks_inputs else (body, [])
+        update: dict[str, Any] = {"type": "task", "triggers": [f"/{name}"], "name": name, "content": content}
+        update["inputs"] = inputs
         description = metadata.get("description")
-        update = {"type": "task", "triggers": [f"/{name}"], "name": name}
         if isinstance(description, str):
             update["description"] = " ".join(description.split())
-        skills.append(Skill.model_validate({**loaded.model_dump(exclude={"trigger"}), **update}))
+        command = Skill.model_validate({**loaded.model_dump(exclude={"trigger"}), **update})
+        skills.append(command.takes_arguments(folder.placeholder))
     return skills
 
 
-def fill_arguments(text: str, rest: str) -> str | None:
-    """`text` with Claude Code's `$ARGUMENTS` replaced by `rest`, or None when it has none (the
-    rest is then added after it, as for any task). `$1`-style words are left alone: a command's
-    `awk '{print $1}'` means awk's."""
-    if "$ARGUMENTS" not in text:
+def _inputs(body: str) -> tuple[str, list[dict[str, str]]]:
+    """A prompt file's `${input:name:hint}` as this project's `${name}` with an input that says
+    the hint, so a missing one is asked for (VS Code asks too); other bodies are unchanged."""
+    inputs: dict[str, str] = {}
+
+    def named(match: re.Match[str]) -> str:
+        name, hint = match.group(1), (match.group(2) or "").strip()
+        if hint or name not in inputs:
+            inputs[name] = hint or inputs.get(name, "")
+        return "${" + name + "}"
+
+    content = _COPILOT_INPUT.sub(named, body)
+    return content, [{"name": name, "description": hint} for name, hint in inputs.items()]
+
+
+def fill_arguments(text: str, rest: str, placeholder: str = "$ARGUMENTS") -> str | None:
+    """`text` with `placeholder` (Claude Code's `$ARGUMENTS`, Gemini CLI's `{{args}}`) replaced
+    by `rest`, or None when it has none (the rest is then added after it, as for any task).
+    `$1`-style words are left alone: a command's `awk '{print $1}'` means awk's."""
+    if not placeholder or placeholder not in text:
         return None
-    return text.replace("$ARGUMENTS", rest.strip())
+    return text.replace(placeholder, rest.strip())

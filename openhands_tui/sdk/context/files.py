@@ -20,7 +20,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from openhands_tui.sdk.context.skill import Skill, tool_list
+from openhands_tui.sdk.context.skill import COMMAND_NAME, Skill, tool_list
 from openhands_tui.sdk.file_read import read_regular
 from openhands_tui.sdk.model import UnsupportedArgument
 from openhands_tui.sdk.security.files import credentials_reason
@@ -30,6 +30,7 @@ MAX_CONTENT_CHARS = 24_000  # about 6,000 tokens per microagent
 #: The `type` values of OpenHands microagents, and the type each means here.
 MICROAGENT_TYPES = {"repo": "repo", "repo_knowledge": "repo", "knowledge": "knowledge", "task": "task"}
 _FENCE = re.compile(r"^(?:---|\.\.\.)[ \t]*$")
+COMMAND_WORD = re.compile(COMMAND_NAME)
 _LINE = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]+(.*?))?[ \t]*$")
 
 
@@ -55,13 +56,12 @@ def load_file(
     """One file as a Skill, or None with a warning. `instructions`: an always-on instruction
     file (AGENTS.md, CLAUDE.md, .cursorrules...), whose frontmatter, if any, is another tool's."""
     instructions = instructions or bool(force_repo)
-    if origin == "workspace" and (secret := _credentials(path)) is not None:
-        warnings.append(f"{path}: skipped, {secret}")  # a link to `.env` would ride in every request
-        return None
-    text = _read(path, warnings)
+    text = read_source(path, origin, warnings)
     if text is None:
         return None
     header, body = split_frontmatter(text)
+    if header is None and path.name.lower() == "skill.md" and not instructions:
+        header, body = _unclosed(text, path, warnings)
     metadata: dict[str, Any] = {}
     if header is not None and not instructions:
         parsed, problem = parse_header(header)
@@ -76,6 +76,15 @@ def load_file(
         warnings.append(f"{path}: skipped, it has no content")
         return None
     return build_skill(path, origin, metadata, body, default_name, instructions, warnings)
+
+
+def read_source(path: Path, origin: str, warnings: list[str]) -> str | None:
+    """A microagent file's text, or None with a warning: not a workspace's link to a credentials
+    file, not over the size limit, readable, decoded."""
+    if origin == "workspace" and (secret := _credentials(path)) is not None:
+        warnings.append(f"{path}: skipped, {secret}")  # a link to `.env` would ride in every request
+        return None
+    return _read(path, warnings)
 
 
 def _read(path: Path, warnings: list[str]) -> str | None:
@@ -112,6 +121,30 @@ def split_frontmatter(text: str) -> tuple[str | None, str]:
         if _FENCE.match(lines[index].rstrip("\r\n")):
             return "".join(lines[start + 1 : index]), "".join(lines[index + 1 :])
     return None, text  # an opening fence and no closing one: a horizontal rule, not frontmatter
+
+
+def _unclosed(text: str, path: Path, warnings: list[str]) -> tuple[str | None, str]:
+    """A SKILL.md (whose format requires frontmatter) that opens it with `---` and never closes
+    it: the `key: value` lines after the fence are its frontmatter, up to the first line that is
+    none (a blank line, the `# Title`), and the rest its body. Not such a file: (None, text)."""
+    lines = text.splitlines(keepends=True)
+    start = 0
+    while start < len(lines) and _preamble(lines[start]):
+        start += 1
+    if start + 1 >= len(lines) or lines[start].strip() != "---" or not _LINE.match(lines[start + 1].rstrip("\r\n")):
+        return None, text  # a rule and then prose or a list: no frontmatter at all
+    end = start + 1
+    while end < len(lines) and (_LINE.match(lines[end].rstrip("\r\n")) or lines[end][:1] in (" ", "\t", "-")):
+        if not lines[end].strip():
+            break
+        end += 1
+    header = "".join(lines[start + 1 : end])
+    if parse_header(header)[0] is None:
+        return None, text
+    warnings.append(
+        f"{path}: its frontmatter is never closed with `---`; read up to its first line that is not `key: value`"
+    )
+    return header, "".join(lines[end:])
 
 
 def _preamble(line: str) -> bool:
@@ -178,9 +211,11 @@ def _plain_lines(header: str) -> dict[str, Any] | None:
         key, value = match.group(1), (match.group(2) or "")
         if value.startswith(("[", "{")):
             flow = _flow(value)
-            if flow is None:
-                return None
-            data[key] = flow
+            if flow is None and not _bracketed_words(value):
+                return None  # `[Read, Grep`: a list begun and never ended is broken, not text
+            # `argument-hint: [issue] [branch]`: closed brackets, but not one YAML list; the
+            # tools that write it (Claude Code) read it as the text it is
+            data[key] = flow if flow is not None else value
             continue
         # `globs: **/*.go` (YAML would read an alias) and `description: | Use when...` (a block
         # indicator with text after it) are plain text to the tools that write them.
@@ -189,6 +224,22 @@ def _plain_lines(header: str) -> dict[str, Any] | None:
 
 
 _BLOCK = re.compile(r"^[|>][+-]?(?:[ \t]+|$)")
+
+
+def _bracketed_words(value: str) -> bool:
+    """Whether `value` is bracketed words, as `[issue] [branch]` is: every bracket it opens it
+    closes, and none holds another (deep nesting is a file built to hurt, not a hint)."""
+    pairs, open_ = {"]": "[", "}": "{"}, ""
+    for char in value:
+        if char in "[{":
+            if open_:
+                return False
+            open_ = char
+        elif char in pairs:
+            if open_ != pairs[char]:
+                return False
+            open_ = ""
+    return not open_
 
 
 def _flow(value: str) -> Any:
@@ -253,7 +304,7 @@ def build_skill(
         fields["allowed_tools"] = tool_list(allowed) if isinstance(allowed, str) else [str(t) for t in allowed]
     if "mcp_tools" in metadata:
         fields["mcp_tools"] = metadata["mcp_tools"]
-    kind = _kind(metadata.get("type"), path, warnings)
+    kind = _kind(metadata.get("type"), path, [] if agent_skill else warnings)  # a SKILL.md's is another tool's
     if instructions or (path.name.lower() == "repo.md" and kind is None):
         kind = "repo"
     if kind is None and "inputs" in metadata and not instructions:
@@ -262,9 +313,18 @@ def build_skill(
         kind, fields["triggers"] = "knowledge", _name_triggers(str(fields["name"]))
     if kind == "knowledge" and not fields["triggers"] and not agent_skill and "inputs" not in metadata:
         kind = "repo"  # OpenHands reads `type` as a comment: no triggers and no inputs is always on
-    if agent_skill and kind == "knowledge" and _yes(metadata.get("disable-model-invocation")):
-        # Claude Code's user-only skill: not offered to the model, run by `/name`.
-        fields["agent_skill"], fields["triggers"] = False, [f"/{fields['name']}"]
+    if agent_skill and kind in (None, "knowledge") and "inputs" not in metadata:  # a knowledge skill
+        # Claude Code: `/name` runs any skill (`user-invocable: false` says not); a user-only
+        # skill (`disable-model-invocation: true`) is not offered to the model.
+        by_user = not _no(metadata.get("user-invocable", metadata.get("user_invocable")))
+        command = [f"/{word}"] if by_user and (word := _command_word(str(fields["name"]), path)) else []
+        if _yes(metadata.get("disable-model-invocation")):
+            if not by_user:
+                warnings.append(f"{path}: skipped, neither the model nor `/name` may use it (it says so)")
+                return None
+            fields["agent_skill"], fields["triggers"] = False, command
+        else:
+            fields["triggers"] = [*fields["triggers"], *(c for c in command if c not in fields["triggers"])]
     if kind is not None:
         fields["type"] = kind
     try:
@@ -284,7 +344,20 @@ def build_skill(
 
 
 def _yes(raw: Any) -> bool:
-    return raw is True or (isinstance(raw, str) and raw.strip().lower() in ("true", "yes"))
+    return raw is True or (isinstance(raw, str) and raw.strip().lower() in ("true", "yes", "on"))
+
+
+def _no(raw: Any) -> bool:
+    return raw is False or (isinstance(raw, str) and raw.strip().lower() in ("false", "no", "off"))
+
+
+def _command_word(name: str, path: Path) -> str | None:
+    """What `/` runs a skill by: its name, or its folder's when the name is no single word
+    (`name: AI Advisor Workflow` in `ai-advisor-workflow/`); None when neither is."""
+    for word in (name, path.parent.name):
+        if COMMAND_WORD.fullmatch(word):
+            return word
+    return None
 
 
 def _kind(raw: Any, path: Path, warnings: list[str]) -> str | None:

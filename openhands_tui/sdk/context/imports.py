@@ -28,14 +28,26 @@ _IMPORT = re.compile(r"^[ \t]*@([^\s@`]+)[ \t]*$")
 _FENCE = re.compile(r"^[ \t]*(```|~~~)")
 
 
-def expand_imports(text: str, path: Path, root: Path, always_on: set[str], warnings: list[str]) -> str:
+def expand_imports(
+    text: str, path: Path, root: Path, always_on: set[str], warnings: list[str], *, base: Path | None = None
+) -> str:
     """`text` (from `path`, in repository `root`) with its `@path` lines replaced by the files
-    they name. `always_on`: real paths of files the agent gets anyway."""
-    return _expand(text, path, root, always_on, warnings, depth=1, seen={os.path.realpath(path)})
+    they name. `always_on`: real paths of files the agent gets anyway. `base`: what the paths
+    are relative to, when not `path`'s folder (a command's `@src/x.md` names a file of the
+    project, as Claude Code and Cursor read it)."""
+    return _expand(text, path, root, always_on, warnings, depth=1, seen={os.path.realpath(path)}, base=base)
 
 
 def _expand(
-    text: str, path: Path, root: Path, always_on: set[str], warnings: list[str], *, depth: int, seen: set[str]
+    text: str,
+    path: Path,
+    root: Path,
+    always_on: set[str],
+    warnings: list[str],
+    *,
+    depth: int,
+    seen: set[str],
+    base: Path | None = None,
 ) -> str:
     lines = text.splitlines(keepends=True)
     fenced = False
@@ -46,7 +58,7 @@ def _expand(
         match = None if fenced else _IMPORT.match(line)
         if match is None:
             continue
-        target = (path.parent / match.group(1)).resolve() if not match.group(1).startswith("~") else None
+        target = ((base or path.parent) / match.group(1)).resolve() if not match.group(1).startswith("~") else None
         replacement = _imported(match.group(1), target, path, root, always_on, warnings, depth=depth, seen=seen)
         if replacement is not None:
             lines[index] = replacement if replacement.endswith("\n") else replacement + "\n"

@@ -4,14 +4,19 @@ problems.
 Order (the first of a name wins; later ones are reported as shadowed):
 1. strategy-provided (`AgentContext(skills=[...])`);
 2. the workspace, then its git root: `.agents/skills/`, `.openhands/skills/`, `.claude/skills/`,
-   `.openhands/microagents/`, Cursor's `.cursor/rules/` (rules.py), and the instruction files
-   `AGENTS.md`, `AGENT.md`, `CLAUDE.md`, `CLAUDE.local.md`, `GEMINI.md`, `.cursorrules` (any
-   case), `.windsurfrules`, `.claude/CLAUDE.md` and `.github/copilot-instructions.md`; the rule
-   folders of Cursor, Copilot and Windsurf (rules.py), Claude Code's `.claude/commands/` as
-   tasks (commands.py); the folders between the two give their
-   instruction files, and those below the workspace are pointed to;
-3. the user's `~/.agents/skills/`, `~/.openhands/skills/`, `~/.claude/skills/` and
-   `~/.openhands/microagents/`;
+   `.github/skills/`, `.gemini/skills/`, `.codex/skills/`, `.cursor/skills/`,
+   `.opencode/skills/`, `.windsurf/skills/`, `.qwen/skills/`, `.openhands/microagents/`, Cursor's
+   `.cursor/rules/` (rules.py), and the instruction files `AGENTS.md`, `AGENT.md`, `CLAUDE.md`,
+   `CLAUDE.local.md`, `GEMINI.md`, `QWEN.md`, `.cursorrules` (any case), `.windsurfrules`,
+   `.claude/CLAUDE.md` and `.github/copilot-instructions.md` (AGENTS.override.md in AGENTS.md's
+   stead, as Codex reads it); the rule folders of Cursor, Claude Code, Copilot and Windsurf
+   (rules.py), the commands of Claude Code (`.claude/commands/`), opencode, Cursor, Windsurf,
+   Qwen Code, Amp, Copilot's prompt files and Gemini CLI (`.gemini/commands/`) as tasks
+   (commands.py, gemini_commands.py);
+   the folders between the two give their instruction files, and those below the workspace are
+   pointed to;
+3. the user's `~/.agents/skills/`, `~/.openhands/skills/`, `~/.claude/skills/`,
+   `~/.copilot/skills/`, `~/.gemini/skills/`, `~/.codex/skills/` and `~/.openhands/microagents/`;
 4. the built-in set shipped with the package.
 
 What is a microagent:
@@ -41,7 +46,7 @@ from pathlib import Path
 from pydantic import Field
 
 from openhands_tui.sdk.context.agent_context import always_on_parts
-from openhands_tui.sdk.context.commands import claude_commands
+from openhands_tui.sdk.context.commands import project_commands
 from openhands_tui.sdk.context.files import (
     MAX_CONTENT_CHARS,
     MICROAGENT_TYPES,
@@ -49,8 +54,10 @@ from openhands_tui.sdk.context.files import (
     parse_header,
     split_frontmatter,
 )
+from openhands_tui.sdk.context.gemini_commands import gemini_commands
 from openhands_tui.sdk.context.imports import expand_imports
 from openhands_tui.sdk.context.rules import (
+    claude_rules,
     copilot_instructions,
     cursor_rules,
     nested_instructions,
@@ -65,19 +72,47 @@ from openhands_tui.sdk.model import Model
 ALWAYS_ON_BUDGET = 8_000
 #: Instruction files at a project's root, by lower-case name, and the microagent name each gets.
 INSTRUCTION_FILES = {
+    "agents.override.md": "agents",
     "agents.md": "agents",
     "agent.md": "agent",
     "claude.md": "claude",
     "gemini.md": "gemini",
+    "qwen.md": "qwen",
     "claude.local.md": "claude-local",
     ".cursorrules": "cursorrules",
     ".windsurfrules": "windsurfrules",
 }
+#: Codex reads a folder's AGENTS.override.md instead of its AGENTS.md (one or the other).
+OVERRIDES = {"agents.override.md": "agents.md"}
 #: Instruction files kept in a tool's folder, always on like AGENTS.md: GitHub Copilot's, and
 #: Claude Code's project memory in `.claude/`.
 TOOL_INSTRUCTION_FILES = {".github/copilot-instructions.md": "copilot", ".claude/CLAUDE.md": "claude (.claude)"}
-#: Claude Code keeps a project's skills in `.claude/skills/`; the same SKILL.md format.
-SKILL_DIRS = (".agents/skills", ".openhands/skills", ".claude/skills")
+#: Where each tool keeps a project's Agent Skills, all in the same SKILL.md format: the shared
+#: `.agents/skills/`, OpenHands', Claude Code's, GitHub Copilot's, Gemini CLI's, Codex's,
+#: Cursor's, opencode's, Windsurf's and Qwen Code's.
+SKILL_DIRS = (
+    ".agents/skills",
+    ".openhands/skills",
+    ".claude/skills",
+    ".github/skills",
+    ".gemini/skills",
+    ".codex/skills",
+    ".cursor/skills",
+    ".opencode/skills",
+    ".opencode/skill",  # opencode's older spelling
+    ".windsurf/skills",
+    ".qwen/skills",
+)
+#: The same in the user's home (Copilot keeps them in `~/.copilot/skills/`).
+USER_SKILL_DIRS = (
+    ".agents/skills",
+    ".openhands/skills",
+    ".claude/skills",
+    ".copilot/skills",
+    ".gemini/skills",
+    ".codex/skills",
+    ".qwen/skills",
+)
 MICROAGENT_DIRS = (".openhands/microagents",)
 _MICROAGENT_KEYS = {"triggers", "trigger", "inputs", "type", "mcp_tools"}
 _SKIP_DIRS = {".git", "node_modules", "__pycache__", ".venv", "venv", ".tox"}
@@ -167,9 +202,12 @@ def load_microagents(
     if nested is not None:
         collector.offer(nested)
     home = home or Path.home()
-    for directory in (home / ".agents" / "skills", home / ".openhands" / "skills", home / ".claude" / "skills"):
-        for skill in _load_directory(directory, "user", result.warnings, skills_dir=True):
-            collector.offer(skill)
+    read: set[str] = set()  # `~/.claude/skills -> ~/.agents/skills`: one set, read once
+    for relative in USER_SKILL_DIRS:
+        if (real := os.path.realpath(home / relative)) not in read:
+            read.add(real)
+            for skill in _load_directory(home / relative, "user", result.warnings, skills_dir=True):
+                collector.offer(skill)
     for skill in _load_directory(home / ".openhands" / "microagents", "user", result.warnings, skills_dir=False):
         collector.offer(skill)
     if include_builtin:
@@ -246,7 +284,14 @@ def _load_tree(
         if skill is not None:
             skills.append(_with_imports(skill, path, confine or root, given or set(), warnings))
     if full:
-        for rules in (cursor_rules, copilot_instructions, windsurf_rules, claude_commands):
+        for rules in (
+            cursor_rules,
+            claude_rules,
+            copilot_instructions,
+            windsurf_rules,
+            project_commands,
+            gemini_commands,
+        ):
             skills += rules(root, origin, warnings)
     return skills
 
@@ -262,8 +307,9 @@ def _with_imports(skill: Skill, path: Path, root: Path, given: set[str], warning
 
 
 def _instruction_files(root: Path) -> list[tuple[Path, str]]:
-    """AGENTS.md, agents.md, Agents.md...: any case, upper-case spellings first; then those in
-    tools' folders (`.github/copilot-instructions.md`, `.claude/CLAUDE.md`)."""
+    """AGENTS.md, agents.md, Agents.md...: any case, upper-case spellings first (an
+    AGENTS.override.md in its stead, as Codex reads it); then those in tools' folders
+    (`.github/copilot-instructions.md`, `.claude/CLAUDE.md`)."""
     try:
         entries = sorted(root.iterdir(), key=lambda p: (p.name.lower(), p.name))
     except OSError:
@@ -271,6 +317,8 @@ def _instruction_files(root: Path) -> list[tuple[Path, str]]:
     found = [
         (p, INSTRUCTION_FILES[p.name.lower()]) for p in entries if p.name.lower() in INSTRUCTION_FILES and p.is_file()
     ]
+    replaced = {OVERRIDES[p.name.lower()] for p, _ in found if p.name.lower() in OVERRIDES}
+    found = [(p, name) for p, name in found if p.name.lower() not in replaced]  # the override stands in
     for relative, name in TOOL_INSTRUCTION_FILES.items():
         if (root / relative).is_file():
             found.append((root / relative, name))

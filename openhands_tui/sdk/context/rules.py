@@ -1,7 +1,8 @@
-"""Other tools' project rules: Cursor's `.cursor/rules/*.mdc`, GitHub Copilot's
-`.github/instructions/*.instructions.md` (`applyTo` for `globs`), Windsurf's `.windsurf/rules/`
-(`trigger: always_on | glob | model_decision | manual`), and instruction files
-(AGENTS.md, CLAUDE.md...) in the subdirectories of a repository.
+"""Other tools' project rules: Cursor's `.cursor/rules/*.mdc`, Claude Code's `.claude/rules/`
+(`paths` for `globs`, always on without), GitHub Copilot's `.github/instructions/*.instructions.md`
+(`applyTo` for `globs`), Windsurf's `.windsurf/rules/` (`trigger: always_on | glob |
+model_decision | manual`), and instruction files (AGENTS.md, CLAUDE.md...) in the subdirectories
+of a repository.
 
 Cursor decides when a rule applies from its frontmatter, and so do we:
 - `alwaysApply: true`: always on, like AGENTS.md;
@@ -17,6 +18,7 @@ one before changing files under it, instead of every first message carrying all 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -27,6 +29,7 @@ from openhands_tui.sdk.context.skill import Skill
 CURSOR_RULES_DIR = ".cursor/rules"
 COPILOT_INSTRUCTIONS_DIR = ".github/instructions"
 WINDSURF_RULES_DIR = ".windsurf/rules"
+CLAUDE_RULES_DIR = ".claude/rules"
 RULE_SUFFIXES = (".mdc", ".md")
 MAX_RULES = 500
 #: Where nested instruction files are looked for below a workspace, and how hard.
@@ -72,6 +75,26 @@ def windsurf_rules(root: Path, origin: str, warnings: list[str]) -> list[Skill]:
     ]
 
 
+def claude_rules(root: Path, origin: str, warnings: list[str]) -> list[Skill]:
+    """Claude Code's `.claude/rules/**/*.md`: a rule without `paths` is always on, as CLAUDE.md
+    is; one with `paths` (globs) is listed for the files they name."""
+    directory = root / CLAUDE_RULES_DIR
+    return [
+        skill
+        for path in rule_files(directory, root, (".md",), warnings)
+        if (
+            skill := _rule(
+                path,
+                "claude:" + path.relative_to(directory).with_suffix("").as_posix(),
+                origin,
+                warnings,
+                globs_key="paths",
+                always_without_globs=True,
+            )
+        )
+    ]
+
+
 def rule_files(directory: Path, root: Path, suffixes: tuple[str, ...], warnings: list[str]) -> list[Path]:
     if not directory.is_dir():
         return []
@@ -81,9 +104,18 @@ def rule_files(directory: Path, root: Path, suffixes: tuple[str, ...], warnings:
     return [p for p in paths[:MAX_RULES] if stays_inside(p, root, warnings)]
 
 
-def _rule(path: Path, name: str, origin: str, warnings: list[str], *, globs_key: str = "globs") -> Skill | None:
+def _rule(
+    path: Path,
+    name: str,
+    origin: str,
+    warnings: list[str],
+    *,
+    globs_key: str = "globs",
+    always_without_globs: bool = False,
+) -> Skill | None:
     """One rule: always on, listed with its description and file patterns, or (neither) applied
-    when a message names it."""
+    when a message names it. `always_without_globs`: a rule that names no files is always on
+    (Claude Code's), not one the agent asks for by its description (Cursor's)."""
     loaded = load_file(path, origin, warnings, default_name=name, instructions=True)
     if loaded is None:
         return None
@@ -92,7 +124,7 @@ def _rule(path: Path, name: str, origin: str, warnings: list[str], *, globs_key:
     globs = _globs(metadata.get(globs_key))
     trigger = str(metadata.get("trigger", "")).strip().lower()
     always = _true(metadata.get("alwaysApply", metadata.get("always_apply"))) or header is None
-    always = always or trigger == "always_on"
+    always = always or trigger == "always_on" or (always_without_globs and not globs)
     if trigger == "manual":
         metadata, globs = {}, []  # named in a message, whatever else it says
     if always or (globs_key == "applyTo" and set(globs) & {"**", "**/*", "*"}):
@@ -118,12 +150,16 @@ def _true(value: Any) -> bool:
 
 
 def _globs(value: Any) -> list[str]:
-    """Cursor writes `globs: **/*.ts, **/*.tsx`, a YAML list, or nothing."""
+    """Cursor writes `globs: **/*.ts, **/*.tsx`, a YAML list, or nothing; a comma inside braces
+    (`src/**/*.{ts,tsx}`) is part of its pattern."""
     if isinstance(value, list):
         return [str(g).strip() for g in value if str(g).strip()]
     if isinstance(value, str):
-        return [g.strip() for g in value.split(",") if g.strip()]
+        return [g.strip() for g in _BETWEEN_PATTERNS.split(value) if g.strip()]
     return []
+
+
+_BETWEEN_PATTERNS = re.compile(r",(?![^{]*\})")  # a comma not inside `{...}`
 
 
 def _text(value: Any) -> str:

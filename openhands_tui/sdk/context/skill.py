@@ -12,13 +12,17 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, PrivateAttr, model_validator
 
 from openhands_tui.sdk.model import StrictModel
 
 SkillType = Literal["repo", "knowledge", "task"]
 #: `${name}` (this project's and the SDK's) and `{{ name }}` (OpenHands task microagents).
 _VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+#: What can follow `/` as a command: `/review`, `/fix_issue`, `/git:commit` (Gemini CLI's
+#: namespaced commands). A name with spaces cannot be typed as one word, so is no command.
+COMMAND_NAME = r"[A-Za-z0-9][\w.:-]*"
+_COMMAND = re.compile(rf"/{COMMAND_NAME}")
 
 
 class KeywordTrigger(StrictModel):
@@ -91,6 +95,10 @@ class Skill(StrictModel):
     compatibility: str | None = Field(default=None, description="Agent Skills `compatibility` (informational).")
     metadata: dict[str, Any] | None = Field(default=None, description="Agent Skills `metadata` (informational).")
     allowed_tools: list[str] | None = Field(default=None, description="Agent Skills `allowed-tools` (informational).")
+    #: The placeholder that takes what the user wrote after `/name`, for a command written for
+    #: another tool: Claude Code's `$ARGUMENTS`, Gemini CLI's `{{args}}`. Such a file's `${HOME}`
+    #: is its shell's and `{{x}}` its template's, not inputs to ask for. Set by the loader.
+    _arguments: str | None = PrivateAttr(default=None)
 
     @model_validator(mode="before")
     @classmethod
@@ -156,9 +164,30 @@ class Skill(StrictModel):
         """It declares MCP tools and says nothing else: nothing to add to any message."""
         return bool(self.mcp_tools) and not self.content.strip()
 
+    def commands(self) -> list[str]:
+        """The `/name` commands that run this skill, as typed: a task's, and a knowledge skill's
+        slash triggers (`/codereview`, or an Agent Skill's `/name`). The one list of what `/`
+        may start: the engine runs these, and the app offers them."""
+        if self.type == "repo":
+            return []
+        return _unique([t for t in self.triggers if _COMMAND.fullmatch(t)])
+
+    @property
+    def arguments(self) -> str | None:
+        """The placeholder that takes the text after `/name` (`$ARGUMENTS`), or None."""
+        return self._arguments
+
+    def takes_arguments(self, placeholder: str) -> Skill:
+        """This skill, marked as a command whose `placeholder` takes the text after `/name`."""
+        self._arguments = placeholder
+        return self
+
     def variables(self) -> list[str]:
-        """Every input a task template needs, declared or used as `${name}`/`{{ name }}`, in order."""
+        """Every input a task template needs, declared or used as `${name}`/`{{ name }}`, in order
+        (for a command written for another tool, only the declared ones)."""
         names = [i.name for i in self.inputs]
+        if self._arguments is not None:
+            return names
         for match in _VARIABLE.finditer(self.content):
             name = match.group(1) or match.group(2)
             if name not in names:
@@ -168,8 +197,12 @@ class Skill(StrictModel):
     def render(self, values: dict[str, str]) -> str:
         """The content with `${name}` and `{{ name }}` replaced; unknown ones are left as written."""
 
+        declared = {i.name for i in self.inputs} if self._arguments is not None else None
+
         def fill(match: re.Match[str]) -> str:
             name = match.group(1) or match.group(2)
+            if declared is not None and name not in declared:
+                return match.group(0)  # another tool's command: `${HOME}` is its shell's
             return values.get(name, match.group(0))
 
         return _VARIABLE.sub(fill, self.content)
@@ -182,6 +215,7 @@ class Skill(StrictModel):
             "triggers": self.triggers,
             "inputs": [i.model_dump() for i in self.inputs],
             "variables": self.variables() if self.type == "task" else [],
+            "commands": self.commands(),
             "source": self.source,
             "origin": self.origin,
             "tokens": self.tokens,

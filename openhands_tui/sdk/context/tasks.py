@@ -14,10 +14,10 @@ from pathlib import Path
 
 from openhands_tui.sdk.context.commands import fill_arguments
 from openhands_tui.sdk.context.loader import LoadedMicroagents
-from openhands_tui.sdk.context.skill import Skill
+from openhands_tui.sdk.context.skill import COMMAND_NAME, Skill
 from openhands_tui.sdk.errors import OpenHandsTUIError
 
-_COMMAND = re.compile(r"^/([A-Za-z0-9][\w.-]*)(?:\s+(.*))?$", re.DOTALL)
+_COMMAND = re.compile(rf"^/({COMMAND_NAME})(?:\s+(.*))?$", re.DOTALL)
 
 
 class TaskInputError(OpenHandsTUIError):
@@ -43,7 +43,8 @@ class TaskCommand:
             flags = " ".join(f"--input {name}=..." for name in missing)
             raise TaskInputError(f"/{self.skill.name} needs input {', '.join(missing)} (give {flags})")
         text = self.skill.render(inputs)
-        filled = fill_arguments(text, self.rest)  # a Claude Code command's `$ARGUMENTS`
+        placeholder = self.skill.arguments
+        filled = fill_arguments(text, self.rest, "$ARGUMENTS" if placeholder is None else placeholder)
         if filled is not None:
             return filled
         return f"{text}\n\n{self.rest.strip()}" if self.rest.strip() else text
@@ -57,21 +58,20 @@ def find_task_command(text: str, microagents: LoadedMicroagents) -> TaskCommand 
     name, rest = match.group(1), match.group(2) or ""
     command = f"/{name}".lower()
     for skill in microagents.tasks():
-        if skill.name == name or command in (t.lower() for t in skill.triggers):
+        if skill.name == name or command in (c.lower() for c in skill.commands()):
             return TaskCommand(skill, rest)
     if slash_knowledge(command, microagents.skills):
         return None  # `/codereview`: a knowledge trigger, fired by the message itself
     if Path(f"/{name}").exists():
         return None
-    commands = {f"/{s.name}" for s in microagents.tasks()}
-    commands |= {t for s in microagents.skills if s.type == "knowledge" for t in s.triggers if t.startswith("/")}
+    commands = {c for s in microagents.skills for c in s.commands()}
     available = ", ".join(sorted(commands)) or "none are loaded"
     raise TaskInputError(f"/{name}: no task microagent by that name (available: {available})")
 
 
 def slash_knowledge(command: str, skills: list[Skill]) -> list[Skill]:
     """Knowledge microagents that `command` (`/codereview`) triggers."""
-    return [s for s in skills if s.type == "knowledge" and command.lower() in (t.lower() for t in s.triggers)]
+    return [s for s in skills if s.type == "knowledge" and command.lower() in (c.lower() for c in s.commands())]
 
 
 def parse_inputs(flags: list[str]) -> dict[str, str]:

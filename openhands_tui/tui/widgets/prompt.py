@@ -6,7 +6,9 @@ history; typing `/` lists the commands (and task microagents) that match, Tab co
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import overload
 
 from rich.text import Text
 from textual import events
@@ -22,6 +24,31 @@ class SlashCommand:
     help: str
 
 
+class LiveCommands(Sequence[SlashCommand]):
+    """The commands as they are at each use, read from `source`. A repository's own commands
+    (`.claude/commands/review.md` as `/review`) are known only once the session has loaded its
+    microagents, after the prompt is built, and change with `/new` or `/resume`: a list taken
+    when the prompt was built would never show them."""
+
+    def __init__(self, source: Callable[[], list[SlashCommand]]) -> None:
+        self._source = source
+
+    @overload
+    def __getitem__(self, index: int) -> SlashCommand: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[SlashCommand]: ...
+
+    def __getitem__(self, index: int | slice) -> SlashCommand | Sequence[SlashCommand]:
+        return self._source()[index]
+
+    def __len__(self) -> int:
+        return len(self._source())
+
+    def __iter__(self) -> Iterator[SlashCommand]:
+        return iter(self._source())
+
+
 class Prompt(TextArea):
     BINDINGS = [
         Binding("ctrl+j,alt+enter", "newline", "New line", show=False),
@@ -32,7 +59,7 @@ class Prompt(TextArea):
             super().__init__()
             self.text = text
 
-    def __init__(self, commands: list[SlashCommand], **kwargs: object) -> None:
+    def __init__(self, commands: Sequence[SlashCommand], **kwargs: object) -> None:
         super().__init__(soft_wrap=True, show_line_numbers=False, tab_behavior="focus", **kwargs)  # type: ignore[arg-type]
         self.commands = commands
         self.sent: list[str] = []
@@ -109,7 +136,8 @@ class Prompt(TextArea):
         if not text.startswith("/") or " " in text or "\n" in text:
             options.display = False
             return
-        matches = [c for c in self.commands if c.name.startswith(text[1:])]
+        typed = text[1:].lower()  # `/Review` runs `/review`: commands match in any case
+        matches = [c for c in self.commands if c.name.lower().startswith(typed)]  # as loaded now
         options.clear_options()
         # Text, not markup: a task's name and description are a repository's words
         options.add_options([Option(Text.assemble(f"/{c.name}  ", (c.help, "dim")), id=c.name) for c in matches])
