@@ -213,6 +213,7 @@ class AgentRun:
                 self.runtime.workspace,
                 origin=skill.origin,
                 trust_project=self.runtime.trust_project,
+                trust=self.runtime.trust,
             )
             for problem in problems:
                 self._warn(problem)

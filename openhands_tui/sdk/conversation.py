@@ -34,7 +34,7 @@ from openhands_tui.sdk.sandbox import SandboxPolicy
 from openhands_tui.sdk.security import RiskAnalyzer, RuleAnalyzer
 from openhands_tui.sdk.security.permissions import PermissionSet
 from openhands_tui.sdk.security.secrets import Redactor
-from openhands_tui.sdk.security.trust import ProjectTrust, TrustRequest
+from openhands_tui.sdk.security.trust import TrustRequest
 from openhands_tui.sdk.store import SessionLog
 from openhands_tui.sdk.terminal_text import one_line
 
@@ -100,15 +100,17 @@ class Conversation:
         self.runtime.policy = policy
         self._publish_policy()
 
-    def trust(self, request: TrustRequest) -> None:
-        """The user trusts a project file (asked by the app): remember it, and use its rules now."""
-        ProjectTrust().trust(request)
+    def trust(self, request: TrustRequest) -> str | None:
+        """The user trusts a project file (asked by the app): remember it, and use its rules now.
+        Returns why it could not be remembered: it is then trusted for this session only."""
+        unsaved = self.runtime.trust.trust_here(request)
         if request.kind == "permissions":
-            self.runtime.permissions, _ = PermissionSet.load(self.runtime.workspace)
+            self.runtime.permissions, _ = PermissionSet.load(self.runtime.workspace, trust=self.runtime.trust)
         elif request.kind == "mcp" and Path(request.file).name == ".mcp.json":  # its servers join the next call
-            servers = session_servers(self.runtime.workspace).servers
+            servers = session_servers(self.runtime.workspace, trust=self.runtime.trust).servers
             self.runtime.mcp_servers.update(servers)
             self.root.mcp.want(servers, "the project's .mcp.json")
+        return unsaved
 
     def _publish_policy(self) -> None:
         policy = self.runtime.policy

@@ -246,6 +246,7 @@ def microagent_servers(
     *,
     origin: str = "workspace",
     trust_project: bool = False,
+    trust: ProjectTrust | None = None,
 ) -> tuple[dict[str, MCPServerConfig], list[str], TrustRequest | None]:
     """The servers a microagent's `mcp_tools` declares. A microagent that came with the project
     (`origin` "workspace": the workspace, its git root or a folder between; or any file inside
@@ -262,7 +263,7 @@ def microagent_servers(
     grants = [f"server {name}: {config.grant()}" for name, config in servers.items()]
     grants += _local_programs_grants(servers, workspace)
     request = TrustRequest("mcp", str(workspace), str(path), _digest_with_programs(path, servers, workspace), grants)
-    if trust_project or ProjectTrust().is_trusted(request):
+    if trust_project or (trust or ProjectTrust()).is_trusted(request):
         return servers, problems, None
     problems.append(
         f"{path}: its MCP servers ({', '.join(servers)}) were not started: this project's files may not start "

@@ -17,6 +17,7 @@ from openhands_tui.sdk.outcome import LimitReached
 from openhands_tui.sdk.sandbox import SandboxPolicy
 from openhands_tui.sdk.security import RiskAnalyzer, RuleAnalyzer
 from openhands_tui.sdk.security.permissions import PermissionSet
+from openhands_tui.sdk.security.session_trust import SessionTrust
 from openhands_tui.sdk.tree import DelegationTree
 
 
@@ -64,6 +65,8 @@ class Runtime:
     mcp_servers: dict[str, MCPServerConfig] = field(default_factory=dict)
     #: The user vouched for the project (--trust-project): its microagents may start servers.
     trust_project: bool = False
+    #: Which project files the user trusts: stored decisions, and those given this session.
+    trust: SessionTrust = field(default_factory=SessionTrust)
 
     def new_agent_id(self, name: str) -> str:
         """A readable, session-unique id for a child agent: `coder-3`."""

@@ -9,6 +9,7 @@ directly (with or without a live engine). What the keys do is `KeyedApp`'s (tui/
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import os
 import signal
@@ -206,8 +207,24 @@ class OpenHandsApp(KeyedApp):
     def _trust(self, session: LiveSession, request: TrustRequest, yes: bool | None) -> None:
         if not yes or self.bridge is None:
             return
-        self.bridge.call(session.conversation.trust, request)
-        self.notify(f"Trusted {request.file} as it is now.", timeout=4, markup=False)
+        conversation = session.conversation
+
+        async def trust() -> str | None:  # on the engine's loop, between its steps
+            return conversation.trust(request)
+
+        def said(done: concurrent.futures.Future[str | None]) -> None:
+            try:
+                unsaved = done.result()
+            except Exception as exc:  # e.g. the rules it trusts could not be read: said, not lost
+                notice, severity = f"Trust not applied: {exc}", "error"
+            else:
+                notice, severity = f"Trusted {request.file} as it is now.", "information"
+                if unsaved is not None:
+                    notice = f"Trusted {request.file} for this session only: {unsaved}; you will be asked again."
+                    severity = "warning"
+            self.call_from_thread(self.notify, notice, severity=severity, timeout=8, markup=False)
+
+        self.bridge.submit(trust()).add_done_callback(said)
 
     def _ask_for_model(self) -> None:
         from openhands_tui.tui.screens.settings import SettingsScreen

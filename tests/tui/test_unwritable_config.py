@@ -66,3 +66,37 @@ async def test_always_allow_with_an_unwritable_config_holds_for_the_session(
         first, second = [e for e in app.view.transcript("root") if e.kind == "tool"]
         assert "allowed for this session only: cannot write" in first.data["decision"]
         assert "rule" in second.data["decision"], second.data["decision"]  # not asked again
+
+
+async def test_trusting_a_project_file_with_an_unwritable_config_holds_for_the_session(
+    serve, workspace: Path, isolated_home: Path, arming_delay: float
+) -> None:
+    """The trust could not be stored: the yes was dropped without a word and the project's rule
+    not used. Now it holds for this session, for the content shown, and the app says so."""
+    from openhands_tui.sdk.security.permissions import project_rules_file
+    from openhands_tui.sdk.security.trust import ProjectTrust
+    from openhands_tui.tui.screens.trust import TrustScreen
+
+    rules = project_rules_file(workspace)
+    rules.parent.mkdir(parents=True)
+    rules.write_text('[[rule]]\naction = "allow"\ncommand = "rm -rf build"\nexact = true\n')
+    (workspace / "build").mkdir()
+    server = serve([Script(turns=[Turn.call("terminal", command="rm -rf build"), Turn.finish("cleaned")])])
+    app = live_app(server, workspace)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, TrustScreen))
+        config_dir = isolated_home / "config" / "openhands-tui"
+        config_dir.mkdir(parents=True, exist_ok=True)
+        lock = config_dir / ".trusted-projects.json.lock"
+        lock.mkdir()  # the trust store cannot be written (even by root); everything else reads as usual
+        await pilot.pause(arming_delay)
+        await pilot.press("y")
+        await wait_until(pilot, lambda: any("for this session only" in n.message for n in app._notifications))
+        notice = next(n.message for n in app._notifications if "for this session only" in n.message)
+        assert str(lock) in notice and "asked again" in notice
+        assert not ProjectTrust().is_trusted(app.session.trust_requests[0])  # type: ignore[union-attr]
+        await pilot.press(*"clean", "enter")
+        await wait_until(pilot, lambda: app.view.root_status == "finished")
+        tool = next(e for e in app.view.transcript("root") if e.kind == "tool")
+        assert tool.data["decision"].startswith("approved (rule: allow command 'rm -rf build' (exactly)")
+        assert not (workspace / "build").exists()
