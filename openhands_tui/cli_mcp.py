@@ -185,7 +185,14 @@ def _trust(path: Path, root: Path) -> None:
 
     request = session_servers(root).trust_request
     if request is not None:
-        ProjectTrust().trust(request)
+        try:
+            ProjectTrust().trust(request)
+        except OSError as exc:  # the edit is made; only the trust could not be kept
+            print(
+                f"tui: {path} changed and was not trusted again (cannot write {exc.filename} "
+                f"({exc.strerror or exc})): the app will ask",
+                file=sys.stderr,
+            )
 
 
 @mcp_app.command("remove")

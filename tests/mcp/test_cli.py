@@ -72,3 +72,18 @@ def test_project_servers_show_whether_they_are_trusted(workspace: Path) -> None:
     ProjectTrust().trust(session_servers(workspace).trust_request)
     assert tui("mcp", "add", "more", "--project", "--workspace", str(workspace), "--", "uvx", "y")[0] == 0
     assert sorted(session_servers(workspace).servers) == ["more", "proj"]  # your own edit keeps it trusted
+
+
+def test_a_trusted_project_file_edited_when_trust_cannot_be_kept(workspace: Path) -> None:
+    """`tui mcp add --project` on a file you trusted re-trusts your own edit; when the trust
+    store cannot be written the edit is still made, and one line says the app will ask."""
+    (workspace / ".mcp.json").write_text(json.dumps({"mcpServers": {"proj": {"command": "uvx", "args": ["x"]}}}))
+    trust = ProjectTrust()
+    trust.trust(session_servers(workspace).trust_request)
+    lock = trust.store.with_name(f".{trust.store.name}.lock")
+    lock.unlink()
+    lock.mkdir()  # cannot be opened for writing, even by root
+    code, out, err = tui("mcp", "add", "more", "--project", "--workspace", str(workspace), "--", "uvx", "y")
+    assert code == 0 and "Added more" in out
+    assert err.count("\n") == 1 and "was not trusted again" in err and str(lock) in err and "Traceback" not in err
+    assert "more" in json.loads((workspace / ".mcp.json").read_text())["mcpServers"]
