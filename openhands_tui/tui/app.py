@@ -20,6 +20,8 @@ from functools import partial
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.notifications import SeverityLevel
 from textual.widgets import Footer, OptionList, Static
 
 from openhands_tui.sdk.confirmation import ConfirmationMode
@@ -28,6 +30,7 @@ from openhands_tui.sdk.event import Event
 from openhands_tui.sdk.mcp_port import MCPServerStatus
 from openhands_tui.sdk.outcome import INTERRUPTED
 from openhands_tui.sdk.security.trust import TrustRequest
+from openhands_tui.sdk.terminal_text import one_line, strip_controls
 from openhands_tui.tui.bridge import ConfirmationNeeded, EventsReady, RunDone
 from openhands_tui.tui.commands import SlashCommands
 from openhands_tui.tui.config import AppConfig, ContextWindowKnown, FirstSession, welcome_text
@@ -76,6 +79,22 @@ class OpenHandsApp(KeyedApp):
         #: Why the first session could not be opened: `tui` reports it once the app has left.
         self.launch_error: OpenHandsTUIError | None = None
         apply_initial_theme(self, config.theme)
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every notice, whatever it quotes (a provider's error, a project's file name, a crash),
+        reaches the terminal as text: Textual writes a notice's characters as they are, so an
+        escape sequence in one would have set the window title, the clipboard or the colours."""
+        super().notify(
+            strip_controls(message), title=strip_controls(title), severity=severity, timeout=timeout, markup=markup
+        )
 
     # -- layout ----------------------------------------------------------------------------
 
@@ -389,7 +408,8 @@ class OpenHandsApp(KeyedApp):
     def show_queue(self, queued: list[str]) -> None:
         widget = self.query_one("#queued", Static)
         widget.display = bool(queued)
-        widget.update("\n".join(f"⧗ queued: {text.splitlines()[0][:100]}" for text in queued if text))
+        lines = (f"⧗ queued: {one_line(text.splitlines()[0])[:100]}" for text in queued if text.strip())
+        widget.update(Content("\n".join(lines)))  # as typed: `[b]` is text here, not markup
 
     def run_state_changed(self) -> None:
         self._tick()

@@ -13,6 +13,7 @@ from textual.widgets import Button, Input, Label, Static
 from openhands_tui.sdk.errors import SettingsError
 from openhands_tui.sdk.llm import LLM
 from openhands_tui.sdk.settings import config_path, save_llm_config, unsaved_reason
+from openhands_tui.sdk.terminal_text import one_line
 
 #: Enter in one field moves to the next; in the last it saves and starts.
 NEXT_FIELD = {"model": "api-key", "api-key": "base-url"}
@@ -93,5 +94,5 @@ class SettingsScreen(ModalScreen[LLM | None]):
             response = asyncio.run(llm.complete([{"role": "user", "content": "Say OK."}]))
             message = f"✓ Connected: the model answered {response.text.strip()[:40]!r}"
         except Exception as exc:  # every provider error is shown, none crashes the screen
-            message = f"✗ {type(exc).__name__}: {' '.join(str(exc).split())}"  # whole, wrapped
+            message = f"✗ {type(exc).__name__}: {one_line(str(exc))}"  # whole, wrapped, as text
         self.app.call_from_thread(self.query_one("#settings-result", Static).update, Text(message))
