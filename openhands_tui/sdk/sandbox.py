@@ -291,8 +291,12 @@ READ_AS_INSTRUCTIONS = "agent instructions (an instruction file imports it with 
 
 
 def note_trusted_file(path: str, reason: str = RUNS_OUTSIDE) -> None:
-    """Record a file `tui` runs or reads as instructions outside the sandbox."""
+    """Record a file (or a folder: everything below it) `tui` runs or reads as instructions
+    outside the sandbox. A link is recorded as itself too: `tui --strategy ./s.py` follows
+    whatever `s.py` points at next time."""
     _TRUSTED.setdefault(os.path.realpath(path), reason)
+    if os.path.islink(path):
+        _TRUSTED.setdefault(os.path.abspath(path), reason)
 
 
 def trusted_files() -> frozenset[str]:
@@ -300,17 +304,19 @@ def trusted_files() -> frozenset[str]:
     return frozenset(_TRUSTED)
 
 
-def trusted_file_reason(resolved: str) -> str | None:
+def trusted_file_reason(resolved: str, workspace: str | None = None) -> str | None:
     """Why writing the real path `resolved` changes what `tui` runs or tells agents, or None.
     Python reads a module's `__pycache__/<name>.*.pyc` instead of its source when the pyc's
-    recorded size and time match, so a forged pyc is the same code as the module."""
+    recorded size and time match, so a forged pyc is the same code as the module. `workspace`:
+    a trusted folder that holds it (a strategy that put `.` on the import path) does not make
+    every file of the work trusted; the start of the session warns about that instead."""
     if not _TRUSTED:
         return None
     if resolved in _TRUSTED:
         return _TRUSTED[resolved]
-    for parent in _parents(resolved):  # a file inside a trusted package directory
-        if parent in _TRUSTED:
-            return _TRUSTED[parent]
+    for parent in _parents(resolved):  # a file inside a trusted folder (a package, an import path)
+        if parent in _TRUSTED and not (workspace and (workspace + os.sep).startswith(parent + os.sep)):
+            return _TRUSTED[parent]  # (never the workspace itself: that is where the work is)
     directory, name = os.path.split(resolved)
     if os.path.basename(directory) == "__pycache__" and name.endswith(".pyc"):
         source = os.path.join(os.path.dirname(directory), name.split(".", 1)[0] + ".py")

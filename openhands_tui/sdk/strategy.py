@@ -12,6 +12,7 @@ import contextlib
 import hashlib
 import importlib.util
 import inspect
+import os
 import sys
 import sysconfig
 import traceback
@@ -288,7 +289,7 @@ def _noting_imports() -> Iterator[None]:
     its folder): `tui` runs them outside the sandbox too, so they are protected like the file.
     Installed packages and the standard library are not the project's (nor the sandbox's) to
     guard."""
-    before = set(sys.modules)
+    before, path_before = set(sys.modules), {os.path.realpath(p or ".") for p in sys.path}
     try:
         yield
     finally:
@@ -296,6 +297,11 @@ def _noting_imports() -> Iterator[None]:
             filename = getattr(sys.modules.get(name), "__file__", None)
             if isinstance(filename, str) and _project_module(filename):
                 note_trusted_file(filename)
+        # a folder the strategy put on the import path (`sys.path.insert(0, here)`): any module
+        # made there later shadows one `tui` imports after it (`yaml.py` beside the strategy)
+        for entry in {os.path.realpath(p or ".") for p in sys.path} - path_before:
+            if os.path.isdir(entry) and _project_module(os.path.join(entry, "x.py")):
+                note_trusted_file(entry)
 
 
 def _project_module(filename: str) -> bool:
