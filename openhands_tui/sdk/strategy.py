@@ -289,7 +289,7 @@ def _noting_imports() -> Iterator[None]:
     its folder): `tui` runs them outside the sandbox too, so they are protected like the file.
     Installed packages and the standard library are not the project's (nor the sandbox's) to
     guard."""
-    before, path_before = set(sys.modules), {os.path.realpath(p or ".") for p in sys.path}
+    before, path_before = set(sys.modules), _import_folders()
     try:
         yield
     finally:
@@ -299,9 +299,21 @@ def _noting_imports() -> Iterator[None]:
                 note_trusted_file(filename)
         # a folder the strategy put on the import path (`sys.path.insert(0, here)`): any module
         # made there later shadows one `tui` imports after it (`yaml.py` beside the strategy)
-        for entry in {os.path.realpath(p or ".") for p in sys.path} - path_before:
+        for entry in _import_folders() - path_before:
             if os.path.isdir(entry) and _project_module(os.path.join(entry, "x.py")):
                 note_trusted_file(entry)
+
+
+def _import_folders() -> set[str]:
+    """The real paths of the import path's folders (one relative to a current directory that
+    was deleted under `tui` has none, and is left out)."""
+    found = set()
+    for entry in sys.path:
+        try:
+            found.add(os.path.realpath(entry or "."))
+        except OSError:
+            continue
+    return found
 
 
 def _project_module(filename: str) -> bool:

@@ -83,7 +83,7 @@ def note_own_installation(workspace: Path, modules: Iterable[ModuleType] | None 
     found: set[str] = set()
     # only an import-path folder inside the workspace can hold what was loaded from there: a
     # few realpaths, not one per loaded module (thousands, half a second at start)
-    places = [entry for entry in sys.path if entry and inside(os.path.realpath(entry))]
+    places = [entry for entry in sys.path if os.path.isabs(entry) and inside(os.path.realpath(entry))]
     installed = [entry for entry in places if any(part in _INSTALLED for part in Path(entry).parts)]
     for module in (list(sys.modules.values()) if modules is None else modules) if installed else []:
         filename = getattr(module, "__file__", None)
