@@ -29,7 +29,7 @@ from openhands_tui.sdk.agent import Agent
 from openhands_tui.sdk.errors import OpenHandsTUIError, StrategyError
 from openhands_tui.sdk.llm import LLM
 from openhands_tui.sdk.model import StrictModel, UnsupportedArgument
-from openhands_tui.sdk.sandbox import note_trusted_file
+from openhands_tui.sdk.security.trusted import note_trusted_file
 
 ParamType = Literal["string", "integer", "boolean"]
 _TRUE = {"true", "1", "yes", "on"}

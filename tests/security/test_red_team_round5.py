@@ -636,7 +636,7 @@ async def test_an_editor_change_left_alone_is_kept(workspace: Path) -> None:
 
 
 def test_a_strategy_that_puts_the_workspace_on_the_import_path_does_not_freeze_the_work(workspace: Path) -> None:
-    from openhands_tui.sdk.sandbox import note_trusted_file
+    from openhands_tui.sdk.security.trusted import note_trusted_file
     from openhands_tui.tools.terminal.sandbox import ProtectedPaths
 
     (workspace / "notes.txt").write_text("x\n")

@@ -14,8 +14,8 @@ import os
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from openhands_tui.sdk.sandbox import trusted_file_reason
 from openhands_tui.sdk.security.invocation import words
+from openhands_tui.sdk.security.trusted import trusted_file_reason
 
 HARMLESS_DEVICES = words("""
     /dev/null /dev/stdout /dev/stderr /dev/stdin /dev/tty /dev/zero /dev/random /dev/urandom

@@ -31,8 +31,8 @@ from openhands_tui.sdk.sandbox import (
     SandboxGrant,
     SandboxPolicy,
     editor_wrote_under,
-    trusted_files,
 )
+from openhands_tui.sdk.security.trusted import trusted_files
 from openhands_tui.tools.terminal.git_state import (
     harmless_new_git,
     harmless_new_nested,
