@@ -12,6 +12,7 @@ import contextlib
 import hashlib
 import importlib.util
 import inspect
+import os
 import sys
 import sysconfig
 import traceback
@@ -28,7 +29,7 @@ from openhands_tui.sdk.agent import Agent
 from openhands_tui.sdk.errors import OpenHandsTUIError, StrategyError
 from openhands_tui.sdk.llm import LLM
 from openhands_tui.sdk.model import StrictModel, UnsupportedArgument
-from openhands_tui.sdk.sandbox import note_trusted_file
+from openhands_tui.sdk.security.trusted import note_trusted_file
 
 ParamType = Literal["string", "integer", "boolean"]
 _TRUE = {"true", "1", "yes", "on"}
@@ -288,7 +289,7 @@ def _noting_imports() -> Iterator[None]:
     its folder): `tui` runs them outside the sandbox too, so they are protected like the file.
     Installed packages and the standard library are not the project's (nor the sandbox's) to
     guard."""
-    before = set(sys.modules)
+    before, path_before = set(sys.modules), _import_folders()
     try:
         yield
     finally:
@@ -296,6 +297,23 @@ def _noting_imports() -> Iterator[None]:
             filename = getattr(sys.modules.get(name), "__file__", None)
             if isinstance(filename, str) and _project_module(filename):
                 note_trusted_file(filename)
+        # a folder the strategy put on the import path (`sys.path.insert(0, here)`): any module
+        # made there later shadows one `tui` imports after it (`yaml.py` beside the strategy)
+        for entry in _import_folders() - path_before:
+            if os.path.isdir(entry) and _project_module(os.path.join(entry, "x.py")):
+                note_trusted_file(entry)
+
+
+def _import_folders() -> set[str]:
+    """The real paths of the import path's folders (one relative to a current directory that
+    was deleted under `tui` has none, and is left out)."""
+    found = set()
+    for entry in sys.path:
+        try:
+            found.add(os.path.realpath(entry or "."))
+        except OSError:
+            continue
+    return found
 
 
 def _project_module(filename: str) -> bool:

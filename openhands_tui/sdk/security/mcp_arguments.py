@@ -17,6 +17,7 @@ more than that is HIGH, so a call cannot bury one write under a pile of harmless
 from __future__ import annotations
 
 import re
+import shlex
 from typing import Any
 from urllib.parse import unquote
 
@@ -28,6 +29,10 @@ from openhands_tui.sdk.security.paths import PathJudge, PathVerdict
 _COMMAND_KEY = re.compile(r"^(command|cmd|commandline|command_line|shell|shell_command|script|bash|sh)$", re.I)
 #: Argument names whose value is a file or directory path.
 _PATH_KEY = re.compile(r"(path|file|filename|dir|directory|folder|cwd|source|destination|target|dest|src)s?$", re.I)
+#: A program named apart from its arguments (`{"command": "rm", "args": ["-rf", "~"]}`), or a
+#: whole argument vector (`{"argv": ["rm", "-rf", "~"]}`): judged as the command line they make.
+_PROGRAM_KEY = re.compile(r"^(command|cmd|program|executable|exe|binary|bin|file)$", re.I)
+_ARGV_KEY = re.compile(r"^(args|arguments|argv|params|parameters|cmd|command|command_args)$", re.I)
 _MAX_COMMANDS = 50
 _MAX_PATHS = 1000
 _FILE_URI = re.compile(r"^file://(?:localhost)?(/\S*)$", re.I)
@@ -44,6 +49,12 @@ def assess_arguments(
     judge = PathJudge(workspace, home)
     findings: list[Finding] = []
     commands = paths = 0
+    for key, line in _command_lines(arguments):
+        commands += 1
+        if commands <= _MAX_COMMANDS:
+            findings += [
+                Finding(f.risk, f"argument {key!r}: {f.reason}") for f in assess_command(line, workspace, home=home)
+            ]
     for key, value in _strings(arguments):
         uri = _FILE_URI.match(value)
         if _COMMAND_KEY.match(key) and value.strip():
@@ -83,6 +94,27 @@ def _path_findings(verdict: PathVerdict, key: str, read_only: bool) -> list[Find
     if verdict.sensitive and not read_only:
         return [Finding(Risk.HIGH, f"argument {key!r} writes {verdict.resolved} ({verdict.sensitive})")]
     return []
+
+
+def _command_lines(value: Any) -> list[tuple[str, str]]:
+    """Every command line an object spells as a program and a list of its arguments, or as one
+    argument vector: `{"command": "bash", "args": ["-c", "rm -rf ~"]}` runs `bash -c 'rm -rf ~'`,
+    which no single string among them says."""
+    found: list[tuple[str, str]] = []
+    if isinstance(value, list):
+        for item in value:
+            found += _command_lines(item)
+    if not isinstance(value, dict):
+        return found
+    program = next((k for k, v in value.items() if _PROGRAM_KEY.match(str(k)) and isinstance(v, str)), None)
+    for key, item in value.items():
+        vector = isinstance(item, list) and item and all(isinstance(word, str) for word in item)
+        if vector and _ARGV_KEY.match(str(key)):
+            words = [value[program], *item] if program is not None and key != program else list(item)
+            found.append((str(key), shlex.join(words)))
+        elif isinstance(item, dict | list):
+            found += _command_lines(item)
+    return found
 
 
 def _strings(value: Any, key: str = "") -> list[tuple[str, str]]:

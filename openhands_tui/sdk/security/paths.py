@@ -14,8 +14,8 @@ import os
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from openhands_tui.sdk.sandbox import trusted_file_reason
 from openhands_tui.sdk.security.invocation import words
+from openhands_tui.sdk.security.trusted import trusted_file_reason
 
 HARMLESS_DEVICES = words("""
     /dev/null /dev/stdout /dev/stderr /dev/stdin /dev/tty /dev/zero /dev/random /dev/urandom
@@ -137,7 +137,7 @@ class PathJudge:
     def _sensitive(self, relative: str, resolved: str, inside: bool) -> str | None:
         if resolved == self.own_config or resolved.startswith(self.own_config + os.sep):
             return "this tool's own settings, approval rules or trusted projects"
-        trusted = trusted_file_reason(resolved)
+        trusted = trusted_file_reason(resolved, self.workspace)
         if trusted is not None:
             return trusted
         if not inside and resolved.startswith(self.home + os.sep):

@@ -20,7 +20,7 @@ from pathlib import Path
 from types import ModuleType
 
 from openhands_tui.sdk.file_read import read_regular
-from openhands_tui.sdk.sandbox import READ_AS_INSTRUCTIONS, note_trusted_file
+from openhands_tui.sdk.security.trusted import READ_AS_INSTRUCTIONS, note_trusted_file
 
 OWN_INSTALLATION = "this tool's own installation (it runs this code outside the sandbox at every start)"
 _INSTALLED = ("site-packages", "dist-packages")
@@ -81,21 +81,21 @@ def note_own_installation(workspace: Path, modules: Iterable[ModuleType] | None 
     top = os.path.realpath(workspace)
     inside = lambda path: path.startswith(top + os.sep)  # noqa: E731
     found: set[str] = set()
-    editable = False
-    for module in list(sys.modules.values()) if modules is None else modules:
+    # only an import-path folder inside the workspace can hold what was loaded from there: a
+    # few realpaths, not one per loaded module (thousands, half a second at start)
+    places = [entry for entry in sys.path if os.path.isabs(entry) and inside(os.path.realpath(entry))]
+    installed = [entry for entry in places if any(part in _INSTALLED for part in Path(entry).parts)]
+    for module in (list(sys.modules.values()) if modules is None else modules) if installed else []:
         filename = getattr(module, "__file__", None)
-        if not isinstance(filename, str):
+        if not isinstance(filename, str) or not any(filename.startswith(entry + os.sep) for entry in installed):
             continue
-        real = os.path.realpath(filename)
-        if not inside(real):
-            continue
-        parts = Path(real).parts
+        parts = Path(os.path.realpath(filename)).parts
         place = next((i for i, part in enumerate(parts) if part in _INSTALLED), None)
-        if place is None:
-            editable = editable or getattr(module, "__name__", "").split(".")[0] == "openhands_tui"
-            continue
-        if place + 1 < len(parts):
+        if place is not None and place + 1 < len(parts) and inside(str(Path(*parts))):
             found.add(str(Path(*parts[: place + 2])))  # site-packages/<package> or the module file
+    own = sys.modules.get("openhands_tui")
+    own_file = getattr(own, "__file__", None) or ""
+    editable = bool(own_file) and inside(os.path.realpath(own_file)) and not installed
     for path in (os.path.join(sys.prefix, "pyvenv.cfg"), sys.argv[0] if sys.argv else ""):
         if path and os.path.isfile(path) and inside(os.path.realpath(path)):
             found.add(os.path.realpath(path))

@@ -31,8 +31,8 @@ from openhands_tui.sdk.sandbox import (
     SandboxGrant,
     SandboxPolicy,
     editor_wrote_under,
-    trusted_files,
 )
+from openhands_tui.sdk.security.trusted import trusted_files
 from openhands_tui.tools.terminal.git_state import (
     harmless_new_git,
     harmless_new_nested,
@@ -163,7 +163,7 @@ class ProtectedPaths:
         found: list[Path] = []
         for real in sorted(trusted_files()):
             if not real.startswith(top + os.sep):
-                continue
+                continue  # outside (read-only anyway), or the workspace itself (never bound whole)
             source = self.workspace / os.path.relpath(real, top)  # named as the other protected paths are
             if os.path.lexists(source):
                 found.append(source)

@@ -1,0 +1,66 @@
+"""The registry of files `tui` itself trusts outside the sandbox, and why.
+
+Rules decide whether to ask and the sandbox what a command can touch; both must know the files
+whose change reaches past them: Python `tui` runs unconfined (a session's strategy, the modules
+it imports, its own installation in a workspace venv) and text it hands every later session (a
+file an instruction file imports). Whoever finds one records it here (the strategy loader, the
+launcher); the path rules rate writing it HIGH and the terminal's sandbox keeps it read-only.
+"""
+
+from __future__ import annotations
+
+import os
+
+#: Files `tui` itself trusts outside the sandbox, by real path, with why: the Python it runs
+#: unconfined (the session's strategy file, the project modules it imported, the strategies of
+#: earlier sessions in this workspace, which a `--resume` loads again), and the files an
+#: instruction file pulls into every later session (`@docs/rules.md` in CLAUDE.md). A command or
+#: edit that changes one changes what runs or what agents are told next time: writing one is
+#: rated HIGH and the sandbox binds it read-only.
+_TRUSTED: dict[str, str] = {}
+
+RUNS_OUTSIDE = "code this tool runs outside the sandbox (a session's strategy or a module it imports)"
+READ_AS_INSTRUCTIONS = "agent instructions (an instruction file imports it with @path)"
+
+
+def note_trusted_file(path: str, reason: str = RUNS_OUTSIDE) -> None:
+    """Record a file (or a folder: everything below it) `tui` runs or reads as instructions
+    outside the sandbox. A link is recorded as itself too: `tui --strategy ./s.py` follows
+    whatever `s.py` points at next time."""
+    _TRUSTED.setdefault(os.path.realpath(path), reason)
+    if os.path.islink(path):
+        _TRUSTED.setdefault(os.path.abspath(path), reason)
+
+
+def trusted_files() -> frozenset[str]:
+    """The real paths of every file recorded by `note_trusted_file`."""
+    return frozenset(_TRUSTED)
+
+
+def trusted_file_reason(resolved: str, workspace: str | None = None) -> str | None:
+    """Why writing the real path `resolved` changes what `tui` runs or tells agents, or None.
+    Python reads a module's `__pycache__/<name>.*.pyc` instead of its source when the pyc's
+    recorded size and time match, so a forged pyc is the same code as the module. `workspace`:
+    a trusted folder that holds it (a strategy that put `.` on the import path) does not make
+    every file of the work trusted; the start of the session warns about that instead."""
+    if not _TRUSTED:
+        return None
+    if resolved in _TRUSTED:
+        return _TRUSTED[resolved]
+    for parent in _parents(resolved):  # a file inside a trusted folder (a package, an import path)
+        if parent in _TRUSTED and not (workspace and (workspace + os.sep).startswith(parent + os.sep)):
+            return _TRUSTED[parent]  # (never the workspace itself: that is where the work is)
+    directory, name = os.path.split(resolved)
+    if os.path.basename(directory) == "__pycache__" and name.endswith(".pyc"):
+        source = os.path.join(os.path.dirname(directory), name.split(".", 1)[0] + ".py")
+        if _TRUSTED.get(source) == RUNS_OUTSIDE:
+            return "compiled code this tool runs outside the sandbox (the cache of a session's strategy or its modules)"
+    return None
+
+
+def _parents(path: str) -> list[str]:
+    parents, current = [], os.path.dirname(path)
+    while current and current != os.path.dirname(current):
+        parents.append(current)
+        current = os.path.dirname(current)
+    return parents
