@@ -310,6 +310,7 @@ class LLM(MeteredModel):
         started = time.perf_counter()
         try:
             kwargs = self.request(messages, tools, cache_key)
+            asked_for_usage = "additional_drop_params" not in kwargs
             raw = await litellm.acompletion(**kwargs)  # litellm's timeout: connecting, each read
             if on_accepted is not None:
                 on_accepted()  # streaming: the provider has answered with its headers
@@ -318,6 +319,8 @@ class LLM(MeteredModel):
                 # now and then would otherwise never time out
                 async with asyncio.timeout(self.timeout):
                     response = await assemble_stream(raw, *callbacks, for_us_only=not _reports_to_others(litellm))
+                if not asked_for_usage and response.chunks_let_go:
+                    response.usage.completion_tokens = _answer_tokens(litellm, self.model, response)
             else:
                 response = from_message(raw)
         except TimeoutError:
@@ -361,6 +364,17 @@ _UNPRICED: set[str] = set()
 #: older OpenAI-compatible servers), for the rest of this process.
 _REFUSES_STREAM_OPTIONS: set[tuple[str, str | None]] = set()
 _PASSED_THROUGH = ("top_p", "top_k", "seed", "api_version", "extra_headers")
+
+
+def _answer_tokens(litellm: ModuleType, model: str, response: LLMResponse) -> int:
+    """The answer's tokens, counted as litellm counts an answer whose provider reported none,
+    but over the whole answer: litellm's own count saw only the chunks it still kept. For an
+    endpoint that refused `stream_options`, which was therefore never asked for its usage."""
+    answer = response.text + response.reasoning + "".join(c.name + c.arguments for c in response.tool_calls)
+    try:
+        return int(litellm.token_counter(model=model, text=answer, count_response_tokens=True))
+    except Exception:  # a count is not worth failing the call over
+        return response.usage.completion_tokens
 
 
 def _reports_to_others(litellm: ModuleType) -> bool:
