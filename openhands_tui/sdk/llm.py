@@ -310,7 +310,6 @@ class LLM(MeteredModel):
         started = time.perf_counter()
         try:
             kwargs = self.request(messages, tools, cache_key)
-            asked_for_usage = "additional_drop_params" not in kwargs
             raw = await litellm.acompletion(**kwargs)  # litellm's timeout: connecting, each read
             if on_accepted is not None:
                 on_accepted()  # streaming: the provider has answered with its headers
@@ -319,7 +318,7 @@ class LLM(MeteredModel):
                 # now and then would otherwise never time out
                 async with asyncio.timeout(self.timeout):
                     response = await assemble_stream(raw, *callbacks, for_us_only=not _reports_to_others(litellm))
-                if not asked_for_usage and response.chunks_let_go:
+                if response.usage_from_part:
                     response.usage.completion_tokens = _answer_tokens(litellm, self.model, response)
             else:
                 response = from_message(raw)
@@ -367,9 +366,9 @@ _PASSED_THROUGH = ("top_p", "top_k", "seed", "api_version", "extra_headers")
 
 
 def _answer_tokens(litellm: ModuleType, model: str, response: LLMResponse) -> int:
-    """The answer's tokens, counted as litellm counts an answer whose provider reported none,
-    but over the whole answer: litellm's own count saw only the chunks it still kept. For an
-    endpoint that refused `stream_options`, which was therefore never asked for its usage."""
+    """The answer's tokens, counted as litellm counts an answer whose provider reported none
+    (a local server that ignores `include_usage`, an endpoint that refused `stream_options`),
+    but over the whole answer: litellm's own count saw only the chunks it still kept."""
     answer = response.text + response.reasoning + "".join(c.name + c.arguments for c in response.tool_calls)
     try:
         return int(litellm.token_counter(model=model, text=answer, count_response_tokens=True))

@@ -57,9 +57,9 @@ class LLMResponse(Model):
     usage: Usage = Field(default_factory=Usage)
     latency_ms: float = 0.0
     retries: int = 0
-    #: Whether chunks litellm keeps were let go while streaming (`_unburden`): an estimate of the
-    #: usage litellm then makes from the chunks left counts only those.
-    chunks_let_go: bool = Field(default=False, exclude=True)
+    #: Whether the usage is litellm's estimate from only some of the answer: the provider reported
+    #: none, and chunks litellm keeps were let go while streaming (`_unburden`).
+    usage_from_part: bool = Field(default=False, exclude=True)
 
     @property
     def message(self) -> Message:  # the SDK's `response.message`: the text (calls are in tool_calls)
@@ -181,7 +181,7 @@ async def assemble_stream(
         reasoning=reasoning_text.text() or _joined(blocks),
         finish_reason=finish_reason,
         usage=usage,
-        chunks_let_go=let_go,
+        usage_from_part=let_go and not _provider_counted(stream),
     )
 
 
@@ -206,6 +206,20 @@ def _unburden(stream: Any) -> bool:
         del chunks[1:-2]
         return True
     return False
+
+
+def _provider_counted(stream: Any) -> bool:
+    """Whether the provider reported the usage: litellm's stream wrapper keeps the chunk that
+    carried it (the last but one, never let go) for its total."""
+    chunks = getattr(stream, "chunks", None) or ()
+    return any(_carries_usage(chunk) for chunk in chunks[-3:])
+
+
+def _carries_usage(chunk: Any) -> bool:
+    try:
+        return "usage" in chunk and chunk["usage"] is not None
+    except (TypeError, KeyError):
+        return getattr(chunk, "usage", None) is not None
 
 
 class _CallSlots:
