@@ -45,6 +45,7 @@ from openhands_tui.sdk.llm_response import (
     assemble_stream,
     from_message,
 )
+from openhands_tui.sdk.llm_usage import answer_tokens, refused_stream_options, remember_refusal, reports_to_others
 from openhands_tui.sdk.provider import (
     last_tool_turn_lacks_thinking,
     takes_cache_breakpoints,
@@ -225,9 +226,7 @@ class LLM(MeteredModel):
             except LLMUnsupportedParameterError as error:
                 if error.parameter != "stream_options" or not sends_stream_options:
                     raise  # refused without it: the provider's answer, not ours to retry
-                if (self.model, self.base_url) not in _REFUSES_STREAM_OPTIONS:
-                    _REFUSES_STREAM_OPTIONS.add((self.model, self.base_url))
-                    logger.info("%s at %s refuses stream_options: no longer sent there", self.model, self.base_url)
+                remember_refusal(self.model, self.base_url)
                 if on_retry is not None:
                     on_retry(attempt, 0.0, error)
             except LLMTransientError as error:
@@ -246,7 +245,7 @@ class LLM(MeteredModel):
         """Whether a request asks for the usage with `stream_options`: streamed, and not to an
         endpoint that refused it (remembered for the process, so later calls — other agents, the
         condenser, later runs — do not pay for the refusal again)."""
-        return self.stream and (self.model, self.base_url) not in _REFUSES_STREAM_OPTIONS
+        return self.stream and not refused_stream_options(self.model, self.base_url)
 
     def _backoff(self, attempt: int, retry_after: float | None) -> float:
         if retry_after is not None:
@@ -317,7 +316,9 @@ class LLM(MeteredModel):
                 # the rest of the answer within `timeout` too: a stream that trickles a byte
                 # now and then would otherwise never time out
                 async with asyncio.timeout(self.timeout):
-                    response = await assemble_stream(raw, *callbacks, for_us_only=not _reports_to_others(litellm))
+                    response = await assemble_stream(raw, *callbacks, for_us_only=not reports_to_others(litellm))
+                if response.usage_from_part:
+                    response.usage.completion_tokens = answer_tokens(litellm, self.model, response)
             else:
                 response = from_message(raw)
         except TimeoutError:
@@ -357,16 +358,7 @@ class LLM(MeteredModel):
 #: stops working (the module is imported again, or the flag reaches the request).
 SKIP_MCP_GATEWAY = "_skip_mcp_handler"
 _UNPRICED: set[str] = set()
-#: (model, base URL) of endpoints that answered `stream_options` with a 400 (some proxies and
-#: older OpenAI-compatible servers), for the rest of this process.
-_REFUSES_STREAM_OPTIONS: set[tuple[str, str | None]] = set()
 _PASSED_THROUGH = ("top_p", "top_k", "seed", "api_version", "extra_headers")
-
-
-def _reports_to_others(litellm: ModuleType) -> bool:
-    """Whether anyone registered litellm callbacks (a strategy sending calls to an observability
-    service through litellm, say): their success events need litellm's stream read to its end."""
-    return any(getattr(litellm, name, None) for name in ("callbacks", "success_callback", "_async_success_callback"))
 
 
 @lru_cache(maxsize=64)

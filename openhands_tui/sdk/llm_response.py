@@ -57,6 +57,9 @@ class LLMResponse(Model):
     usage: Usage = Field(default_factory=Usage)
     latency_ms: float = 0.0
     retries: int = 0
+    #: Whether the usage is litellm's estimate from only some of the answer: the provider reported
+    #: none, and chunks litellm keeps were let go while streaming (`_unburden`).
+    usage_from_part: bool = Field(default=False, exclude=True)
 
     @property
     def message(self) -> Message:  # the SDK's `response.message`: the text (calls are in tool_calls)
@@ -124,8 +127,9 @@ async def assemble_stream(
     finish_reason = None
     usage = Usage()
     text_joiner = DeltaJoiner()
+    let_go = False
     async for chunk in _until_delivered(stream) if for_us_only else stream:
-        _unburden(stream)
+        let_go = _unburden(stream) or let_go
         response_id = response_id or getattr(chunk, "id", "") or ""
         chunk_usage = getattr(chunk, "usage", None)
         if chunk_usage:
@@ -177,6 +181,7 @@ async def assemble_stream(
         reasoning=reasoning_text.text() or _joined(blocks),
         finish_reason=finish_reason,
         usage=usage,
+        usage_from_part=let_go and not _provider_counted(stream),
     )
 
 
@@ -185,19 +190,36 @@ _WRAPPER_KEEPS_CHARS = 65_536
 _WRAPPER_KEEPS_CHUNKS = 64  # trimmed every ~60 chunks: cheap, and a 30 MB answer stays +13 MB RSS
 
 
-def _unburden(stream: Any) -> None:
+def _unburden(stream: Any) -> bool:
     """Let go of what litellm's stream wrapper keeps of an answer we have already taken: it
     appends every piece of text to one string attribute (copied whole on each piece, so
     quadratic: a megabyte in small pieces is gigabytes copied) for its post-call rules, which we
     do not use, and keeps every chunk for the logging callbacks, which we do not use either (our
     usage is the provider's own usage chunk; litellm adds them up only without `include_usage`).
-    The first chunk and the last two (its check for a model repeating itself) are kept."""
+    The first chunk and the last two (its check for a model repeating itself) are kept. True if
+    chunks were let go."""
     so_far = getattr(stream, "response_uptil_now", None)
     if isinstance(so_far, str) and len(so_far) > _WRAPPER_KEEPS_CHARS:
         stream.response_uptil_now = ""
     chunks = getattr(stream, "chunks", None)
     if isinstance(chunks, list) and len(chunks) > _WRAPPER_KEEPS_CHUNKS:
         del chunks[1:-2]
+        return True
+    return False
+
+
+def _provider_counted(stream: Any) -> bool:
+    """Whether the provider reported the usage: litellm's stream wrapper keeps the chunk that
+    carried it (the last but one, never let go) for its total."""
+    chunks = getattr(stream, "chunks", None) or ()
+    return any(_carries_usage(chunk) for chunk in chunks[-3:])
+
+
+def _carries_usage(chunk: Any) -> bool:
+    try:
+        return "usage" in chunk and chunk["usage"] is not None
+    except (TypeError, KeyError):
+        return getattr(chunk, "usage", None) is not None
 
 
 class _CallSlots:

@@ -56,6 +56,16 @@ async def test_an_endpoint_that_refused_stream_options_is_never_sent_it_again(se
     assert other.requests[-1].body["stream_options"] == {"include_usage": True}
 
 
+async def test_a_long_answer_from_an_endpoint_never_asked_for_usage_is_counted_whole(serve) -> None:
+    """The stream wrapper's chunks are let go as the answer streams (a long answer would pile up
+    in them); litellm's count of an answer with no usage then saw only those it still had."""
+    text = "".join(f"word{n} " for n in range(3000))
+    server = serve([Script(turns=[Turn(text=text)])], refuses_stream_options=True)
+    response = await llm_for(server).complete([{"role": "user", "content": "talk"}])
+    whole = load_litellm().token_counter(model=server.model, text=text, count_response_tokens=True)
+    assert response.text == text and response.usage.completion_tokens == whole > 3000
+
+
 async def test_agents_refused_at_once_each_ask_again(serve) -> None:
     """Parallel children send their first requests together: each refusal is retried, not only
     the one that taught us about the endpoint."""
