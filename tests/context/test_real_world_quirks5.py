@@ -248,3 +248,20 @@ def test_a_command_that_is_another_commands_file_runs_that_file(workspace: Path)
     leak = loaded.by_name("leak")
     assert leak is not None and leak.content == "@.env\n@../outside.md"  # neither read
     assert sum("not imported" in w for w in loaded.warnings) == 2
+
+
+def test_the_users_own_commands_run_everywhere_after_the_projects(workspace: Path, isolated_home: Path) -> None:
+    write(isolated_home / ".claude/commands/standup.md", "---\ndescription: Daily notes\n---\nSummarise $ARGUMENTS.\n")
+    write(isolated_home / ".gemini/commands/explain.toml", 'prompt = "Explain {{args}} simply."\n')
+    write(isolated_home / "elsewhere/review.md", "My own review steps.\n")
+    (isolated_home / ".cursor/commands").mkdir(parents=True)
+    (isolated_home / ".cursor/commands/review.md").symlink_to(isolated_home / "elsewhere/review.md")
+    write(workspace / ".claude/commands/explain.md", "The project's explain.\n")
+    loaded = load(workspace, isolated_home)
+    found = {s.name: s for s in loaded.skills}
+    assert found["standup"].origin == "user" and found["standup"].description == "Daily notes"
+    assert found["review"].content == "My own review steps." and loaded.warnings == []  # the user's link
+    assert found["explain"].origin == "workspace"  # the project's wins, the user's is reported
+    assert any("explain from" in line and "shadowed" in line for line in loaded.shadowed)
+    standup = find_task_command("/standup yesterday", loaded)
+    assert standup is not None and standup.render({}) == "Summarise yesterday."

@@ -55,6 +55,13 @@ FOLDERS = (
     CommandFolder(".agents/commands", ".md", ""),  # Amp's (its executable commands are never run)
     CommandFolder(".github/prompts", ".prompt.md", "", named_inside=True, asks_inputs=True),
 )
+#: The user's own commands, in every project: where each tool keeps them in the home folder.
+USER_FOLDERS = (
+    CommandFolder(".claude/commands", ".md", "$ARGUMENTS"),
+    CommandFolder(".config/opencode/commands", ".md", "$ARGUMENTS"),
+    CommandFolder(".cursor/commands", ".md", ""),
+    CommandFolder(".qwen/commands", ".md", "$ARGUMENTS", namespaced=True),
+)
 #: Claude Code's folder, the first of them, for the docs.
 CLAUDE_COMMANDS_DIR = FOLDERS[0].directory
 
@@ -65,9 +72,16 @@ def project_commands(root: Path, origin: str, warnings: list[str]) -> list[Skill
     return [skill for folder in FOLDERS for skill in _folder(root, folder, origin, warnings)]
 
 
+def user_commands(home: Path, warnings: list[str]) -> list[Skill]:
+    """The user's own commands (`~/.claude/commands/standup.md` is `/standup` everywhere). They
+    are the user's, so they may link anywhere, and their `@path` lines are left to the agent."""
+    return [skill for folder in USER_FOLDERS for skill in _folder(home, folder, "user", warnings)]
+
+
 def _folder(root: Path, folder: CommandFolder, origin: str, warnings: list[str]) -> list[Skill]:
     skills = []
-    for path in rule_files(root / folder.directory, root, (folder.suffix,), warnings):
+    mine = origin == "user"
+    for path in rule_files(root / folder.directory, Path(root.anchor) if mine else root, (folder.suffix,), warnings):
         if path.name.lower() == "readme.md":
             continue
         stem = path.name[: -len(folder.suffix)]
@@ -81,7 +95,7 @@ def _folder(root: Path, folder: CommandFolder, origin: str, warnings: list[str])
         named = metadata.get("name") if folder.named_inside else None
         given = named if isinstance(named, str) and named.strip() else stem
         name = ":".join(_NAME.sub("-", part).strip("-") for part in given.split(":")).strip(":-") or "command"
-        body = expand_imports(loaded.content, path, root, set(), warnings, base=root)  # `@.claude/commands/x.md`
+        body = loaded.content if mine else expand_imports(loaded.content, path, root, set(), warnings, base=root)
         content, inputs = _inputs(body) if folder.asks_inputs else (body, [])
         update: dict[str, Any] = {"type": "task", "triggers": [f"/{name}"], "name": name, "content": content}
         update["inputs"] = inputs

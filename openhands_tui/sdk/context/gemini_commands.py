@@ -27,11 +27,12 @@ _NAME = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
 def gemini_commands(root: Path, origin: str, warnings: list[str]) -> list[Skill]:
-    """The commands of a repository, each a task named after its path (`git/commit.toml` is
-    `/git:commit`, as in Gemini CLI)."""
+    """The commands of a repository (or, `origin` "user", of the user's home), each a task named
+    after its path (`git/commit.toml` is `/git:commit`, as in Gemini CLI)."""
     skills = []
+    confine = Path(root.anchor) if origin == "user" else root  # the user's own may link anywhere
     for directory in (root / relative for relative in TOML_COMMAND_DIRS):
-        for path in rule_files(directory, root, (".toml",), warnings):
+        for path in rule_files(directory, confine, (".toml",), warnings):
             parts = [_NAME.sub("-", part).strip("-") for part in path.relative_to(directory).with_suffix("").parts]
             name = ":".join(part for part in parts if part) or "command"
             skill = _command(path, name, origin, warnings)

@@ -16,7 +16,9 @@ Order (the first of a name wins; later ones are reported as shadowed):
    the folders between the two give their instruction files, and those below the workspace are
    pointed to;
 3. the user's `~/.agents/skills/`, `~/.openhands/skills/`, `~/.claude/skills/`,
-   `~/.copilot/skills/`, `~/.gemini/skills/`, `~/.codex/skills/` and `~/.openhands/microagents/`;
+   `~/.copilot/skills/`, `~/.gemini/skills/`, `~/.codex/skills/`, `~/.qwen/skills/` and
+   `~/.openhands/microagents/`, then the user's commands (`~/.claude/commands/`,
+   `~/.gemini/commands/`, ...);
 4. the built-in set shipped with the package.
 
 What is a microagent:
@@ -46,7 +48,7 @@ from pathlib import Path
 from pydantic import Field
 
 from openhands_tui.sdk.context.agent_context import always_on_parts
-from openhands_tui.sdk.context.commands import project_commands
+from openhands_tui.sdk.context.commands import project_commands, user_commands
 from openhands_tui.sdk.context.files import (
     MAX_CONTENT_CHARS,
     MICROAGENT_TYPES,
@@ -210,6 +212,8 @@ def load_microagents(
                 collector.offer(skill)
     for skill in _load_directory(home / ".openhands" / "microagents", "user", result.warnings, skills_dir=False):
         collector.offer(skill)
+    for skill in [*user_commands(home, result.warnings), *gemini_commands(home, "user", result.warnings)]:
+        collector.offer(skill)  # `~/.claude/commands/standup.md`: the user's `/standup` in every project
     if include_builtin:
         for skill in _load_directory(BUNDLED_DIR, "builtin", result.warnings, skills_dir=False):
             collector.offer(skill)
