@@ -30,56 +30,10 @@ from openhands_tui.sdk.model import Model
 
 SandboxMode = Literal["read-only", "workspace-write", "off"]
 
-#: Inside the workspace: read-only to commands in every mode. Names match case-insensitively
-#: (`Agents.md` is an instruction file too); a directory protects everything below it.
-PROTECTED = (
-    ".git/hooks",
-    ".git/config",
-    ".git/config.worktree",  # read when extensions.worktreeConfig is on (sparse-checkout sets it)
-    ".git/commondir",  # git reads config and hooks from the directory it names
-    ".openhands-tui",
-    ".openhands",
-    ".agents",
-    ".claude",
-    ".cursor",
-    ".mcp.json",
-    ".vscode",
-    ".idea",  # JetBrains run configurations and before-launch tasks
-    ".devcontainer",
-    ".envrc",
-    "AGENTS.md",
-    "AGENT.md",
-    "CLAUDE.md",
-    "CLAUDE.local.md",  # loaded always-on like CLAUDE.md (the loader's INSTRUCTION_FILES)
-    "GEMINI.md",
-    ".cursorrules",
-    ".windsurfrules",
-    ".clinerules",
-    ".windsurf",
-    ".github/instructions",
-    ".github/prompts",
-    ".github/chatmodes",
-    ".continue",
-    ".roo",
-    ".roomodes",
-    ".kiro",
-    ".junie",
-    ".goosehints",
-    ".rules",
-    "opencode.json",
-    ".opencode",
-    ".crush.json",
-    ".codex",
-    ".gemini",
-    ".qwen",
-    "QWEN.md",
-    ".augment",
-    ".augment-guidelines",
-    ".amazonq",
-    ".trae",
-    ".zed",
-    ".aider.conf.yml",
-    ".github/copilot-instructions.md",
+#: Read only where the repository's root is: CI services and hook managers look nowhere else, and
+#: folders of them below the top are often templates and fixtures the agent must edit (a
+#: cookiecutter's `.github/workflows`).
+ROOT_ONLY_PATHS = (
     ".github/workflows",
     ".github/actions",
     ".gitlab-ci.yml",
@@ -105,10 +59,65 @@ PROTECTED = (
     ".cirrus.yml",
     "appveyor.yml",
     ".semaphore",
+    ".gitpod.yml",
+)
+ROOT_ONLY = frozenset(ROOT_ONLY_PATHS)
+
+#: Inside the workspace: read-only to commands in every mode. Names match case-insensitively
+#: (`Agents.md` is an instruction file too); a directory protects everything below it.
+PROTECTED = (
+    ".git/hooks",
+    ".git/config",
+    ".git/config.worktree",  # read when extensions.worktreeConfig is on (sparse-checkout sets it)
+    ".git/commondir",  # git reads config and hooks from the directory it names
+    ".openhands-tui",
+    ".openhands",
+    ".agents",
+    ".claude",
+    ".cursor",
+    ".mcp.json",
+    ".vscode",
+    ".idea",  # JetBrains run configurations and before-launch tasks
+    ".devcontainer",
+    ".envrc",
+    "AGENTS.md",
+    "AGENTS.override.md",  # Codex reads it instead of AGENTS.md
+    "AGENT.md",
+    "CLAUDE.md",
+    "CLAUDE.local.md",  # loaded always-on like CLAUDE.md (the loader's INSTRUCTION_FILES)
+    "GEMINI.md",
+    ".cursorrules",
+    ".windsurfrules",
+    ".clinerules",
+    ".windsurf",
+    ".github/instructions",
+    ".github/prompts",
+    ".github/skills",
+    ".github/chatmodes",
+    ".continue",
+    ".roo",
+    ".roomodes",
+    ".kiro",
+    ".junie",
+    ".goosehints",
+    ".rules",
+    "opencode.json",
+    ".opencode",
+    ".crush.json",
+    ".codex",
+    ".gemini",
+    ".qwen",
+    "QWEN.md",
+    ".augment",
+    ".augment-guidelines",
+    ".amazonq",
+    ".trae",
+    ".zed",
+    ".aider.conf.yml",
+    ".github/copilot-instructions.md",
     ".devcontainer.json",
     ".nvim.lua",
     ".exrc",
-    ".gitpod.yml",
     # package-manager settings that run code on the user's next install or script: yarnPath,
     # a pnpmfile's hooks, bun's preload, npm's node-options/script-shell
     ".npmrc",
@@ -117,41 +126,9 @@ PROTECTED = (
     ".pnpmfile.cjs",
     "bunfig.toml",
     ".bunfig.toml",
+    *ROOT_ONLY_PATHS,
 )
 
-#: Read only where the repository's root is: CI services and hook managers look nowhere else, and
-#: folders of them below the top are often templates and fixtures the agent must edit (a
-#: cookiecutter's `.github/workflows`).
-ROOT_ONLY = frozenset(
-    {
-        ".github/workflows",
-        ".github/actions",
-        ".gitlab-ci.yml",
-        ".circleci",
-        ".buildkite",
-        ".travis.yml",
-        "Jenkinsfile",
-        "azure-pipelines.yml",
-        "bitbucket-pipelines.yml",
-        ".drone.yml",
-        ".woodpecker.yml",
-        ".woodpecker",
-        ".githooks",
-        ".husky",
-        ".pre-commit-config.yaml",
-        "lefthook.yml",
-        ".lefthook.yml",
-        ".gitlab/ci",
-        ".gitea/workflows",
-        ".forgejo/workflows",
-        ".tekton",
-        "cloudbuild.yaml",
-        ".cirrus.yml",
-        "appveyor.yml",
-        ".semaphore",
-        ".gitpod.yml",
-    }
-)
 
 #: In every folder below the top too (`packages/web/AGENTS.md`, `lib/.cursor/rules`, a nested
 #: package's `.claude/skills`, `sub/.envrc`, `sub/.vscode`): agents read a folder's own

@@ -48,10 +48,11 @@ _SENSITIVE = {
     """),
     "git hooks": (".githooks/*", ".husky/*", ".pre-commit-config.yaml", "lefthook.yml", ".lefthook.yml", ".envrc"),
     "agent instructions or permissions": words("""
-        .openhands/* .openhands .agents/* .agents AGENTS.md agent.md CLAUDE.md CLAUDE.local.md GEMINI.md .cursorrules
+        .openhands/* .openhands .agents/* .agents AGENTS.md AGENTS.override.md agent.md CLAUDE.md CLAUDE.local.md
+        GEMINI.md .cursorrules
         .cursor/* .claude/* .claude .openhands-tui/* .openhands-tui .github/copilot-instructions.md
         .windsurfrules .clinerules .clinerules/* .aider* .mcp.json .cursor/mcp.json .windsurf/* .windsurf
-        .github/instructions/* .github/prompts/* .github/chatmodes/* .continue/* .continue .roo/* .roo
+        .github/instructions/* .github/prompts/* .github/skills/* .github/chatmodes/* .continue/* .continue .roo/* .roo
         .roomodes .kiro/* .kiro .junie/* .junie .goosehints .rules opencode.json opencode.jsonc .opencode/*
         .crush.json crush.json .codex/* .codex .gemini/* .gemini .qwen/* QWEN.md .augment/* .augment-guidelines
         .amazonq/* .trae/* .zed/* .zed .github/CODEOWNERS CODEOWNERS

@@ -1,0 +1,49 @@
+"""Every file the context loader puts into an agent's prompt is guarded like AGENTS.md: HIGH to
+write, and read-only to commands in the sandbox. Each new format the loader learns must be added
+to both lists (round 5 added `.github/skills` and `AGENTS.override.md` to the loader only: a
+command could have planted instructions for every later session). The loader's own tables are
+the source, so the next format is checked without anyone remembering to."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from openhands_tui.sdk.context import commands, gemini_commands, loader, rules
+from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.sandbox import PROTECTED
+from openhands_tui.sdk.security.analyzer import Assessment
+from openhands_tui.sdk.security.commands import assess_command
+
+
+def _read_by_the_loader() -> list[str]:
+    """Workspace paths the loader reads as instructions, skills or commands (folders end in /)."""
+    files = [*loader.INSTRUCTION_FILES, *loader.TOOL_INSTRUCTION_FILES]
+    folders = [*loader.SKILL_DIRS, *loader.MICROAGENT_DIRS, *(f.directory for f in commands.FOLDERS)]
+    folders += [*gemini_commands.TOML_COMMAND_DIRS]
+    folders += [
+        rules.CURSOR_RULES_DIR,
+        rules.COPILOT_INSTRUCTIONS_DIR,
+        rules.WINDSURF_RULES_DIR,
+        rules.CLAUDE_RULES_DIR,
+    ]
+    return sorted(set(files)) + sorted({f"{folder}/" for folder in folders})
+
+
+def _protected(path: str) -> bool:
+    wanted = path.rstrip("/").lower()
+    return any(wanted == p.lower() or wanted.startswith(p.lower() + "/") for p in PROTECTED)
+
+
+@pytest.mark.parametrize("path", _read_by_the_loader())
+def test_read_by_the_loader_means_read_only_in_the_sandbox(path: str) -> None:
+    assert _protected(path), f"{path}: the loader reads it, the sandbox lets commands write it"
+
+
+@pytest.mark.parametrize("path", _read_by_the_loader())
+def test_read_by_the_loader_means_high_to_write(path: str, workspace: Path) -> None:
+    target = f"{path}x.md" if path.endswith("/") else path
+    for where in (target, f"packages/web/{target}"):  # the loader reads nested folders' files too
+        risk = Assessment.from_findings(assess_command(f"echo 'obey' > {where}", str(workspace))).risk
+        assert risk == Risk.HIGH, f"writing {where}: {risk}"
