@@ -231,5 +231,7 @@ async def test_a_rate_limit_without_retry_after_waits_for_the_spent_limit_to_res
     assert result.outcome.status is Status.FINISHED
     retry = next(e.error for e in result.kinds("agent_error") if "retry 1" in e.error)
     waited = float(retry.rsplit(" in ", 1)[1].rstrip("s"))
-    assert 0.9 <= waited <= 1.2  # the requests limit's reset (the tokens limit, not spent, resets at once)
-    assert server.requests[1].received - server.requests[0].received >= 0.9
+    # the requests limit's reset (the tokens limit, not spent, resets at once); Anthropic's is a
+    # time of day, so time spent between the server's clock and ours (a loaded machine) comes off it
+    assert 0.5 <= waited <= 1.2
+    assert server.requests[1].received - server.requests[0].received >= 0.5

@@ -133,7 +133,7 @@ async def test_escape_interrupts_and_the_session_stays_usable(serve, workspace: 
 
 
 async def test_typing_while_running_queues_the_message(serve, workspace: Path) -> None:
-    server = serve([Script(turns=[Turn(delay=1.0, text="first answer"), Turn(text="second answer")])])
+    server = serve([Script(turns=[Turn(delay=3.0, text="first answer"), Turn(text="second answer")])])
     app = live_app(server, workspace, task="first")
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: app.bridge is not None and app.bridge.running)
