@@ -80,6 +80,7 @@ class OpenHandsApp(KeyedApp):
         self.needs_model = False
         #: The first session is being opened (`AppConfig.first_session`): tasks typed wait.
         self.starting = False
+        self._opening = False
         #: Why the first session could not be opened: `tui` reports it once the app has left.
         self.launch_error: OpenHandsTUIError | None = None
         apply_initial_theme(self, config.theme)
@@ -166,8 +167,12 @@ class OpenHandsApp(KeyedApp):
             self.run_worker(self._preload, thread=True, exclusive=True, group="preload")
 
     def _open_first_session(self) -> None:
+        """Open the first session on a worker, once (on its timer, or at once for a task typed
+        before it fired: the frame the user typed into is drawn)."""
         opener = self.config.first_session
-        assert opener is not None
+        if opener is None or self._opening:
+            return
+        self._opening = True
 
         def work() -> None:  # messages, not calls: the app may have left meanwhile (Ctrl+Q, SIGTERM)
             try:
@@ -400,6 +405,7 @@ class OpenHandsApp(KeyedApp):
     def start_run(self, text: str | None, inputs: dict[str, str] | None = None) -> None:
         if self.starting:
             self.runs.queue(text or "")
+            self._open_first_session()
             return
         self.runs.start(text, inputs)
 
