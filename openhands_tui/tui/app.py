@@ -33,7 +33,7 @@ from openhands_tui.sdk.security.trust import TrustRequest
 from openhands_tui.sdk.terminal_text import one_line, strip_controls
 from openhands_tui.tui.bridge import ConfirmationNeeded, EventsReady, RunDone
 from openhands_tui.tui.commands import SlashCommands
-from openhands_tui.tui.config import AppConfig, ContextWindowKnown, FirstSession, welcome_text
+from openhands_tui.tui.config import AppConfig, ContextWindowKnown, FirstSession, Notice, welcome_text
 from openhands_tui.tui.idle_gc import IdleCollector
 from openhands_tui.tui.keys import KeyedApp
 from openhands_tui.tui.run_control import RunController
@@ -187,6 +187,9 @@ class OpenHandsApp(KeyedApp):
 
         self.run_worker(work, thread=True, group="first-session")
 
+    def on_notice(self, message: Notice) -> None:
+        self.notify(message.text, severity=message.severity, timeout=8, markup=False)
+
     def on_first_session(self, message: FirstSession) -> None:
         if message.session is None:
             self._first_session_failed(message.error)
@@ -244,13 +247,13 @@ class OpenHandsApp(KeyedApp):
             try:
                 unsaved = done.result()
             except Exception as exc:  # e.g. the rules it trusts could not be read: said, not lost
-                notice, severity = f"Trust not applied: {exc}", "error"
+                self.post_message(Notice(f"Trust not applied: {exc}", "error"))
+                return
+            if unsaved is None:
+                self.post_message(Notice(f"Trusted {request.file} as it is now."))
             else:
-                notice, severity = f"Trusted {request.file} as it is now.", "information"
-                if unsaved is not None:
-                    notice = f"Trusted {request.file} for this session only: {unsaved}; you will be asked again."
-                    severity = "warning"
-            self.call_from_thread(self.notify, notice, severity=severity, timeout=8, markup=False)
+                text = f"Trusted {request.file} for this session only: {unsaved}; you will be asked again."
+                self.post_message(Notice(text, "warning"))
 
         self.bridge.submit(trust()).add_done_callback(said)
 
@@ -466,11 +469,13 @@ class OpenHandsApp(KeyedApp):
         could wait for ever (seen: its writer thread never drained), so the screen's output goes
         to /dev/null before the same way out as SIGTERM; a terminal still open (`kill -HUP`) is
         first given back as it was, by writes that cannot wait (`terminal_modes`)."""
-        give_back(self._line_settings, out=2)  # Textual draws on standard error
+        terminal = os.dup(2)  # where Textual draws (standard error), kept for the reset below
         devnull = os.open(os.devnull, os.O_RDWR)
         for stream in (0, 1, 2):
             os.dup2(devnull, stream)
         os.close(devnull)
+        give_back(self._line_settings, out=terminal, fd=terminal)  # after: no frame of the app's follows it
+        os.close(terminal)
         self._terminated()
 
     def on_unmount(self) -> None:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from textual.message import Message
+from textual.notifications import SeverityLevel
 
 from openhands_tui.sdk.errors import OpenHandsTUIError
 from openhands_tui.sdk.event import Event
@@ -23,6 +24,16 @@ class FirstSession(Message):
         super().__init__()
         self.session = session
         self.error = error
+
+
+class Notice(Message):
+    """A notice to show, posted from another thread (a future's callback runs in whichever
+    thread completes it, or in the app's own if it was already done)."""
+
+    def __init__(self, text: str, severity: SeverityLevel = "information") -> None:
+        super().__init__()
+        self.text = text
+        self.severity: SeverityLevel = severity
 
 
 class ContextWindowKnown(EventsReady):
