@@ -11,6 +11,7 @@ import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from openhands_tui import startup
 from openhands_tui.demo import resume_hint
 from openhands_tui.sdk.errors import SettingsError
 from openhands_tui.sdk.settings import load_config
@@ -52,6 +53,7 @@ def build_app(
     demo: bool = False,
     preload_litellm: bool = True,
     remember_theme: bool = True,
+    open_at_mount: bool = False,
 ) -> OpenHandsApp:
     """The app for a live session (or, without a model configured, the first-run settings).
     The session itself is opened by the app after its first frame (`AppConfig.first_session`):
@@ -73,6 +75,7 @@ def build_app(
         preload_litellm=preload_litellm,
         relaunch=lambda resume: open_session(resume, None),
         first_session=lambda: open_session(options.resume, options.task),
+        open_at_mount=open_at_mount,
     )
     return OpenHandsApp(config)
 
@@ -80,7 +83,7 @@ def build_app(
 def run_app(options: LaunchOptions, *, theme: str | None = None, demo: bool = False) -> int:
     """Run the interactive app; returns the process exit code. On the way out, one line says
     how to come back to the session (for a demo session: with `--demo`)."""
-    app = build_app(options, theme=theme, demo=demo)
+    app = build_app(options, theme=theme, demo=demo, open_at_mount=startup.engine_preloaded)
     result = app.run()
     if app.launch_error is not None:  # the session could not be opened: one line, after the app left
         raise app.launch_error

@@ -15,7 +15,12 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["collector_paused"]
+__all__ = ["collector_paused", "engine_preloaded"]
+
+#: Whether the engine and litellm were imported before this run began (a `tui warm` child,
+#: forked from a server that imported them): set by that server. The app then opens its first
+#: session as it mounts, since nothing heavy is left to import on the way.
+engine_preloaded = False
 
 
 @contextmanager

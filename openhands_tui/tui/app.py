@@ -143,7 +143,10 @@ class OpenHandsApp(KeyedApp):
             self.attach(self.config.session)
         if self.config.first_session is not None:
             self.starting = True
-            self.set_timer(OPEN_AFTER, self._open_first_session)
+            if self.config.open_at_mount:
+                self._open_first_session()
+            else:
+                self.set_timer(OPEN_AFTER, self._open_first_session)
         elif self.config.preload_litellm:
             self._start_preload()
         self.idle_gc.start()

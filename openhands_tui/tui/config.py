@@ -69,6 +69,10 @@ class AppConfig:
     #: session, if any, is `session`). It may raise ModelNotConfigured (first run: the app asks
     #: for a model) or any OpenHandsTUIError (the app leaves and the error is reported).
     first_session: Callable[[], LiveSession] | None = None
+    #: Open the first session as the app mounts, not `OPEN_AFTER` later: when the engine is
+    #: already imported (a `tui warm` child) opening it is ~20 ms, and a task typed at once
+    #: should not wait for it.
+    open_at_mount: bool = False
 
 
 def welcome_text(config: AppConfig) -> str:

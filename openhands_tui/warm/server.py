@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from openhands_tui import startup
 from openhands_tui.warm import protocol
 from openhands_tui.warm.key import socket_directory, socket_path
 
@@ -80,6 +81,7 @@ def _preload(modules: Iterable[str]) -> None:
     warm_up()  # litellm, its first-call imports and tokenizer
     for name in modules:
         importlib.import_module(name)
+    startup.engine_preloaded = True
     # what is loaded now lives as long as every child: out of the collector's sight, a child's
     # collections neither take the time to walk it nor copy its pages by touching it
     gc.freeze()

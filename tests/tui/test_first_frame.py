@@ -8,6 +8,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 from openhands_tui.interactive import build_app
 from openhands_tui.launch_options import LaunchOptions
 from openhands_tui.testing import Script, Turn
@@ -76,3 +78,18 @@ def test_the_app_module_does_not_load_the_engine() -> None:
     heavy = {"openhands_tui.launch", "openhands_tui.sdk.agent", "openhands_tui.sdk.conversation", "litellm"}
     heavy |= {m for m in loaded if m.startswith(("openhands_tui.tools", "openhands_tui.sdk.context"))}
     assert not heavy & loaded, sorted(heavy & loaded)
+
+
+async def test_with_the_engine_preloaded_the_session_opens_as_the_app_mounts(
+    serve, workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A `tui warm` child has nothing left to import: it opens the session at once, so a task
+    typed as the prompt shows does not wait for `OPEN_AFTER`."""
+    from openhands_tui.tui import app as app_module
+
+    monkeypatch.setattr(app_module, "OPEN_AFTER", 60.0)  # the timer would not fire within the test
+    server = serve([Script(turns=[Turn.finish("ok")])])
+    options = LaunchOptions(model=server.model, base_url=server.base_url, api_key="k", workspace=workspace)
+    app = build_app(options, preload_litellm=False, remember_theme=False, open_at_mount=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.session is not None, timeout=20)
