@@ -14,7 +14,7 @@ import contextlib
 import os
 import signal
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import partial
 
 from textual import events
@@ -143,8 +143,9 @@ class OpenHandsApp(KeyedApp):
             self.attach(self.config.session)
         if self.config.first_session is not None:
             self.starting = True
-            if self.config.open_at_mount:
-                self._open_first_session()
+            if self.config.open_at_mount:  # before the first frame, on this thread
+                self._opening = True
+                self.on_first_session(self._opened(self.config.first_session))
             else:
                 self.set_timer(OPEN_AFTER, self._open_first_session)
         elif self.config.preload_litellm:
@@ -178,17 +179,21 @@ class OpenHandsApp(KeyedApp):
         self._opening = True
 
         def work() -> None:  # messages, not calls: the app may have left meanwhile (Ctrl+Q, SIGTERM)
-            try:
-                opened = FirstSession(opener())
-            except ModelNotConfigured:
-                opened = FirstSession(None)
-            except OpenHandsTUIError as exc:
-                opened = FirstSession(None, exc)
+            opened = self._opened(opener)
             log = opened.session.conversation.log if opened.session is not None else None
             if not self.post_message(opened) and log is not None:
                 log.close()  # nobody will use it: release the session
 
         self.run_worker(work, thread=True, group="first-session")
+
+    @staticmethod
+    def _opened(opener: Callable[[], LiveSession]) -> FirstSession:
+        try:
+            return FirstSession(opener())
+        except ModelNotConfigured:
+            return FirstSession(None)
+        except OpenHandsTUIError as exc:
+            return FirstSession(None, exc)
 
     def on_notice(self, message: Notice) -> None:
         self.notify(message.text, severity=message.severity, timeout=8, markup=False)
