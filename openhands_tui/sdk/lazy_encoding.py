@@ -7,7 +7,7 @@ the tokens of its still-empty completion. Neither needs the table when the provi
 usage, which we ask every provider to do. `LazyEncoding` stands in for the encoding: it knows
 its name, counts "" as no tokens, and loads the real encoding (with the loader it was given)
 for anything else, so a provider that reports no usage still gets litellm's own estimate.
-`sdk.llm.load_litellm` installs it; `tests/sdk/test_lazy_encoding.py` fails if litellm stops
+`sdk.litellm_import.load_litellm` installs it; `tests/sdk/test_lazy_encoding.py` fails if litellm stops
 using the encoding the way this relies on.
 """
 
