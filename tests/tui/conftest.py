@@ -90,3 +90,16 @@ def arming_delay(monkeypatch: pytest.MonkeyPatch) -> float:
 
     monkeypatch.setattr(arming, "ARMING_DELAY", 2.0)
     return arming.ARMING_DELAY
+
+
+def project_allowing_rm_build(serve, workspace: Path) -> OpenHandsApp:
+    """A project whose own rules allow `rm -rf build` (used only once the user trusts them), a
+    `build` folder, and the app on a model that runs that command, then finishes."""
+    from openhands_tui.sdk.security.permissions import project_rules_file
+
+    rules = project_rules_file(workspace)
+    rules.parent.mkdir(parents=True)
+    rules.write_text('[[rule]]\naction = "allow"\ncommand = "rm -rf build"\nexact = true\n')
+    (workspace / "build").mkdir()
+    server = serve([Script(turns=[Turn.call("terminal", command="rm -rf build"), Turn.finish("cleaned")])])
+    return live_app(server, workspace)

@@ -18,7 +18,15 @@ from openhands_tui.tui.widgets.entries import EntryWidget
 from openhands_tui.tui.widgets.prompt import Prompt
 from openhands_tui.tui.widgets.transcript import TranscriptView
 from openhands_tui.tui.widgets.tree import AgentTree
-from tests.tui.conftest import SIZE, THREE_LEVELS, live_app, root_and_coder, settings_shown, wait_until
+from tests.tui.conftest import (
+    SIZE,
+    THREE_LEVELS,
+    live_app,
+    project_allowing_rm_build,
+    root_and_coder,
+    settings_shown,
+    wait_until,
+)
 
 
 async def test_first_run_asks_for_a_model_saves_it_and_starts(serve, workspace: Path) -> None:
@@ -78,16 +86,10 @@ async def test_view_is_read_only(serve, workspace: Path) -> None:
 
 
 async def test_a_projects_own_rules_wait_for_the_users_trust(serve, workspace: Path, arming_delay: float) -> None:
-    from openhands_tui.sdk.security.permissions import project_rules_file
     from openhands_tui.sdk.security.trust import ProjectTrust
     from openhands_tui.tui.screens.trust import TrustScreen
 
-    rules = project_rules_file(workspace)
-    rules.parent.mkdir(parents=True)
-    rules.write_text('[[rule]]\naction = "allow"\ncommand = "rm -rf build"\nexact = true\n')
-    (workspace / "build").mkdir()
-    server = serve([Script(turns=[Turn.call("terminal", command="rm -rf build"), Turn.finish("cleaned")])])
-    app = live_app(server, workspace)
+    app = project_allowing_rm_build(serve, workspace)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(
             pilot, lambda: isinstance(app.screen, TrustScreen) and bool(app.screen.query("#confirm-body > *"))

@@ -15,7 +15,7 @@ from openhands_tui.sdk.confirmation import ConfirmationMode
 from openhands_tui.testing import Script, Turn
 from openhands_tui.tui.screens.arming import ARMING_DELAY
 from openhands_tui.tui.screens.confirm import ConfirmScreen
-from tests.tui.conftest import SIZE, live_app, wait_until
+from tests.tui.conftest import SIZE, live_app, project_allowing_rm_build, wait_until
 
 
 async def test_a_theme_that_cannot_be_saved_still_applies(
@@ -73,16 +73,10 @@ async def test_trusting_a_project_file_with_an_unwritable_config_holds_for_the_s
 ) -> None:
     """The trust could not be stored: the yes was dropped without a word and the project's rule
     not used. Now it holds for this session, for the content shown, and the app says so."""
-    from openhands_tui.sdk.security.permissions import project_rules_file
     from openhands_tui.sdk.security.trust import ProjectTrust
     from openhands_tui.tui.screens.trust import TrustScreen
 
-    rules = project_rules_file(workspace)
-    rules.parent.mkdir(parents=True)
-    rules.write_text('[[rule]]\naction = "allow"\ncommand = "rm -rf build"\nexact = true\n')
-    (workspace / "build").mkdir()
-    server = serve([Script(turns=[Turn.call("terminal", command="rm -rf build"), Turn.finish("cleaned")])])
-    app = live_app(server, workspace)
+    app = project_allowing_rm_build(serve, workspace)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, TrustScreen))
         config_dir = isolated_home / "config" / "openhands-tui"
