@@ -138,12 +138,23 @@ class SlashCommands:
         argument = argument.strip()
         handler = getattr(self, f"do_{name}", None)
         if handler is None:
-            if name in {t["name"] for t in self._task_microagents()}:
-                self.run_task(name, argument)
+            task = self._task_for(name)
+            if task is not None:
+                self.run_task(task, name, argument)
                 return True
             return False
         handler(argument)
         return True
+
+    def _task_for(self, name: str) -> dict[str, Any] | None:
+        """The task `/name` runs, found as the engine finds it (`sdk/context/tasks.py`): the
+        first task, in load order, with that name or answering to that command in any case
+        (Gemini CLI's `/git:commit` is task `git/commit`; a command may name its task differently)."""
+        command = f"/{name}".lower()
+        for info in self._task_microagents():
+            if info["name"] == name or command in (c.lower() for c in _commands_of(info)):
+                return info
+        return None
 
     def do_help(self, argument: str) -> None:
         from openhands_tui.tui.screens.help import HelpScreen
@@ -207,13 +218,14 @@ class SlashCommands:
 
         self.app.push_screen(SessionsScreen(), chosen)
 
-    def run_task(self, name: str, rest: str) -> None:
+    def run_task(self, info: dict[str, Any], command: str, rest: str) -> None:
+        """Send `/command rest` as typed (the engine finds the task again) once the task's inputs
+        are known: asked for in a form when neither `--input` nor an earlier form gave them."""
         from openhands_tui.tui.screens.microagents import TaskInputsScreen
 
-        info = next(t for t in self._task_microagents() if t["name"] == name)
         given = self.app.task_inputs
         missing = [v for v in info.get("variables") or [i["name"] for i in info.get("inputs", [])] if v not in given]
-        text = f"/{name} {rest}".strip()
+        text = f"/{command} {rest}".strip()
         if not missing:
             self.app.start_run(text, given)
             return
@@ -223,7 +235,7 @@ class SlashCommands:
             if values is not None:
                 self.app.start_run(text, {**given, **values})
 
-        self.app.push_screen(TaskInputsScreen(name, missing, descriptions), filled)
+        self.app.push_screen(TaskInputsScreen(str(info["name"]), missing, descriptions), filled)
 
     def palette(self) -> list[SystemCommand]:
         app = self.app

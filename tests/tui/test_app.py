@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from openhands_tui.sdk.confirmation import ConfirmationMode
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 from openhands_tui.tui.screens.arming import ARMING_DELAY
@@ -178,6 +180,28 @@ async def test_task_microagent_asks_for_missing_inputs(serve, workspace: Path) -
     app = live_app(server, workspace)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press(*"/greet", "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, TaskInputsScreen))
+        await pilot.press(*"Ada", "enter")
+        await wait_until(pilot, lambda: app.view.root_status == "finished")
+        assert server.requests[0].messages[1]["content"].startswith("Say hello to Ada.")
+
+
+@pytest.mark.parametrize("typed", ["/say-hi", "/Say-Hi"])
+async def test_a_task_run_by_a_command_other_than_its_name_asks_for_its_inputs(
+    serve, workspace: Path, typed: str
+) -> None:
+    """A task answers to its `/commands` as well as its name (the engine finds it either way):
+    typed by its command, the app asks for the inputs it lacks instead of sending it without."""
+    tasks = workspace / ".openhands" / "microagents"
+    tasks.mkdir(parents=True)
+    (tasks / "greeter.md").write_text(
+        "---\nname: greeter\ntype: task\ntriggers: ['/say-hi']\n---\nSay hello to ${who}.\n"
+    )
+    server = serve([Script(turns=[Turn.finish("hello")])])
+    app = live_app(server, workspace)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.view.microagents is not None)
+        await pilot.press(*typed, "enter")
         await wait_until(pilot, lambda: isinstance(app.screen, TaskInputsScreen))
         await pilot.press(*"Ada", "enter")
         await wait_until(pilot, lambda: app.view.root_status == "finished")
