@@ -269,7 +269,7 @@ def _note_earlier_strategies(store: SessionStore, workspace: Path) -> None:
     unconfined, so they are protected in this session too. Best effort: a sessions folder that
     cannot be listed was already reported, or will be by what needs it."""
     try:
-        earlier = store.list_sessions()
+        earlier = store.all_metadata()
     except (OSError, OpenHandsTUIError):
         return
     for spec in {meta.strategy for meta in earlier if meta.workspace == str(workspace)}:  # each file read once

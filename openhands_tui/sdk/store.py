@@ -286,6 +286,24 @@ class SessionStore:
                 continue
         return metas
 
+    def all_metadata(self) -> list[SessionMeta]:
+        """Every readable session's metadata, in no particular order: for a question about all
+        of them (which strategies earlier sessions ran), asked at every launch, the stat of each
+        session's log that sorting needs is half the cost (~25 ms at 1,000 sessions)."""
+        try:
+            if not self.root.is_dir():
+                return []
+            directories = list(self.root.iterdir())
+        except OSError as exc:
+            raise SessionError(f"cannot read the sessions in {self.root} ({exc.strerror or exc})") from None
+        metas = []
+        for directory in directories:
+            try:
+                metas.append(_read_meta(directory))
+            except (OSError, ValueError):  # not a session, or a damaged one
+                continue
+        return metas
+
     def _directories_newest_first(self) -> list[Path]:
         """Session directories, most recently written first; one that cannot be looked into (or
         went away meanwhile) is left out, and a store that cannot be listed is a SessionError."""

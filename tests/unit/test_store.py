@@ -156,6 +156,22 @@ def test_open_by_prefix_and_last(tmp_path: Path) -> None:
     assert [m.id for m in store.list_sessions()] == ["20260102-000000-bbbb", "20260101-000000-aaaa"]
 
 
+def test_all_metadata_is_every_readable_session_and_nothing_else(tmp_path: Path) -> None:
+    """What each launch asks of every earlier session (its strategy): the same sessions a list
+    shows, damaged ones and stray files left out, in any order."""
+    store = _store(tmp_path)
+    for name in ("20260101-000000-aaaa", "20260102-000000-bbbb"):
+        store.create(SessionMeta(id=name, strategy=f"{name}.py")).close()
+    damaged = store.create(SessionMeta(id="20260103-000000-cccc"))
+    damaged.close()
+    (damaged.directory / "meta.json").write_text("{not json")
+    (store.root / "stray.txt").write_text("not a session")
+    (store.root / "empty-folder").mkdir()
+    assert sorted(m.strategy for m in store.all_metadata()) == ["20260101-000000-aaaa.py", "20260102-000000-bbbb.py"]
+    assert sorted(m.id for m in store.all_metadata()) == sorted(m.id for m in store.list_sessions())
+    assert SessionStore(tmp_path / "no-store-yet").all_metadata() == []
+
+
 def test_last_with_no_sessions(tmp_path: Path) -> None:
     with pytest.raises(SessionError, match="no sessions stored"):
         _store(tmp_path).open("last")
