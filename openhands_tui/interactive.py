@@ -7,7 +7,10 @@ The engine bridge is created first, so every session — the first one, and thos
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -84,7 +87,8 @@ def run_app(options: LaunchOptions, *, theme: str | None = None, demo: bool = Fa
     """Run the interactive app; returns the process exit code. On the way out, one line says
     how to come back to the session (for a demo session: with `--demo`)."""
     app = build_app(options, theme=theme, demo=demo, open_at_mount=startup.engine_preloaded)
-    result = app.run()
+    with drawing_on_the_terminal():
+        result = app.run()
     if app.launch_error is not None:  # the session could not be opened: one line, after the app left
         raise app.launch_error
     if app.session is not None:
@@ -104,5 +108,28 @@ def view_session(session: str, theme: str | None = None) -> int:
     config = AppConfig(
         history=loaded.events, read_only=True, theme=_theme(theme), preload_litellm=False, title=f"viewing {log.id}"
     )
-    result = OpenHandsApp(config).run()
+    with drawing_on_the_terminal():
+        result = OpenHandsApp(config).run()
     return result if isinstance(result, int) else 0
+
+
+@contextlib.contextmanager
+def drawing_on_the_terminal() -> Iterator[None]:
+    """Textual draws on standard error: `tui 2>log` (to a file, a pipe, /dev/null) left the
+    terminal blank while the app waited for keys nobody could see to press. The app runs only
+    when standard output is the terminal, so while it runs it draws there; standard error is
+    put back afterwards, and what is printed once the app has left (how to resume, a launch
+    error) goes where the user sent it."""
+    if os.isatty(2) or not os.isatty(1):
+        yield
+        return
+    sys.stderr.flush()
+    saved = os.dup(2)
+    os.dup2(1, 2)
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError, ValueError):
+            sys.stderr.flush()
+        os.dup2(saved, 2)
+        os.close(saved)

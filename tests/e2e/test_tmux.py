@@ -39,9 +39,10 @@ def _wait_for(session: str, *needles: str, timeout: float = 60.0) -> str:
     raise AssertionError(f"never saw {needles!r} on screen; last screen:\n{screen}")
 
 
-def _start(args: list[str], home: Path, then: str = "") -> str:
+def _start(args: list[str], home: Path, then: str = "", redirect: str = "") -> str:
     """Start `tui ARGS` in a detached 140x40 tmux session; returns the session name. `then`:
-    a shell line run after it in the same terminal (as the user's shell would go on)."""
+    a shell line run after it in the same terminal (as the user's shell would go on);
+    `redirect`: the shell's redirections for `tui` (`2>log`)."""
     session = f"oht-{uuid.uuid4().hex[:8]}"
     env = {
         "XDG_STATE_HOME": str(home / "state"),
@@ -53,6 +54,7 @@ def _start(args: list[str], home: Path, then: str = "") -> str:
     # COLUMNS/LINES from the test runner would override the terminal's real size
     shell = "env -u COLUMNS -u LINES " + " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
     shell += " " + shlex.join([sys.executable, "-m", "openhands_tui", *args])
+    shell += f" {redirect}" if redirect else ""
     shell += f"; {then}" if then else ""
     subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "140", "-y", "40", shell], check=True)
     subprocess.run(["tmux", "resize-window", "-t", session, "-x", "140", "-y", "40"], capture_output=True)
@@ -226,5 +228,26 @@ def test_sighup_with_the_terminal_still_open_gives_it_back(workspace: Path, isol
             "mouse_standard_flag": "0",
             "mouse_sgr_flag": "0",
         }
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+
+
+def test_the_app_draws_on_the_terminal_when_standard_error_is_redirected(
+    serve, workspace: Path, isolated_home: Path, tmp_path: Path
+) -> None:
+    """`tui 2>log`: Textual draws on standard error, which went to the file and left the
+    terminal blank. The app shows on the terminal, and what is printed after it leaves (how to
+    resume) still goes where the user sent standard error."""
+    server = serve([Script(turns=[Turn.finish("done")])])
+    log = tmp_path / "stderr.log"
+    args = [*model_args(server), "--workspace", str(workspace)]
+    session = _start(args, isolated_home, then=EXIT_THEN, redirect=f"2>{shlex.quote(str(log))}")
+    try:
+        _wait_for(session, "Type a task", server.model)  # drawn, and the session open (its model shown)
+        subprocess.run(["tmux", "send-keys", "-t", session, "C-q"], check=True)
+        status, lines = _exit_line(session)
+        assert status == 0 and lines == [], lines  # nothing left on the terminal once it is given back
+        written = log.read_text()
+        assert "resume with: tui" in written and "\x1b[" not in written, written[:500]
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
