@@ -19,6 +19,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from openhands_tui.sdk.context.arguments import CLAUDE, argument_names
 from openhands_tui.sdk.context.frontmatter import parse_header, split_frontmatter, unclosed_frontmatter
 from openhands_tui.sdk.context.skill import COMMAND_NAME, Skill, tool_list
 from openhands_tui.sdk.file_read import read_regular
@@ -178,6 +179,8 @@ def build_skill(
         fields["type"] = kind
     try:
         skill = Skill.model_validate(fields)
+        if agent_skill:  # run as `/name 42`, its `$ARGUMENTS` and `$0` are Claude Code's
+            skill.takes_arguments(CLAUDE.with_names(argument_names(metadata.get("arguments"))))
     except ValidationError as exc:
         error = exc.errors()[0]
         where = ".".join(str(p) for p in error["loc"]) or "frontmatter"

@@ -1,0 +1,111 @@
+"""Round six of files as public repositories write them: positional and named arguments as each
+tool fills them (Claude Code's 0-based `$0` and `arguments:`, opencode's 1-based `$1` whose last
+takes the rest, Codex's prompts with `$1`-`$9` and `KEY=value`), with the text that is no
+placeholder (`$100`, `$PATH`) left as written. The fixtures are our own, written in those shapes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from openhands_tui.sdk.context import load_microagents
+from openhands_tui.sdk.context.agent_context import triggered_skills
+from openhands_tui.sdk.context.loader import LoadedMicroagents
+from openhands_tui.sdk.context.tasks import find_task_command
+from openhands_tui.testing import Script, Turn
+from tests.conftest import model_args, run_tui
+from tests.context.conftest import write
+
+
+def load(workspace: Path, home: Path | None = None) -> LoadedMicroagents:
+    return load_microagents(workspace, home=home or workspace / "no-home", include_builtin=False)
+
+
+def sent(loaded: LoadedMicroagents, message: str) -> str:
+    command = find_task_command(message, loaded)
+    assert command is not None, message
+    return command.render({})
+
+
+def test_claude_code_fills_positional_and_named_arguments_from_0_with_shell_quoting(workspace: Path) -> None:
+    write(
+        workspace / ".claude/commands/migrate.md",
+        "---\ndescription: Migrate\nargument-hint: [component] [from] [to]\narguments: [component, origin]\n---\n"
+        "Migrate the $0 component from $1 to $2 ($ARGUMENTS[2]); $component came from $origin.\n"
+        "Budget $100 at $1.50 each; keep `echo $PATH ${HOME} $target`. As typed: $ARGUMENTS\n",
+    )
+    loaded = load(workspace)
+    assert sent(loaded, '/migrate "Search Bar" React Vue') == (
+        "Migrate the Search Bar component from React to Vue (Vue); Search Bar came from React.\n"
+        'Budget $100 at $1.50 each; keep `echo $PATH ${HOME} $target`. As typed: "Search Bar" React Vue'
+    )
+    # a word not given stays as written (as Claude Code leaves it); `$ARGUMENTS` is then empty
+    assert sent(loaded, "/migrate Button").startswith("Migrate the Button component from $1 to $2 ($ARGUMENTS[2]);")
+    # a value is never filled again: the first word `$1` stays `$1`, not the second word
+    assert sent(loaded, "/migrate '$1' x y").startswith("Migrate the $1 component from x to y (y); $1 came from x.")
+
+
+def test_a_claude_code_command_without_placeholders_gets_the_text_as_arguments(workspace: Path) -> None:
+    write(workspace / ".claude/commands/standup.md", "Summarise yesterday's commits.\n")
+    assert sent(load(workspace), "/standup only main") == "Summarise yesterday's commits.\n\nARGUMENTS: only main"
+
+
+def test_opencode_counts_from_1_and_its_last_placeholder_takes_the_rest(workspace: Path) -> None:
+    commands = workspace / ".opencode/commands"
+    write(commands / "create-file.md", "Create a file named $1 in $2 holding: $3\n")
+    write(commands / "explain.md", "Explain $1 in plain words; not $0, not $10.\n")
+    write(commands / "plain.md", "Tidy the imports.\n")
+    loaded = load(workspace)
+    assert sent(loaded, '/create-file config.json src "{ "key" }" and more') == (
+        "Create a file named config.json in src holding: { key } and more"
+    )
+    assert sent(loaded, "/explain the parser module") == "Explain the parser module in plain words; not $0, not $10."
+    assert sent(loaded, "/plain src/") == "Tidy the imports.\n\nsrc/"
+
+
+def test_codex_prompts_run_as_prompts_name_with_positional_or_key_value_arguments(
+    workspace: Path, isolated_home: Path
+) -> None:
+    prompts = isolated_home / ".codex/prompts"
+    write(prompts / "review.md", "---\ndescription: Review two files\n---\nReview $1 against $2 ($ARGUMENTS); $10.\n")
+    write(prompts / "ticket.md", "Fix $TICKET in $FILE; print $$HOME and $PATH.\n")
+    write(prompts / "drafts/old.md", "Codex reads no subfolder of its prompts.\n")
+    loaded = load(workspace, isolated_home)
+    assert sorted(c for s in loaded.skills for c in s.commands()) == ["/prompts:review", "/prompts:ticket"]
+    assert loaded.by_name("prompts:review").description == "Review two files"
+    assert sent(loaded, '/prompts:review "a b.py" c.py') == "Review a b.py against c.py (a b.py c.py); $10."
+    assert sent(loaded, '/prompts:ticket TICKET=ABC-12 FILE="src/app main.py"') == (
+        "Fix ABC-12 in src/app main.py; print $$HOME and $PATH."
+    )
+    assert sent(loaded, "/prompts:ticket the login bug") == (
+        "Fix $TICKET in $FILE; print $$HOME and $PATH.\n\nthe login bug"
+    )  # not `KEY=value`: nothing to fill, and the text still reaches the model
+
+
+def test_qwen_code_markdown_commands_take_args_both_ways(workspace: Path) -> None:
+    write(workspace / ".qwen/commands/search.md", "---\ndescription: Search\n---\nFind {{args}} ($0 first).\n")
+    assert sent(load(workspace), "/search TODO later") == "Find TODO later (TODO first)."
+
+
+def test_a_skill_run_by_slash_fills_its_positional_and_named_arguments(workspace: Path) -> None:
+    write(
+        workspace / ".claude/skills/component/SKILL.md",
+        "---\nname: component\ndescription: Scaffold a component\narguments: name kind\n---\n"
+        "Create `$name` of kind $kind (first word $0, all: $ARGUMENTS). Costs $5.\n",
+    )
+    loaded = load(workspace)
+    [(fired, _)] = triggered_skills(loaded.skills, '/component "Search Bar" form', set())
+    assert fired.content == (
+        'Create `Search Bar` of kind form (first word Search Bar, all: "Search Bar" form). Costs $5.'
+    )
+    skill = loaded.by_name("component")
+    assert skill is not None and "$name of kind" not in skill.content and "`$name`" in skill.content  # unfilled
+
+
+def test_positional_arguments_reach_the_model_headless(workspace: Path, isolated_home: Path, serve) -> None:
+    write(workspace / ".opencode/commands/port.md", "Port $1 to $2.\n")
+    server = serve([Script(turns=[Turn.finish()])])
+    task = '/port "the parser" Rust and tests'
+    result = run_tui("--headless", "--workspace", str(workspace), *model_args(server), "--task", task)
+    assert result.returncode == 0, result.stderr
+    assert "Port the parser to Rust and tests." in server.requests[0].messages[-1]["content"]
