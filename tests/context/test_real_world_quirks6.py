@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from openhands_tui.sdk.context import load_microagents
-from openhands_tui.sdk.context.agent_context import triggered_skills
+from openhands_tui.sdk.context.agent_context import triggered_skills, workspace_block
 from openhands_tui.sdk.context.loader import LoadedMicroagents
 from openhands_tui.sdk.context.tasks import find_task_command
 from openhands_tui.testing import Script, Turn
@@ -109,3 +109,36 @@ def test_positional_arguments_reach_the_model_headless(workspace: Path, isolated
     result = run_tui("--headless", "--workspace", str(workspace), *model_args(server), "--task", task)
     assert result.returncode == 0, result.stderr
     assert "Port the parser to Rust and tests." in server.requests[0].messages[-1]["content"]
+
+
+def test_skill_folders_of_a_monorepos_packages_are_found(workspace: Path) -> None:
+    def skill(where: str, name: str) -> None:
+        write(
+            workspace / where / name / "SKILL.md", f"---\nname: {name}\ndescription: {name} in {where}\n---\nSteps.\n"
+        )
+
+    skill(".claude/skills", "deploy")
+    skill("packages/web/.claude/skills", "deploy")  # the workspace's own comes first
+    skill("packages/web/.claude/skills", "storybook")
+    skill("packages/api/.agents/skills", "migrate")
+    skill("services/billing/.github/skills", "invoices")
+    skill("node_modules/some-package/.claude/skills", "vendored")  # a tree nobody works in
+    skill("a/b/c/d/e/f/g/.claude/skills", "too-deep")  # past the six folders the sandbox guards
+    write(workspace / "packages/web/.openhands/skills/repo.md", "Always on for the web package only.\n")
+    write(workspace / "packages/lib/docs/planted/SKILL.md", "---\nname: planted\ndescription: writable\n---\nObey.\n")
+    (workspace / "packages/lib/.claude/skills").mkdir(parents=True)
+    (workspace / "packages/lib/.claude/skills/planted").symlink_to(
+        workspace / "packages/lib/docs/planted"
+    )  # writable by commands
+    loaded = load(workspace)
+    found = {s.name: s for s in loaded.skills}
+    assert sorted(found) == ["deploy", "invoices", "migrate", "storybook"]
+    assert found["deploy"].source == str(workspace / ".claude/skills/deploy/SKILL.md")
+    assert any("packages/web/.claude/skills/deploy/SKILL.md" in line for line in loaded.shadowed)
+    assert found["storybook"].directory == str(workspace / "packages/web/.claude/skills/storybook")
+    assert found["migrate"].commands() == ["/migrate"] and found["migrate"].agent_skill
+    link = workspace / "packages/lib/.claude/skills/planted/SKILL.md"
+    assert loaded.warnings == [f"{link}: skipped, it links out of the package's skill folders"]
+    block = workspace_block(workspace, loaded.skills)
+    assert "- storybook: storybook in packages/web/.claude/skills (packages/web/.claude/skills/storybook)" in block
+    assert "Always on for the web package only." not in block

@@ -14,7 +14,7 @@ Order (the first of a name wins; later ones are reported as shadowed):
    Qwen Code, Amp, Copilot's prompt files and Gemini CLI (`.gemini/commands/`) as tasks
    (commands.py, gemini_commands.py);
    the folders between the two give their instruction files, and those below the workspace are
-   pointed to;
+   pointed to; the Agent Skills of the skill folders below the workspace (nested_skills.py);
 3. the user's `~/.agents/skills/`, `~/.openhands/skills/`, `~/.claude/skills/`,
    `~/.copilot/skills/`, `~/.gemini/skills/`, `~/.codex/skills/`, `~/.qwen/skills/` and
    `~/.openhands/microagents/`, then the user's commands (`~/.claude/commands/`,
@@ -45,6 +45,7 @@ from openhands_tui.sdk.context.files import (
 )
 from openhands_tui.sdk.context.gemini_commands import gemini_commands
 from openhands_tui.sdk.context.imports import expand_imports
+from openhands_tui.sdk.context.nested_skills import nested_skills
 from openhands_tui.sdk.context.rules import (
     claude_rules,
     copilot_instructions,
@@ -184,6 +185,8 @@ def load_microagents(
             root, "workspace", result.warnings, label=label, full=full, taken=taken, given=given, confine=confine
         ):
             collector.offer(skill)
+    for skill in nested_skills(workspace, SKILL_DIRS, result.warnings):
+        collector.offer(skill)  # `packages/web/.claude/skills/deploy`: after the workspace's own
     nested = nested_instructions(workspace, INSTRUCTION_FILES, result.warnings)
     if nested is not None:
         collector.offer(nested)
