@@ -185,12 +185,12 @@ def load_microagents(
             root, "workspace", result.warnings, label=label, full=full, taken=taken, given=given, confine=confine
         ):
             collector.offer(skill)
-    for skill in nested_skills(workspace, SKILL_DIRS, result.warnings):
+    home = home or Path.home()
+    for skill in nested_skills(workspace, SKILL_DIRS, result.warnings, home=home):
         collector.offer(skill)  # `packages/web/.claude/skills/deploy`: after the workspace's own
     nested = nested_instructions(workspace, INSTRUCTION_FILES, result.warnings)
     if nested is not None:
         collector.offer(nested)
-    home = home or Path.home()
     read: set[str] = set()  # `~/.claude/skills -> ~/.agents/skills`: one set, read once
     for relative in USER_SKILL_DIRS:
         if (real := os.path.realpath(home / relative)) not in read:

@@ -56,9 +56,13 @@ SKIPPED = frozenset(
 MAX_NESTED_SKILL_DIRS = 20
 
 
-def nested_skills(workspace: Path, skill_dirs: tuple[str, ...], warnings: list[str]) -> list[Skill]:
-    """The Agent Skills of the skill folders (`skill_dirs`, relative) in folders below `workspace`."""
-    found = nested_skill_dirs(workspace, skill_dirs)
+def nested_skills(
+    workspace: Path, skill_dirs: tuple[str, ...], warnings: list[str], *, home: Path | None = None
+) -> list[Skill]:
+    """The Agent Skills of the skill folders (`skill_dirs`, relative) in folders below `workspace`;
+    the user's `home`, when it lies below, keeps its skills the user's (read after, as the user's)."""
+    mine = os.path.realpath(home) if home is not None else None
+    found = [(p, r) for p, r in nested_skill_dirs(workspace, skill_dirs) if os.path.realpath(p) != mine]
     if len(found) > MAX_NESTED_SKILL_DIRS:
         warnings.append(
             f"{workspace}: {len(found)} skill folders below the workspace; the first {MAX_NESTED_SKILL_DIRS} are read"
