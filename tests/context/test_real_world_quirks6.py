@@ -6,6 +6,7 @@ placeholder (`$100`, `$PATH`) left as written. The fixtures are our own, written
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from openhands_tui.sdk.context import load_microagents
@@ -142,3 +143,50 @@ def test_skill_folders_of_a_monorepos_packages_are_found(workspace: Path) -> Non
     block = workspace_block(workspace, loaded.skills)
     assert "- storybook: storybook in packages/web/.claude/skills (packages/web/.claude/skills/storybook)" in block
     assert "Always on for the web package only." not in block
+
+
+def test_the_claude_code_plugins_the_user_installed_give_their_skills_and_commands(
+    workspace: Path, isolated_home: Path
+) -> None:
+    cache = isolated_home / ".claude/plugins/cache"
+
+    def plugin(marketplace: str, name: str) -> Path:
+        root = cache / marketplace / name / "1.0.0"
+        write(root / ".claude-plugin/plugin.json", json.dumps({"name": name, "version": "1.0.0"}))
+        write(
+            root / "skills/brainstorming/SKILL.md",
+            "---\nname: brainstorming\ndescription: Ideas first\n---\nRun `${CLAUDE_PLUGIN_ROOT}/scripts/ask.sh`.\n",
+        )
+        write(root / "commands/brainstorm.md", "---\ndescription: Brainstorm\n---\nBrainstorm $ARGUMENTS.\n")
+        return root
+
+    superpowers = plugin("superpowers-marketplace", "superpowers")
+    entry = {"installPath": str(superpowers), "version": "1.0.0", "installedAt": "2026-11-01T00:00:00.000Z"}
+    installed = {
+        "superpowers@superpowers-marketplace": [{"scope": "user", **entry}],
+        "quiet@mkt": [{"scope": "user", **entry, "installPath": str(plugin("mkt", "quiet"))}],
+        "theirs@mkt": [{"scope": "project", "projectPath": "/elsewhere", "installPath": str(plugin("mkt", "theirs"))}],
+        "planted@mkt": [{"scope": "user", "installPath": str(workspace / "plugin")}],
+    }
+    write(isolated_home / ".claude/plugins/installed_plugins.json", json.dumps({"version": 2, "plugins": installed}))
+    write(isolated_home / ".claude/settings.json", json.dumps({"enabledPlugins": {"quiet@mkt": False}}))
+    write(workspace / "plugin/commands/obey.md", "A file any command in the workspace could have written.\n")
+    loaded = load(workspace, isolated_home)
+    found = {s.name: s for s in loaded.skills}
+    assert sorted(found) == ["superpowers:brainstorm", "superpowers:brainstorming"]
+    assert found["superpowers:brainstorming"].origin == "user"
+    assert found["superpowers:brainstorming"].content == f"Run `{superpowers}/scripts/ask.sh`."
+    assert "/superpowers:brainstorming" in found["superpowers:brainstorming"].commands()
+    assert sent(loaded, "/superpowers:brainstorm the cache") == "Brainstorm the cache."
+    assert sent(loaded, "/brainstorm the cache") == "Brainstorm the cache."  # nothing nearer has the name
+    assert loaded.warnings == [
+        f"{isolated_home}/.claude/plugins/installed_plugins.json: plugin planted@mkt skipped, "
+        "it is not installed under ~/.claude/plugins"
+    ]
+
+
+def test_a_broken_plugin_list_is_one_warning(workspace: Path, isolated_home: Path) -> None:
+    write(isolated_home / ".claude/plugins/installed_plugins.json", '{"version": 2, "plugins": {')
+    loaded = load(workspace, isolated_home)
+    assert loaded.skills == [] and len(loaded.warnings) == 1
+    assert loaded.warnings[0].startswith(f"{isolated_home}/.claude/plugins/installed_plugins.json: skipped, unreadable")

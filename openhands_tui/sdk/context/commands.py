@@ -76,16 +76,17 @@ CLAUDE_COMMANDS_DIR = FOLDERS[0].directory
 def project_commands(root: Path, origin: str, warnings: list[str]) -> list[Skill]:
     """The commands of a repository in every tool's folder, each a task named after its file
     (`frontend/build.md` is `/build`, as in Claude Code; a prompt file's `name:` wins)."""
-    return [skill for folder in FOLDERS for skill in _folder(root, folder, origin, warnings)]
+    return [skill for folder in FOLDERS for skill in command_folder(root, folder, origin, warnings)]
 
 
 def user_commands(home: Path, warnings: list[str]) -> list[Skill]:
     """The user's own commands (`~/.claude/commands/standup.md` is `/standup` everywhere). They
     are the user's, so they may link anywhere, and their `@path` lines are left to the agent."""
-    return [skill for folder in USER_FOLDERS for skill in _folder(home, folder, "user", warnings)]
+    return [skill for folder in USER_FOLDERS for skill in command_folder(home, folder, "user", warnings)]
 
 
-def _folder(root: Path, folder: CommandFolder, origin: str, warnings: list[str]) -> list[Skill]:
+def command_folder(root: Path, folder: CommandFolder, origin: str, warnings: list[str]) -> list[Skill]:
+    """The commands in one of `root`'s command folders, read as `folder`'s tool reads them."""
     skills = []
     mine = origin == "user"
     for path in rule_files(root / folder.directory, Path(root.anchor) if mine else root, (folder.suffix,), warnings):

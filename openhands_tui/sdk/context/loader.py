@@ -18,7 +18,7 @@ Order (the first of a name wins; later ones are reported as shadowed):
 3. the user's `~/.agents/skills/`, `~/.openhands/skills/`, `~/.claude/skills/`,
    `~/.copilot/skills/`, `~/.gemini/skills/`, `~/.codex/skills/`, `~/.qwen/skills/` and
    `~/.openhands/microagents/`, then the user's commands (`~/.claude/commands/`,
-   `~/.gemini/commands/`, ...);
+   `~/.gemini/commands/`, ...), then the Claude Code plugins the user installed (plugins.py);
 4. the built-in set shipped with the package.
 
 The same file reached twice (a symlink `CLAUDE.md -> AGENTS.md`, the workspace inside its
@@ -46,6 +46,7 @@ from openhands_tui.sdk.context.files import (
 from openhands_tui.sdk.context.gemini_commands import gemini_commands
 from openhands_tui.sdk.context.imports import expand_imports
 from openhands_tui.sdk.context.nested_skills import nested_skills
+from openhands_tui.sdk.context.plugins import installed_plugins
 from openhands_tui.sdk.context.rules import (
     claude_rules,
     copilot_instructions,
@@ -201,6 +202,8 @@ def load_microagents(
         collector.offer(skill)
     for skill in [*user_commands(home, result.warnings), *gemini_commands(home, "user", result.warnings)]:
         collector.offer(skill)  # `~/.claude/commands/standup.md`: the user's `/standup` in every project
+    for skill in installed_plugins(home, workspace, result.warnings):
+        collector.offer(skill)  # `/plugin install superpowers`: `/superpowers:brainstorm`
     if include_builtin:
         for skill in load_directory(BUNDLED_DIR, "builtin", result.warnings, skills_dir=False):
             collector.offer(skill)
