@@ -190,3 +190,51 @@ def test_a_broken_plugin_list_is_one_warning(workspace: Path, isolated_home: Pat
     loaded = load(workspace, isolated_home)
     assert loaded.skills == [] and len(loaded.warnings) == 1
     assert loaded.warnings[0].startswith(f"{isolated_home}/.claude/plugins/installed_plugins.json: skipped, unreadable")
+
+
+def test_triggers_written_as_a_mapping_or_as_text_are_the_words_they_list(workspace: Path) -> None:
+    skills = workspace / ".claude/skills"
+    write(
+        skills / "graph/SKILL.md",
+        "---\nname: graph\ndescription: Code graph\ntriggers:\n  keywords:\n  - callers\n  - index\n"
+        "schema: 1\n---\nUse it.\n",
+    )
+    write(skills / "ship/SKILL.md", '---\nname: ship\ndescription: Ship\ntriggers: "deploy, release"\n---\nShip it.\n')
+    write(skills / "odd/SKILL.md", "---\nname: odd\ndescription: Odd\ntriggers: 5\n---\nAnother tool's field.\n")
+    write(
+        workspace / ".openhands/microagents/lint.md",
+        "---\nname: lint\ntrigger:\n  type: keyword\n  keywords: [ruff]\n---\nRun ruff.\n",
+    )
+    loaded = load(workspace)
+    assert loaded.warnings == []
+    found = {s.name: s.triggers for s in loaded.skills}
+    assert found == {
+        "graph": ["callers", "index", "/graph"],
+        "ship": ["deploy", "release", "/ship"],
+        "odd": ["odd", "/odd"],
+        "lint": ["ruff"],
+    }
+    fired = [s.name for s, _ in triggered_skills(loaded.skills, "who are the callers of the release", set())]
+    assert fired == ["graph", "ship"]
+    assert triggered_skills(loaded.skills, "list the keywords", set()) == []
+
+
+def test_frontmatter_other_tools_add_loads_and_changes_nothing_here(workspace: Path) -> None:
+    """Already read right; kept so: Windows line ends with Claude Code's `model:` and `hooks:`
+    (hooks run programs, so they are never taken from a file), a tab in YAML, a folded description."""
+    skills = workspace / ".claude/skills"
+    (skills / "win").mkdir(parents=True)
+    (skills / "win/SKILL.md").write_bytes(
+        b"\xef\xbb\xbf---\r\nname: win\r\ndescription: Windows\r\nmodel: opus\r\ncontext: fork\r\n"
+        b"hooks:\r\n  PreToolUse:\r\n    - command: ./check.sh\r\n---\r\nSee references/api.md.\r\n"
+    )
+    write(skills / "tabbed/SKILL.md", "---\nname: tabbed\ndescription: Tabbed\nmetadata:\n\tversion: 1\n---\nBody.\n")
+    write(skills / "folded/SKILL.md", "---\nname: folded\ndescription: >-\n  Use when\n  folding.\n---\nBody.\n")
+    loaded = load(workspace)
+    found = {s.name: (s.description, s.content) for s in loaded.skills}
+    assert found == {
+        "win": ("Windows", "See references/api.md."),
+        "tabbed": ("Tabbed", "Body."),
+        "folded": ("Use when folding.", "Body."),
+    }
+    assert loaded.warnings == []

@@ -126,11 +126,7 @@ def build_skill(
             f"{MAX_CONTENT_CHARS:,} are included. Read the file for the rest ...]"
         )
     agent_skill = path.name.lower() == "skill.md" and not instructions
-    triggers = metadata.get("triggers", metadata.get("trigger", []))
-    if isinstance(triggers, str):
-        triggers = [triggers]
-    if isinstance(triggers, list):
-        triggers = [str(t) for t in triggers if isinstance(t, str | int | float) and str(t).strip()]
+    triggers = _triggers(metadata.get("triggers", metadata.get("trigger", [])), agent_skill)
     name = metadata.get("name")
     fields: dict[str, Any] = {
         "name": str(name).strip() if isinstance(name, str | int | float) and str(name).strip() else default_name,
@@ -193,6 +189,20 @@ def build_skill(
         warnings.append(f"{path}: skipped, a knowledge microagent needs `triggers`")
         return None
     return skill
+
+
+def _triggers(raw: Any, agent_skill: bool) -> Any:
+    """`triggers` as files write them: a list, one word, `"deploy, release"` (a list written as
+    text), or the SDK's `{type: keyword, keywords: [...]}` mapping (what some skill tools write,
+    `triggers: {keywords: [graph, index]}`). Anything else in a SKILL.md is another tool's field
+    and ignored; in a microagent it is reported as the wrong type."""
+    if isinstance(raw, dict):
+        raw = raw.get("keywords", raw if not agent_skill else [])
+    if isinstance(raw, str):
+        raw = raw.split(",")
+    if isinstance(raw, list):
+        return [str(t).strip() for t in raw if isinstance(t, str | int | float) and str(t).strip()]
+    return [] if agent_skill else raw
 
 
 def _yes(raw: Any) -> bool:
