@@ -175,7 +175,7 @@ def build_skill(
         fields["type"] = kind
     try:
         skill = Skill.model_validate(fields)
-        if agent_skill:  # run as `/name 42`, its `$ARGUMENTS` and `$0` are Claude Code's
+        if agent_skill and skill.type == "knowledge":  # run as `/name 42`: `$ARGUMENTS`, `$0` as Claude Code
             skill.takes_arguments(CLAUDE.with_names(argument_names(metadata.get("arguments"))))
     except ValidationError as exc:
         error = exc.errors()[0]
