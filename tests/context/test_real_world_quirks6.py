@@ -238,3 +238,13 @@ def test_frontmatter_other_tools_add_loads_and_changes_nothing_here(workspace: P
         "folded": ("Use when folding.", "Body."),
     }
     assert loaded.warnings == []
+
+
+def test_a_skill_md_task_still_asks_for_every_input_it_uses(workspace: Path) -> None:
+    write(
+        workspace / ".claude/skills/fix/SKILL.md",
+        "---\nname: fix\ndescription: Fix\ninputs:\n  - name: issue\n---\nFix #${issue} on ${branch}.\n",
+    )
+    command = find_task_command("/fix", load(workspace))
+    assert command is not None and command.variables == ["issue", "branch"]
+    assert command.render({"issue": "7", "branch": "main"}) == "Fix #7 on main."
