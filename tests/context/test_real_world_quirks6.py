@@ -248,3 +248,12 @@ def test_a_skill_md_task_still_asks_for_every_input_it_uses(workspace: Path) -> 
     command = find_task_command("/fix", load(workspace))
     assert command is not None and command.variables == ["issue", "branch"]
     assert command.render({"issue": "7", "branch": "main"}) == "Fix #7 on main."
+
+
+def test_a_placeholder_of_thousands_of_digits_is_text_not_a_crash(workspace: Path) -> None:
+    digits = "9" * 5000  # Python refuses to read a number this long: the command must still run
+    write(workspace / ".claude/commands/long.md", f"Pay ${digits} for $ARGUMENTS[{digits}]; first: $0.\n")
+    write(workspace / ".opencode/commands/pay.md", f"Pay ${digits} to $1.\n")
+    loaded = load(workspace)
+    assert sent(loaded, "/long a b") == f"Pay ${digits} for a b[{digits}]; first: a."  # `$ARGUMENTS`, then text
+    assert sent(loaded, "/pay a b") == f"Pay ${digits} to a b."

@@ -28,8 +28,9 @@ from typing import Any, Literal
 
 Positional = Literal["", "zero", "one", "one-swallow", "codex"]
 #: `$12` but not `$1.50`, `$1,000` or `$1abc`: a number in prose or a price is no placeholder.
-_NUMBER = r"\$(\d+)(?![\w]|[.,]\d)"
-_INDEXED = r"\$ARGUMENTS\[(\d+)\]"
+#: At most six digits: a file's `$` and 5,000 digits is text, not a number Python refuses to read.
+_NUMBER = r"\$(\d{1,6})(?![\w]|[.,]\d)"
+_INDEXED = r"\$ARGUMENTS\[(\d{1,6})\]"
 _CODEX_NAME = re.compile(r"(?<!\$)\$([A-Z][A-Z0-9_]*)")
 _KEY_VALUE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(.*)", re.DOTALL)
 
