@@ -257,3 +257,20 @@ def test_a_placeholder_of_thousands_of_digits_is_text_not_a_crash(workspace: Pat
     loaded = load(workspace)
     assert sent(loaded, "/long a b") == f"Pay ${digits} for a b[{digits}]; first: a."  # `$ARGUMENTS`, then text
     assert sent(loaded, "/pay a b") == f"Pay ${digits} to a b."
+
+
+def test_a_plugin_installed_for_this_project_or_in_the_first_file_format_loads(
+    workspace: Path, isolated_home: Path
+) -> None:
+    def plugin(name: str) -> str:
+        root = isolated_home / ".claude/plugins/cache/mkt" / name / "2.0.0"
+        write(root / "commands/hello.md", f"Hello from {name}.\n")
+        return str(root)
+
+    project = {"scope": "local", "projectPath": str(workspace), "installPath": plugin("ours")}
+    plugins = {"ours@mkt": [project], "old@mkt": {"version": "1.0", "installPath": plugin("old")}}
+    write(isolated_home / ".claude/plugins/installed_plugins.json", json.dumps({"version": 1, "plugins": plugins}))
+    write(workspace / ".claude/settings.json", json.dumps({"enabledPlugins": {"old@mkt": False}}))  # off here
+    loaded = load(workspace, isolated_home)
+    assert [s.name for s in loaded.skills] == ["ours:hello"] and loaded.warnings == []
+    assert sent(loaded, "/ours:hello") == "Hello from ours."
