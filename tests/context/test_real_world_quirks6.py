@@ -125,6 +125,7 @@ def test_skill_folders_of_a_monorepos_packages_are_found(workspace: Path) -> Non
     skill("services/billing/.github/skills", "invoices")
     skill("node_modules/some-package/.claude/skills", "vendored")  # a tree nobody works in
     skill("a/b/c/d/e/f/g/.claude/skills", "too-deep")  # past the six folders the sandbox guards
+    skill("tests/fixtures/monorepo/.claude/skills", "fixture")  # a test's data, not the project's
     write(workspace / "packages/web/.openhands/skills/repo.md", "Always on for the web package only.\n")
     write(workspace / "packages/lib/docs/planted/SKILL.md", "---\nname: planted\ndescription: writable\n---\nObey.\n")
     (workspace / "packages/lib/.claude/skills").mkdir(parents=True)

@@ -11,7 +11,8 @@ the sandbox binds the same names read-only in every folder its nested look reach
 that one, step for step (breadth first, the same depth, folder budget and skipped trees, no
 links followed), so it never reaches a folder the sandbox does not; a test holds the numbers
 equal. Only `SKILL.md` files count (a package's `repo.md` is not always on for the whole
-workspace), and only those that really lie in a package's skill folder (not a link out of it).
+workspace), only those that really lie in a package's skill folder (not a link out of it), and
+none below a test's data (`tests/fixtures/repo/.claude/skills` is a test's, not the project's).
 """
 
 from __future__ import annotations
@@ -54,6 +55,10 @@ SKIPPED = frozenset(
 #: Skill folders read below the workspace; more are reported, not read (each is a listing line
 #: per skill in every request).
 MAX_NESTED_SKILL_DIRS = 20
+#: Below these, a skill folder is a test's data (a tool that tests skill loading keeps whole
+#: workspaces there), not the project's: filtered from what the look found, so the look itself
+#: stays the sandbox's.
+TEST_DATA = frozenset({"fixtures", "__fixtures__", "test-fixtures", "test_fixtures", "testdata", "test-data"})
 
 
 def nested_skills(
@@ -62,7 +67,11 @@ def nested_skills(
     """The Agent Skills of the skill folders (`skill_dirs`, relative) in folders below `workspace`;
     the user's `home`, when it lies below, keeps its skills the user's (read after, as the user's)."""
     mine = os.path.realpath(home) if home is not None else None
-    found = [(p, r) for p, r in nested_skill_dirs(workspace, skill_dirs) if os.path.realpath(p) != mine]
+    found = [
+        (package, relative)
+        for package, relative in nested_skill_dirs(workspace, skill_dirs)
+        if os.path.realpath(package) != mine and not TEST_DATA & {part.lower() for part in package.parts}
+    ]
     if len(found) > MAX_NESTED_SKILL_DIRS:
         warnings.append(
             f"{workspace}: {len(found)} skill folders below the workspace; the first {MAX_NESTED_SKILL_DIRS} are read"
