@@ -376,7 +376,8 @@ def test_claude_code_commands_run_as_tasks_with_their_arguments(workspace: Path,
     )
     assert found["build"].type == "task" and loaded.warnings == []
     command = find_task_command("/build --prod", loaded)
-    assert command is not None and command.render({}) == "Build the frontend and report size.\n\n--prod"
+    # no placeholder: Claude Code adds the text as `ARGUMENTS: ...`
+    assert command is not None and command.render({}) == "Build the frontend and report size.\n\nARGUMENTS: --prod"
     server = serve([Script(turns=[Turn.finish()])])
     task = "/review the auth module"
     result = run_tui("--headless", "--workspace", str(workspace), *model_args(server), "--task", task)

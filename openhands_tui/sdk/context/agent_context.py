@@ -165,14 +165,17 @@ def triggered_skills(skills: list[Skill], text: str, already: set[str]) -> list[
 
 
 def _invoked(skill: Skill, text: str) -> Skill:
-    """The skill as `/name the rest` runs it in Claude Code: its `$ARGUMENTS` are the rest."""
-    if "$ARGUMENTS" not in skill.content:
+    """The skill as `/name the rest` runs it in Claude Code: its `$ARGUMENTS`, `$0` and declared
+    `$name` are the rest (arguments.py). The rest is in the message already, so a skill without
+    placeholders is left as it is."""
+    style = skill.arguments
+    if style is None or not style.has_placeholder(skill.content):
         return skill
     stripped = text.lstrip()
     for command in skill.commands():
         head, rest = stripped[: len(command)], stripped[len(command) :]
         if head.lower() == command.lower() and (not rest or rest[0].isspace()):
-            return skill.model_copy(update={"content": skill.content.replace("$ARGUMENTS", rest.strip())})
+            return skill.model_copy(update={"content": style.fill(skill.content, rest, append=False)})
     return skill
 
 

@@ -4,10 +4,11 @@
 opencode (`.opencode/commands/`), Windsurf (`.windsurf/workflows/`), Qwen Code
 (`.qwen/commands/`), Amp (`.agents/commands/`) and VS Code's Copilot
 (`.github/prompts/*.prompt.md`) keep theirs the same way; here `/review` runs it as its tool
-does: the file's body is the task, the text after the command fills the tool's placeholder
-(`$ARGUMENTS`) or follows the body, Copilot's `${input:name:hint}` is an input asked for like
-any task's, a line holding only `@path` is that file of the project (a Cursor command that is
-`@.claude/commands/review.md`), and the `description` is shown where tasks are listed. A body's
+does: the file's body is the task, the text after the command fills the tool's placeholders
+(`$ARGUMENTS`, `$0` or `$1`, `$name`: arguments.py) or follows the body, Copilot's
+`${input:name:hint}` is an input asked for like any task's, a line holding only `@path` is that
+file of the project (a Cursor command that is `@.claude/commands/review.md`), and the
+`description` is shown where tasks are listed. A body's
 `` !`git diff` `` lines, which Claude Code runs before sending, stay text: nothing in a
 repository's file runs without the agent's own, confirmed, command.
 """
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from openhands_tui.sdk.context.arguments import APPEND, CLAUDE, CODEX, OPENCODE, QWEN, ArgumentStyle, argument_names
 from openhands_tui.sdk.context.files import load_file, parse_header, split_frontmatter
 from openhands_tui.sdk.context.imports import expand_imports
 from openhands_tui.sdk.context.rules import loaded_text, rule_files
@@ -35,32 +37,37 @@ class CommandFolder:
 
     directory: str
     suffix: str
-    #: What takes the text after `/name`; "" when that text simply follows the body.
-    placeholder: str
+    #: How the text after `/name` reaches the body: the tool's placeholders, or after it.
+    arguments: ArgumentStyle
     #: Whether a `name:` in the frontmatter names the command (else the file's name does).
     named_inside: bool = False
     #: Whether `${input:name:hint}` asks for an input (VS Code's prompt files).
     asks_inputs: bool = False
     #: Whether a subfolder is part of the name (`team/review.md` is `/team:review`).
     namespaced: bool = False
+    #: Before every name (Codex runs `~/.codex/prompts/review.md` as `/prompts:review`).
+    prefix: str = ""
+    #: Only the files right in the folder count (Codex reads no subfolder of its prompts).
+    flat: bool = False
 
 
 FOLDERS = (
-    CommandFolder(".claude/commands", ".md", "$ARGUMENTS"),
-    CommandFolder(".opencode/commands", ".md", "$ARGUMENTS"),
-    CommandFolder(".opencode/command", ".md", "$ARGUMENTS"),  # opencode's older spelling
-    CommandFolder(".cursor/commands", ".md", ""),
-    CommandFolder(".windsurf/workflows", ".md", ""),  # Windsurf's workflows, run by `/name` only
-    CommandFolder(".qwen/commands", ".md", "$ARGUMENTS", namespaced=True),
-    CommandFolder(".agents/commands", ".md", ""),  # Amp's (its executable commands are never run)
-    CommandFolder(".github/prompts", ".prompt.md", "", named_inside=True, asks_inputs=True),
+    CommandFolder(".claude/commands", ".md", CLAUDE),
+    CommandFolder(".opencode/commands", ".md", OPENCODE),
+    CommandFolder(".opencode/command", ".md", OPENCODE),  # opencode's older spelling
+    CommandFolder(".cursor/commands", ".md", APPEND),
+    CommandFolder(".windsurf/workflows", ".md", APPEND),  # Windsurf's workflows, run by `/name` only
+    CommandFolder(".qwen/commands", ".md", QWEN, namespaced=True),
+    CommandFolder(".agents/commands", ".md", APPEND),  # Amp's (its executable commands are never run)
+    CommandFolder(".github/prompts", ".prompt.md", APPEND, named_inside=True, asks_inputs=True),
 )
 #: The user's own commands, in every project: where each tool keeps them in the home folder.
 USER_FOLDERS = (
-    CommandFolder(".claude/commands", ".md", "$ARGUMENTS"),
-    CommandFolder(".config/opencode/commands", ".md", "$ARGUMENTS"),
-    CommandFolder(".cursor/commands", ".md", ""),
-    CommandFolder(".qwen/commands", ".md", "$ARGUMENTS", namespaced=True),
+    CommandFolder(".claude/commands", ".md", CLAUDE),
+    CommandFolder(".config/opencode/commands", ".md", OPENCODE),
+    CommandFolder(".cursor/commands", ".md", APPEND),
+    CommandFolder(".qwen/commands", ".md", QWEN, namespaced=True),
+    CommandFolder(".codex/prompts", ".md", CODEX, prefix="prompts:", flat=True),
 )
 #: Claude Code's folder, the first of them, for the docs.
 CLAUDE_COMMANDS_DIR = FOLDERS[0].directory
@@ -69,20 +76,21 @@ CLAUDE_COMMANDS_DIR = FOLDERS[0].directory
 def project_commands(root: Path, origin: str, warnings: list[str]) -> list[Skill]:
     """The commands of a repository in every tool's folder, each a task named after its file
     (`frontend/build.md` is `/build`, as in Claude Code; a prompt file's `name:` wins)."""
-    return [skill for folder in FOLDERS for skill in _folder(root, folder, origin, warnings)]
+    return [skill for folder in FOLDERS for skill in command_folder(root, folder, origin, warnings)]
 
 
 def user_commands(home: Path, warnings: list[str]) -> list[Skill]:
     """The user's own commands (`~/.claude/commands/standup.md` is `/standup` everywhere). They
     are the user's, so they may link anywhere, and their `@path` lines are left to the agent."""
-    return [skill for folder in USER_FOLDERS for skill in _folder(home, folder, "user", warnings)]
+    return [skill for folder in USER_FOLDERS for skill in command_folder(home, folder, "user", warnings)]
 
 
-def _folder(root: Path, folder: CommandFolder, origin: str, warnings: list[str]) -> list[Skill]:
+def command_folder(root: Path, folder: CommandFolder, origin: str, warnings: list[str]) -> list[Skill]:
+    """The commands in one of `root`'s command folders, read as `folder`'s tool reads them."""
     skills = []
     mine = origin == "user"
     for path in rule_files(root / folder.directory, Path(root.anchor) if mine else root, (folder.suffix,), warnings):
-        if path.name.lower() == "readme.md":
+        if path.name.lower() == "readme.md" or (folder.flat and path.parent != root / folder.directory):
             continue
         stem = path.name[: -len(folder.suffix)]
         if folder.namespaced:
@@ -93,7 +101,7 @@ def _folder(root: Path, folder: CommandFolder, origin: str, warnings: list[str])
         header, _ = split_frontmatter(loaded_text(path))
         metadata: dict[str, Any] = (parse_header(header)[0] or {}) if header is not None else {}
         named = metadata.get("name") if folder.named_inside else None
-        given = named if isinstance(named, str) and named.strip() else stem
+        given = folder.prefix + (named if isinstance(named, str) and named.strip() else stem)
         name = ":".join(_NAME.sub("-", part).strip("-") for part in given.split(":")).strip(":-") or "command"
         body = loaded.content if mine else expand_imports(loaded.content, path, root, set(), warnings, base=root)
         content, inputs = _inputs(body) if folder.asks_inputs else (body, [])
@@ -103,7 +111,10 @@ def _folder(root: Path, folder: CommandFolder, origin: str, warnings: list[str])
         if isinstance(description, str):
             update["description"] = " ".join(description.split())
         command = Skill.model_validate({**loaded.model_dump(exclude={"trigger"}), **update})
-        skills.append(command.takes_arguments(folder.placeholder))
+        style = folder.arguments
+        if style is CLAUDE and (names := argument_names(metadata.get("arguments"))):
+            style = style.with_names(names)
+        skills.append(command.takes_arguments(style))
     return skills
 
 
@@ -120,12 +131,3 @@ def _inputs(body: str) -> tuple[str, list[dict[str, str]]]:
 
     content = _COPILOT_INPUT.sub(named, body)
     return content, [{"name": name, "description": hint} for name, hint in inputs.items()]
-
-
-def fill_arguments(text: str, rest: str, placeholder: str = "$ARGUMENTS") -> str | None:
-    """`text` with `placeholder` (Claude Code's `$ARGUMENTS`, Gemini CLI's `{{args}}`) replaced
-    by `rest`, or None when it has none (the rest is then added after it, as for any task).
-    `$1`-style words are left alone: a command's `awk '{print $1}'` means awk's."""
-    if not placeholder or placeholder not in text:
-        return None
-    return text.replace(placeholder, rest.strip())

@@ -14,6 +14,7 @@ import re
 import tomllib
 from pathlib import Path
 
+from openhands_tui.sdk.context.arguments import GEMINI
 from openhands_tui.sdk.context.files import MAX_CONTENT_CHARS, read_source
 from openhands_tui.sdk.context.rules import rule_files
 from openhands_tui.sdk.context.skill import Skill
@@ -21,8 +22,6 @@ from openhands_tui.sdk.context.skill import Skill
 GEMINI_COMMANDS_DIR = ".gemini/commands"
 #: Qwen Code, a fork of Gemini CLI, reads the same TOML files from its own folder.
 TOML_COMMAND_DIRS = (GEMINI_COMMANDS_DIR, ".qwen/commands")
-#: Gemini CLI's placeholder for the text after `/name`.
-ARGUMENTS = "{{args}}"
 _NAME = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
@@ -68,4 +67,4 @@ def _command(path: Path, name: str, origin: str, warnings: list[str]) -> Skill |
         origin=origin,
         truncated=truncated,
     )
-    return skill.takes_arguments(ARGUMENTS)
+    return skill.takes_arguments(GEMINI)

@@ -14,22 +14,12 @@ Order (the first of a name wins; later ones are reported as shadowed):
    Qwen Code, Amp, Copilot's prompt files and Gemini CLI (`.gemini/commands/`) as tasks
    (commands.py, gemini_commands.py);
    the folders between the two give their instruction files, and those below the workspace are
-   pointed to;
+   pointed to; the Agent Skills of the skill folders below the workspace (nested_skills.py);
 3. the user's `~/.agents/skills/`, `~/.openhands/skills/`, `~/.claude/skills/`,
    `~/.copilot/skills/`, `~/.gemini/skills/`, `~/.codex/skills/`, `~/.qwen/skills/` and
    `~/.openhands/microagents/`, then the user's commands (`~/.claude/commands/`,
-   `~/.gemini/commands/`, ...);
+   `~/.gemini/commands/`, ...), then the Claude Code plugins the user installed (plugins.py);
 4. the built-in set shipped with the package.
-
-What is a microagent:
-- `SKILL.md` (any case, at any depth of a skills or microagents directory) is an Agent Skill;
-  every other file in its folder and below (references/, scripts/, assets/, themes/...) is
-  one of its resources, never a microagent.
-- In `.openhands/microagents/`, every other `.md` file is an OpenHands microagent (README.md
-  excepted).
-- In a skills directory, other files are resources too, except OpenHands-style microagents:
-  a `.md` file directly in the directory that has frontmatter (or is `repo.md`), or one deeper
-  whose frontmatter says it is one (`triggers`, `inputs`, `type`, `mcp_tools`).
 
 The same file reached twice (a symlink `CLAUDE.md -> AGENTS.md`, the workspace inside its
 git root) loads once, and so does an always-on file whose text is the same as another's.
@@ -42,7 +32,7 @@ from __future__ import annotations
 import hashlib
 import os
 import subprocess
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 
 from pydantic import Field
@@ -51,13 +41,12 @@ from openhands_tui.sdk.context.agent_context import always_on_parts
 from openhands_tui.sdk.context.commands import project_commands, user_commands
 from openhands_tui.sdk.context.files import (
     MAX_CONTENT_CHARS,
-    MICROAGENT_TYPES,
     load_file,
-    parse_header,
-    split_frontmatter,
 )
 from openhands_tui.sdk.context.gemini_commands import gemini_commands
 from openhands_tui.sdk.context.imports import expand_imports
+from openhands_tui.sdk.context.nested_skills import nested_skills
+from openhands_tui.sdk.context.plugins import installed_plugins
 from openhands_tui.sdk.context.rules import (
     claude_rules,
     copilot_instructions,
@@ -67,6 +56,7 @@ from openhands_tui.sdk.context.rules import (
     windsurf_rules,
 )
 from openhands_tui.sdk.context.skill import Skill
+from openhands_tui.sdk.context.skill_dirs import load_directory
 from openhands_tui.sdk.model import Model
 
 #: Always-on context (repo microagents, instruction files, the skills list) above this many
@@ -116,10 +106,6 @@ USER_SKILL_DIRS = (
     ".qwen/skills",
 )
 MICROAGENT_DIRS = (".openhands/microagents",)
-_MICROAGENT_KEYS = {"triggers", "trigger", "inputs", "type", "mcp_tools"}
-_SKIP_DIRS = {".git", "node_modules", "__pycache__", ".venv", "venv", ".tox"}
-MAX_FILES_SCANNED = 5_000  # per directory tree: a skills folder is not a whole disk
-MAX_DEPTH = 8
 #: The microagents shipped with the package (git, github, testing, docker, python, npm).
 BUNDLED_DIR = Path(__file__).parent / "bundled"
 
@@ -200,22 +186,26 @@ def load_microagents(
             root, "workspace", result.warnings, label=label, full=full, taken=taken, given=given, confine=confine
         ):
             collector.offer(skill)
+    home = home or Path.home()
+    for skill in nested_skills(workspace, SKILL_DIRS, result.warnings, home=home):
+        collector.offer(skill)  # `packages/web/.claude/skills/deploy`: after the workspace's own
     nested = nested_instructions(workspace, INSTRUCTION_FILES, result.warnings)
     if nested is not None:
         collector.offer(nested)
-    home = home or Path.home()
     read: set[str] = set()  # `~/.claude/skills -> ~/.agents/skills`: one set, read once
     for relative in USER_SKILL_DIRS:
         if (real := os.path.realpath(home / relative)) not in read:
             read.add(real)
-            for skill in _load_directory(home / relative, "user", result.warnings, skills_dir=True):
+            for skill in load_directory(home / relative, "user", result.warnings, skills_dir=True):
                 collector.offer(skill)
-    for skill in _load_directory(home / ".openhands" / "microagents", "user", result.warnings, skills_dir=False):
+    for skill in load_directory(home / ".openhands" / "microagents", "user", result.warnings, skills_dir=False):
         collector.offer(skill)
     for skill in [*user_commands(home, result.warnings), *gemini_commands(home, "user", result.warnings)]:
         collector.offer(skill)  # `~/.claude/commands/standup.md`: the user's `/standup` in every project
+    for skill in installed_plugins(home, workspace, result.warnings):
+        collector.offer(skill)  # `/plugin install superpowers`: `/superpowers:brainstorm`
     if include_builtin:
-        for skill in _load_directory(BUNDLED_DIR, "builtin", result.warnings, skills_dir=False):
+        for skill in load_directory(BUNDLED_DIR, "builtin", result.warnings, skills_dir=False):
             collector.offer(skill)
     budget_warning = check_budget(result.skills, budget)
     if budget_warning:
@@ -278,7 +268,7 @@ def _load_tree(
             real = os.path.realpath(root / relative)
             if real not in read:
                 read.add(real)
-                skills += _load_directory(root / relative, origin, warnings, skills_dir=skills_dir, confine=root)
+                skills += load_directory(root / relative, origin, warnings, skills_dir=skills_dir, confine=root)
     for path, name in _instruction_files(root):
         if not stays_inside(path, root, warnings):
             continue
@@ -327,87 +317,6 @@ def _instruction_files(root: Path) -> list[tuple[Path, str]]:
         if (root / relative).is_file():
             found.append((root / relative, name))
     return found
-
-
-def _load_directory(
-    directory: Path, origin: str, warnings: list[str], *, skills_dir: bool, confine: Path | None = None
-) -> list[Skill]:
-    try:
-        if not directory.is_dir():
-            return []
-    except OSError as exc:  # a parent we cannot look into
-        warnings.append(f"{directory}: skipped, unreadable ({exc.strerror or exc})")
-        return []
-    skills = []
-    for path in _candidates(directory, warnings, skills_dir=skills_dir):
-        if confine is not None and not stays_inside(path, confine, warnings):
-            continue
-        if path.name.lower() == "skill.md":
-            default = path.parent.name if path.parent != directory else directory.name
-        else:
-            default = path.stem
-        skill = load_file(path, origin, warnings, default_name=default)
-        if skill is not None:
-            skills.append(skill)
-    return skills
-
-
-def _candidates(directory: Path, warnings: list[str], *, skills_dir: bool) -> Iterator[Path]:
-    """The files in `directory` that are microagents or skills, in a stable order."""
-    visited: set[str] = set()
-    scanned = 0
-
-    def unreadable(exc: OSError) -> None:  # said, as an unreadable file is: not silently empty
-        warnings.append(f"{exc.filename or directory}: skipped, unreadable ({exc.strerror or exc})")
-
-    for current, dirnames, filenames in os.walk(directory, onerror=unreadable, followlinks=True):
-        here = Path(current)
-        real = os.path.realpath(current)
-        depth = len(here.relative_to(directory).parts)
-        if real in visited or depth > MAX_DEPTH:
-            dirnames[:] = []
-            continue
-        visited.add(real)
-        names = {name.lower(): name for name in filenames}
-        if "skill.md" in names:
-            yield here / names["skill.md"]
-            if depth > 0:
-                dirnames[:] = []  # everything below an Agent Skill is its resources
-                continue
-            # A SKILL.md right in the skills directory (an index some repositories keep there)
-            # is a skill, and the skill folders beside it are skills too.
-        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)
-        for name in sorted(filenames):
-            scanned += 1
-            if scanned > MAX_FILES_SCANNED:
-                warnings.append(f"{directory}: stopped looking after {MAX_FILES_SCANNED:,} files")
-                return
-            if not name.lower().endswith(".md") or name.lower() in ("readme.md", "skill.md"):
-                continue
-            path = here / name
-            if not skills_dir or _looks_like_microagent(path, top_level=depth == 0):
-                yield path
-
-
-def _looks_like_microagent(path: Path, *, top_level: bool) -> bool:
-    """In a skills directory, is this non-SKILL.md file an OpenHands microagent?"""
-    if top_level and path.name.lower() == "repo.md":
-        return True
-    try:
-        with path.open(encoding="utf-8-sig", errors="replace") as handle:
-            head = handle.read(16_384)
-    except OSError:
-        return True  # loading it says why it is skipped
-    header, _ = split_frontmatter(head)
-    if header is None:
-        return False
-    if top_level:
-        return True
-    metadata, _ = parse_header(header)
-    keys = set(metadata or {}) & _MICROAGENT_KEYS
-    if "type" in keys and str((metadata or {})["type"]).strip().lower() not in MICROAGENT_TYPES:
-        keys.discard("type")  # a document's `type: tutorial` (Diataxis docs) is no microagent type
-    return bool(keys)
 
 
 def _real(source: str) -> str | None:

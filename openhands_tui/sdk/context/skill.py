@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import Field, PrivateAttr, model_validator
 
+from openhands_tui.sdk.context.arguments import ArgumentStyle
 from openhands_tui.sdk.model import StrictModel
 
 SkillType = Literal["repo", "knowledge", "task"]
@@ -95,10 +96,10 @@ class Skill(StrictModel):
     compatibility: str | None = Field(default=None, description="Agent Skills `compatibility` (informational).")
     metadata: dict[str, Any] | None = Field(default=None, description="Agent Skills `metadata` (informational).")
     allowed_tools: list[str] | None = Field(default=None, description="Agent Skills `allowed-tools` (informational).")
-    #: The placeholder that takes what the user wrote after `/name`, for a command written for
-    #: another tool: Claude Code's `$ARGUMENTS`, Gemini CLI's `{{args}}`. Such a file's `${HOME}`
-    #: is its shell's and `{{x}}` its template's, not inputs to ask for. Set by the loader.
-    _arguments: str | None = PrivateAttr(default=None)
+    #: How a command or skill written for another tool takes what the user wrote after `/name`
+    #: (Claude Code's `$ARGUMENTS` and `$0`, Gemini CLI's `{{args}}`: arguments.py). Such a file's
+    #: `${HOME}` is its shell's and `{{x}}` its template's, not inputs to ask for. Set by the loader.
+    _arguments: ArgumentStyle | None = PrivateAttr(default=None)
 
     @model_validator(mode="before")
     @classmethod
@@ -173,13 +174,13 @@ class Skill(StrictModel):
         return _unique([t for t in self.triggers if _COMMAND.fullmatch(t)])
 
     @property
-    def arguments(self) -> str | None:
-        """The placeholder that takes the text after `/name` (`$ARGUMENTS`), or None."""
+    def arguments(self) -> ArgumentStyle | None:
+        """How the text after `/name` fills this file's placeholders (its tool's way), or None."""
         return self._arguments
 
-    def takes_arguments(self, placeholder: str) -> Skill:
-        """This skill, marked as a command whose `placeholder` takes the text after `/name`."""
-        self._arguments = placeholder
+    def takes_arguments(self, style: ArgumentStyle) -> Skill:
+        """This skill, marked as written for a tool that fills the text after `/name` `style`'s way."""
+        self._arguments = style
         return self
 
     def variables(self) -> list[str]:

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from openhands_tui.sdk.context.commands import fill_arguments
+from openhands_tui.sdk.context.arguments import PLAIN
 from openhands_tui.sdk.context.loader import LoadedMicroagents
 from openhands_tui.sdk.context.skill import COMMAND_NAME, Skill
 from openhands_tui.sdk.errors import OpenHandsTUIError
@@ -42,12 +42,7 @@ class TaskCommand:
         if missing:
             flags = " ".join(f"--input {name}=..." for name in missing)
             raise TaskInputError(f"/{self.skill.name} needs input {', '.join(missing)} (give {flags})")
-        text = self.skill.render(inputs)
-        placeholder = self.skill.arguments
-        filled = fill_arguments(text, self.rest, "$ARGUMENTS" if placeholder is None else placeholder)
-        if filled is not None:
-            return filled
-        return f"{text}\n\n{self.rest.strip()}" if self.rest.strip() else text
+        return (self.skill.arguments or PLAIN).fill(self.skill.render(inputs), self.rest)
 
 
 def find_task_command(text: str, microagents: LoadedMicroagents) -> TaskCommand | None:
