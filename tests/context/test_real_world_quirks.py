@@ -157,13 +157,8 @@ def test_tui_microagents_shows_rules_without_triggers_cleanly(workspace: Path, i
     assert line.endswith("[listed, read on demand]")
 
 
-@pytest.mark.parametrize("asked", ["TDD", "test-driven-development"])
-async def test_the_skill_tool_finds_a_skill_by_its_folder_or_in_another_case(
-    workspace: Path, isolated_home: Path, serve, asked: str
-) -> None:
-    skill_md(workspace, "test-driven-development", "name: Test-Driven Development\ndescription: Tests first\n")
-    if asked.lower() == "tdd":
-        skill_md(workspace, "tdd", "name: tdd\ndescription: Tests first, short\n", "Red, green, refactor.\n")
+async def _skill_observation(workspace: Path, serve, asked: str):
+    """What the `skill` tool answers when the model asks for `asked` in `workspace`."""
     call = Turn(tool_calls=[ScriptedToolCall(name="skill", arguments={"name": asked})])
     server = serve([Script(turns=[call, Turn.finish()])])
     events: list = []
@@ -173,9 +168,43 @@ async def test_the_skill_tool_finds_a_skill_by_its_folder_or_in_another_case(
         await conversation.run("hello")
     finally:
         await conversation.close()
-    result = next(e for e in events if e.kind == "observation")
+    return next(e for e in events if e.kind == "observation")
+
+
+@pytest.mark.parametrize("asked", ["TDD", "test-driven-development"])
+async def test_the_skill_tool_finds_a_skill_by_its_folder_or_in_another_case(
+    workspace: Path, isolated_home: Path, serve, asked: str
+) -> None:
+    skill_md(workspace, "test-driven-development", "name: Test-Driven Development\ndescription: Tests first\n")
+    if asked.lower() == "tdd":
+        skill_md(workspace, "tdd", "name: tdd\ndescription: Tests first, short\n", "Red, green, refactor.\n")
+    result = await _skill_observation(workspace, serve, asked)
     expected = "tdd" if asked.lower() == "tdd" else "Test-Driven Development"
     assert result.content.startswith(f"# Skill: {expected}\n")
+
+
+@pytest.mark.parametrize(
+    ("loaded", "asked", "found"),
+    [
+        ("writing-plans", "superpowers:writing-plans", True),  # a plugin's skills name each other so
+        ("superpowers:writing-plans", "writing-plans", True),
+        ("superpowers:writing-plans", "other:writing-plans", True),
+        ("writing-plans", "superpowers:brainstorming", False),
+    ],
+)
+async def test_the_skill_tool_finds_a_skill_with_or_without_its_namespace(
+    workspace: Path, isolated_home: Path, serve, loaded: str, asked: str, found: bool
+) -> None:
+    skill_md(workspace, "plans", f"name: {loaded}\ndescription: Plan the work\n", "Write the plan first.\n")
+    result = await _skill_observation(workspace, serve, asked)
+    assert result.content.startswith(f"# Skill: {loaded}\n") is found, result.content[:200]
+
+
+async def test_a_bare_name_two_namespaces_share_is_not_guessed(workspace: Path, isolated_home: Path, serve) -> None:
+    skill_md(workspace, "a", "name: one:review\ndescription: Review one way\n")
+    skill_md(workspace, "b", "name: two:review\ndescription: Review another way\n")
+    result = await _skill_observation(workspace, serve, "review")
+    assert result.content.startswith("There is no skill named 'review'") and "one:review" in result.content
 
 
 def test_what_the_model_is_told_headless(workspace: Path, isolated_home: Path, serve) -> None:

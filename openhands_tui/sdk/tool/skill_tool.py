@@ -71,13 +71,22 @@ class SkillTool(ToolDefinition[SkillAction]):
 
 def _by_other_name(skills: list[Skill], asked: str) -> Skill | None:
     """A skill asked for by its name in another case or by its folder (the listing shows both:
-    `Test-Driven Development` lives in test-driven-development/, and models ask for either)."""
+    `Test-Driven Development` lives in test-driven-development/, and models ask for either);
+    failing that, with or without a namespace, when only one skill fits: skills written for a
+    plugin name each other `superpowers:writing-plans`, which its own repository loads as
+    `writing-plans`, and a namespaced one (`cursor:sql`) is asked for as `sql`."""
     wanted = asked.strip().strip("/").lower()
     for skill in skills:
         folder = Path(skill.directory).name.lower() if skill.directory else None
         if skill.name.lower() == wanted or folder == wanted:
             return skill
-    return None
+    bare = _without_namespace(wanted)
+    fitting = [skill for skill in skills if _without_namespace(skill.name.lower()) == bare]
+    return fitting[0] if len(fitting) == 1 else None
+
+
+def _without_namespace(name: str) -> str:
+    return name.rpartition(":")[2]
 
 
 def _read_resource(skill: Skill, relative: str) -> Observation:
