@@ -10,12 +10,13 @@ read is reported as an error, and the analyzer fails closed on it.
 
 from __future__ import annotations
 
-import codecs
 import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
+
+from openhands_tui.sdk.shell_words import decode_ansi_c, has_glob, unescape
 
 _COMPOUND_WORDS = {
     "word",
@@ -278,13 +279,13 @@ class _Walker:
                 text = self.home + text[1:]
             elif text.startswith("~"):
                 return self._tilde(text)
-            return Word(_unescape(text), glob=_has_glob(text))
+            return Word(unescape(text), glob=has_glob(text))
         if kind == "number":
             return Word(text)
         if kind == "raw_string":
             return Word(text[1:-1], plain=False)
         if kind == "ansi_c_string":
-            return Word(_decode_ansi_c(text[2:-1]), plain=False)
+            return Word(decode_ansi_c(text[2:-1]), plain=False)
         if kind in ("simple_expansion", "expansion"):
             self._walk_substitutions(node)  # ${x:-$(rm -rf ~)} runs the substitution
             name = next((c.text.decode() for c in node.children if c.type == "variable_name"), text)
@@ -324,7 +325,7 @@ class _Walker:
             return Word(text, plain=False, static=False, variables=["OLDPWD"])
         expanded = os.path.expanduser(prefix)
         if expanded == prefix:  # no such user: bash leaves it as it is
-            return Word(_unescape(text), glob=_has_glob(text))
+            return Word(unescape(text), glob=has_glob(text))
         return Word(expanded + tail, plain=False)
 
     def _walk_substitutions(self, node: Any) -> None:
@@ -355,34 +356,6 @@ def _deferred_code(root: Any) -> list[str]:
             found.append(f"{text} has a command in an array index: bash runs it when reading the text as a number")
         stack.extend(node.children)
     return found
-
-
-def _has_glob(text: str) -> bool:
-    escaped = False
-    for char in text:
-        if escaped:
-            escaped = False
-        elif char == "\\":
-            escaped = True
-        elif char in "*?[":
-            return True
-    return False
-
-
-def _unescape(text: str) -> str:
-    if "\\" not in text:
-        return text
-    out, chars = [], iter(text)
-    for char in chars:
-        out.append(next(chars, "") if char == "\\" else char)
-    return "".join(out)
-
-
-def _decode_ansi_c(body: str) -> str:
-    try:
-        return codecs.decode(body.encode("latin-1", "backslashreplace"), "unicode_escape")
-    except (UnicodeDecodeError, ValueError):
-        return body
 
 
 def _place_in_pipeline(command: SimpleCommand, stage: int, stages: int) -> None:

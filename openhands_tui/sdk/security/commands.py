@@ -19,11 +19,13 @@ from openhands_tui.sdk.file_read import read_head
 from openhands_tui.sdk.security.code_checks import writes_startup_file
 from openhands_tui.sdk.security.command_languages import HANDLERS as COMMAND_LANGUAGE_HANDLERS
 from openhands_tui.sdk.security.devtools import HANDLERS as DEVTOOL_HANDLERS
+from openhands_tui.sdk.security.downloads import PLACE_INDEPENDENT, flag_runs_download, note_fetched_output
 from openhands_tui.sdk.security.exec_rules import HANDLERS as EXEC_HANDLERS
 from openhands_tui.sdk.security.invocation import LINE_FACT, Finding, Invocation, holds_placeholder, words
 from openhands_tui.sdk.security.paths import PathJudge
 from openhands_tui.sdk.security.programs import HANDLERS as PROGRAM_HANDLERS
 from openhands_tui.sdk.security.runners import HANDLERS as RUNNER_HANDLERS
+from openhands_tui.sdk.security.secret_operands import flag_secret_operands
 from openhands_tui.sdk.security.shell_state import HANDLERS as SHELL_STATE_HANDLERS
 from openhands_tui.sdk.security.shell_state import SECRET_VARIABLE, check_assignment
 from openhands_tui.sdk.security.system_admin import HANDLERS as SYSTEM_ADMIN_HANDLERS
@@ -40,34 +42,6 @@ HANDLERS = {
     **RUNNER_HANDLERS,
 }
 _SYSTEM_BIN_DIRS = ("/bin/", "/usr/bin/", "/usr/local/bin/", "/sbin/", "/usr/sbin/", "/opt/homebrew/bin/")
-_PLACE_INDEPENDENT = frozenset(
-    words("""
-    echo printf true false pwd which type id whoami date cd sleep exit return test [ uname hostname
-    command
-""")
-)
-#: Programs whose arguments are text, not files: `echo .env` shows the name, not the file.
-_PRINTS_ITS_ARGUMENTS = frozenset(words("echo printf test [ [[ type which command alias export declare local"))
-#: Programs whose first operand is a pattern or query (`grep -rn .env src` looks for the text ".env",
-#: `jq .env config.json` reads its `env` key).
-_PATTERN_FIRST = frozenset(words("grep egrep fgrep rg ag ack git jq gojq jaq yq awk gawk mawk"))
-_SEARCH_VALUE_FLAGS = frozenset(
-    words("-g --glob --iglob -t --type -T --type-not -m --max-count -A -B -C --context --include --exclude -d -D")
-)
-#: Programs whose first operand is code they run: a shell, an interpreter, `source`.
-_RUNS_ITS_OPERAND = frozenset(
-    words("""
-    sh bash zsh dash ksh fish source . python python3 python2 pypy3 node nodejs deno bun ruby perl php
-    lua tclsh Rscript julia pwsh
-""")
-)
-#: Programs that only look at files: running them in a freshly cloned directory runs nothing of it.
-_LOOKS_ONLY = frozenset(
-    words("""
-    ls cat head tail less more wc grep rg find tree du stat file diff jq git sed awk sort uniq cut
-    tr nl xxd od md5sum sha256sum cp mv mkdir touch rm
-""")
-)
 _MAX_DEPTH = 8
 #: Shell keywords are never programs. Seen in program position, the parser and bash disagree
 #: about the command (`env X=1 if ...; then rm ...`), so we fail closed.
@@ -86,9 +60,6 @@ _LOOP_VALUES = 50
 
 #: A backslash bash removes inside double quotes: before $ ` " \\ (and a newline).
 _DOUBLE_QUOTE_ESCAPE = re.compile(r'\\([$`"\\\n])')
-
-#: Programs whose output is what they fetched (`curl URL > a.sh`).
-_DOWNLOADERS = frozenset({"curl", "wget", "http", "https", "xh", "aria2c", "fetch"})
 
 
 class CommandAnalysis:
@@ -286,7 +257,7 @@ class CommandAnalysis:
                     self.read_path(redirect.target, cwd)
                 elif redirect.op != "<<<":
                     self.write_path(redirect.target, cwd)
-                    self._note_fetched_output(command, redirect.target.value, cwd)
+                    note_fetched_output(self.facts, command, redirect.target.value, cwd)
             if not command.words:
                 continue
             if command.words[0].value in ("cd", "pushd") and command.words[0].plain and not command.nested:
@@ -328,7 +299,8 @@ class CommandAnalysis:
                 "what bash would run cannot be determined",
             )
             return
-        self._runs_download(name_word, Invocation(os.path.basename(name), words[1:], command, cwd))
+        inv = Invocation(os.path.basename(name), words[1:], command, cwd)
+        flag_runs_download(self.judge, self.flag, self.facts, self.cwd, name_word, inv)
         if "/" in name:
             if name.startswith(_SYSTEM_BIN_DIRS):
                 name = os.path.basename(name)
@@ -337,9 +309,9 @@ class CommandAnalysis:
                 return
         inv = Invocation(name, words[1:], command, cwd)
         where = self.judge.judge(cwd)
-        if not where.inside and not where.device and name not in _PLACE_INDEPENDENT:
+        if not where.inside and not where.device and name not in PLACE_INDEPENDENT:
             self.flag(Risk.HIGH, f"runs {name} in {cwd}, outside the workspace")
-        self._secret_operands(inv)
+        flag_secret_operands(self.judge, self.flag, inv)
         handler = HANDLERS.get(name)
         if handler is not None:
             handler(self, inv)
@@ -348,59 +320,6 @@ class CommandAnalysis:
         for word in inv.args:
             if word.static and word.value.startswith(("/", "~", "../")) and "://" not in word.value:
                 self.read_path(word, cwd)
-
-    def _note_fetched_output(self, command: SimpleCommand, target: str, cwd: str) -> None:
-        """`curl -s URL > a.sh; bash a.sh`: what a downloader prints into a file is fetched code too."""
-        if command.words and command.words[0].value.rsplit("/", 1)[-1] in _DOWNLOADERS:
-            self.facts.setdefault("downloaded", set()).add(os.path.join(cwd, target))
-
-    def _runs_download(self, name_word: Word, inv: Invocation) -> None:
-        """`curl -o a.sh URL && bash a.sh`, `git clone URL r && ./r/install.sh`: code fetched
-        by this very command line runs unseen (the file does not exist yet to be read)."""
-        downloaded = self.facts.get("downloaded")
-        if not downloaded:
-            return
-        candidates = [name_word] if "/" in name_word.value else []
-        if inv.name in _RUNS_ITS_OPERAND:
-            candidates += [w for w in inv.args if w.static and not w.value.startswith("-")][:1]
-        if inv.name not in _PLACE_INDEPENDENT and inv.name not in _LOOKS_ONLY:
-            candidates.append(Word("."))  # `cd repo && npm test` runs the fetched project's own scripts
-        for word in candidates:
-            resolved = self.judge.judge(word.value, inv.cwd).resolved
-            for fetched in downloaded:
-                if fetched == "*":
-                    hit = word.value != "." and self.judge.judge(resolved, inv.cwd).inside
-                else:
-                    root = self.judge.judge(fetched, self.cwd).resolved
-                    hit = resolved == root or resolved.startswith(root + os.sep)
-                if hit:
-                    self.flag(Risk.HIGH, f"{inv.name} runs code this same command downloaded ({word.value})")
-                    return
-
-    def _secret_operands(self, inv: Invocation) -> None:
-        """Any program handed a secret file by name (`base64 .env`, `od -c .env`, `tar cf x .env`)
-        can copy or print it, whatever its own rule thinks its options mean."""
-        if inv.name in _PRINTS_ITS_ARGUMENTS:
-            return
-        sub = next((w.value for w in inv.args if not w.value.startswith("-")), "")
-        if inv.name == "git" and sub in ("check-ignore", "status", "ls-files", "check-attr", "rm"):
-            return  # they look at whether git tracks or ignores the file, not at what it holds
-        skip_next = inv.name in _PATTERN_FIRST
-        previous = ""
-        for word in inv.args:
-            value = word.value
-            if value.startswith("-") or not word.static or "://" in value or any(c.isspace() for c in value):
-                previous = value
-                continue
-            if skip_next and previous in _SEARCH_VALUE_FLAGS:
-                pass  # a search option's value (`-g '*.py'`), not the pattern nor a file
-            elif skip_next and previous not in ("-f", "--file"):
-                skip_next = False  # grep's pattern, not a file
-            elif previous not in ("-e", "--regexp", "--env-file", "-m", "--message"):
-                verdict = self.judge.judge(_named_file(inv.name, value), inv.cwd)
-                if verdict.secret:
-                    self.flag(Risk.HIGH, f"{inv.name} is given {verdict.resolved}: {verdict.secret}")
-            previous = value
 
     def _run_file(self, word: Word, cwd: str) -> None:
         verdict = self.judge.judge(word.value, cwd)
@@ -422,24 +341,6 @@ class CommandAnalysis:
             for name in word.variables:
                 if SECRET_VARIABLE.search(name):
                     self.flag(Risk.HIGH, f"expands ${name}, which holds a secret")
-
-
-#: Programs that take `field@file` (HTTPie and its kin): the file's content is sent.
-_FIELD_AT_FILE = frozenset(words("http https xh xhs"))
-
-
-def _named_file(program: str, value: str) -> str:
-    """The file an argument hands over by reference: `@.env` and `f=@.env` (curl's data and form
-    files), `f=<.env` (curl's form text), `f@.env` (HTTPie); else the argument itself. The reason
-    then names `.env`, not a file called `@.env`."""
-    if value.startswith("@") and len(value) > 1:
-        return value[1:]
-    for marker in ("=@", "=<"):
-        if marker in value:
-            return value.split(marker, 1)[1].split(";", 1)[0] or value
-    if program in _FIELD_AT_FILE and "@" in value and "://" not in value:
-        return value.split("@", 1)[1] or value
-    return value
 
 
 def assess_command(
