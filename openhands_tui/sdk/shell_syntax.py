@@ -16,7 +16,16 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from openhands_tui.sdk.shell_words import decode_ansi_c, has_glob, unescape
+from openhands_tui.sdk.shell_words import (
+    combined_candidates,
+    decode_ansi_c,
+    double_quoted,
+    expand_assignment_tildes,
+    has_glob,
+    heredoc_text,
+    join_continued_lines,
+    unescape,
+)
 
 _COMPOUND_WORDS = {
     "word",
@@ -31,8 +40,14 @@ _COMPOUND_WORDS = {
     "number",
     "arithmetic_expansion",
     "translated_string",
+    "brace_expression",
 }
 _SUBSTITUTIONS = {"command_substitution", "process_substitution"}
+#: `${x:-d}`, `${x=d}`, `${x:+d}`...: the word after them is a value the expansion may take
+#: (`${x:?d}` is not: there `d` is the message bash prints when x is unset).
+_DEFAULT_OPERATORS = {":-", "-", ":=", "=", ":+", "+"}
+#: `of=~/x`: bash expands `~` after the `=` of a word shaped like an assignment, even an argument.
+_ASSIGNMENT_LIKE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 
 
 @dataclass
@@ -43,6 +58,9 @@ class Word:
     variables: list[str] = field(default_factory=list)
     substituted: bool = False  # holds $(...), `...` or <(...)
     glob: bool = False  # an unquoted * ? or [: bash replaces it with the matching file names
+    #: Values a word that is not static may take that are known now (`${x:-.env}` is `.env`
+    #: unless x is set): judged as well as the unknown word, never instead of it.
+    candidates: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -96,7 +114,11 @@ def _parser() -> Any:
 
 
 def parse_shell(text: str, *, home: str, cwd: str) -> ParsedShell:
-    tree = _parser().parse(text.encode())
+    data = text.encode()
+    tree = _parser().parse(data)
+    joined = join_continued_lines(data, _literal_spans(tree.root_node))
+    if joined != data:  # `ca\<newline>t`: bash reads one word, `cat`, before anything else
+        tree = _parser().parse(joined)
     walker = _Walker(home=home, cwd=cwd)
     walker.walk(tree.root_node, nested=False)
     error = None
@@ -146,7 +168,7 @@ class _Walker:
         elif kind == "variable_assignment":  # `PS4=...` on its own: it changes the shell's state
             name = self._assigned_name(node)
             value = node.child_by_field_name("value")
-            assigned = (name, self.word(value, nested))
+            assigned = (name, self.word(value, nested, assigned=True))
             self.commands.append(SimpleCommand(assignments=[assigned], nested=nested))
         elif kind == "for_statement":
             variable = node.child_by_field_name("variable")
@@ -187,7 +209,7 @@ class _Walker:
         for child in node.children:
             if child.type == "variable_assignment":
                 value = child.child_by_field_name("value")
-                command.assignments.append((self._assigned_name(child), self.word(value, nested)))
+                command.assignments.append((self._assigned_name(child), self.word(value, nested, assigned=True)))
             elif child.type == "command_name":
                 command.words.append(self.word(child.children[0], nested))
             elif child.type in _COMPOUND_WORDS:
@@ -206,7 +228,7 @@ class _Walker:
         for child in node.children:
             if child.type == "variable_assignment":
                 value = child.child_by_field_name("value")
-                word = self.word(value, nested) if value is not None else Word("")
+                word = self.word(value, nested, assigned=True) if value is not None else Word("")
                 command.words.append(
                     Word(
                         f"{self._assigned_name(child)}={word.value}",
@@ -237,9 +259,13 @@ class _Walker:
 
     def _redirect(self, node: Any, command: SimpleCommand, nested: bool) -> None:
         if node.type == "heredoc_redirect":
+            quoted = False
             for child in node.children:
-                if child.type == "heredoc_body":
-                    command.heredoc = child.text.decode()
+                if child.type == "heredoc_start":
+                    quoted = any(mark in child.text.decode() for mark in "'\"\\")
+                elif child.type == "heredoc_body":
+                    body = child.text.decode()
+                    command.heredoc = body if quoted else heredoc_text(body)
                     for part in child.children:
                         if part.type in _SUBSTITUTIONS:
                             self.walk(part, nested=True)
@@ -269,39 +295,41 @@ class _Walker:
 
     # -- words -----------------------------------------------------------------------------
 
-    def word(self, node: Any, nested: bool) -> Word:
+    def word(self, node: Any, nested: bool, *, first: bool = True, assigned: bool = False) -> Word:
+        """What bash makes of the word `node`. `first`: it starts the word (only there is `~`
+        a home directory); `assigned`: it is an assignment's value (`~` after each `:` too)."""
         if node is None:
             return Word("")
         kind = node.type
         text = node.text.decode()
         if kind == "word":
-            if text.startswith("~") and (len(text) == 1 or text[1] == "/"):
+            if first and (assigned or _ASSIGNMENT_LIKE.match(text)):
+                text = expand_assignment_tildes(text, self.home, whole_value=assigned)
+            if first and text.startswith("~") and (len(text) == 1 or text[1] == "/"):
                 text = self.home + text[1:]
-            elif text.startswith("~"):
+            elif first and text.startswith("~"):
                 return self._tilde(text)
             return Word(unescape(text), glob=has_glob(text))
         if kind == "number":
             return Word(text)
+        if kind == "brace_expression":  # `{1..3}`: the rules expand it as bash will
+            return Word(text, plain=False)
         if kind == "raw_string":
             return Word(text[1:-1], plain=False)
         if kind == "ansi_c_string":
             return Word(decode_ansi_c(text[2:-1]), plain=False)
         if kind in ("simple_expansion", "expansion"):
-            self._walk_substitutions(node)  # ${x:-$(rm -rf ~)} runs the substitution
-            name = next((c.text.decode() for c in node.children if c.type == "variable_name"), text)
-            known = {"HOME": self.home, "PWD": self.cwd}.get(name)
-            bare = kind == "simple_expansion" or text == f"${{{name}}}"  # not ${X:-...} or ${X%...}
-            if known is not None and bare:
-                return Word(known, plain=False, variables=[name])
-            return Word(text, plain=False, static=False, variables=[name])
+            return self._expansion(node, nested)
         if kind in _SUBSTITUTIONS:
             self.walk(node, nested=True)
             return Word(text, plain=False, static=False, substituted=True)
         if kind in ("string", "concatenation", "translated_string"):
             parts = [
-                self.word(c, nested) if c.type != "string_content" else Word(c.text.decode())
-                for c in node.children
-                if c.type not in ('"', "$")
+                self.word(c, nested, first=first and index == 0, assigned=assigned)
+                if c.type not in ("string_content", "$")
+                else Word(double_quoted(c.text.decode()) if c.type == "string_content" else "$")
+                for index, c in enumerate(node.children)
+                if c.type != '"' and not (c.type == "$" and kind == "translated_string")
             ]
             return Word(
                 "".join(p.value for p in parts),
@@ -310,9 +338,32 @@ class _Walker:
                 variables=[v for p in parts for v in p.variables],
                 substituted=any(p.substituted for p in parts),
                 glob=kind == "concatenation" and any(p.glob for p in parts),
+                candidates=combined_candidates(parts),
             )
         self._walk_substitutions(node)  # arithmetic and anything exotic may still hold $(...)
         return Word(text, plain=False, static=False)
+
+    def _expansion(self, node: Any, nested: bool) -> Word:
+        """`$x`, `${x}`, `${x:-default}`...: $HOME and $PWD are known; a default or alternative
+        (`${x:-.env}`, `${x:+~/.bashrc}`) is a value the word may take, kept as a candidate."""
+        self._walk_substitutions(node)  # ${x:-$(rm -rf ~)} runs the substitution
+        text = node.text.decode()
+        name = next((c.text.decode() for c in node.children if c.type == "variable_name"), text)
+        known = {"HOME": self.home, "PWD": self.cwd}.get(name)
+        bare = node.type == "simple_expansion" or text == f"${{{name}}}"  # not ${X:-...} or ${X%...}
+        if known is not None and bare:
+            return Word(known, plain=False, variables=[name])
+        candidates: list[str] = []
+        operators = [c for c in node.children if c.type in _DEFAULT_OPERATORS]
+        if operators and node.children[-1].type == "}":
+            start = node.children.index(operators[0]) + 1
+            parts = [self.word(c, nested, first=i == 0) for i, c in enumerate(node.children[start:-1])]
+            candidates = combined_candidates(parts or [Word("")], alone=True)
+            if operators[0].type in ("+", ":+"):
+                candidates.append("")  # unset (or empty) gives nothing
+            elif known is not None:
+                candidates.append(known)
+        return Word(text, plain=False, static=False, variables=[name], candidates=candidates)
 
     def _tilde(self, text: str) -> Word:
         """`~+` is the current directory, `~-` the previous one (unknown here), `~name` that
@@ -334,6 +385,28 @@ class _Walker:
                 self.walk(child, nested=True)
             else:
                 self._walk_substitutions(child)
+
+
+#: Where a backslash before a newline is text, not a line continuation.
+_LITERAL = {"raw_string", "ansi_c_string", "comment"}
+
+
+def _literal_spans(root: Any) -> list[tuple[int, int]]:
+    """Byte ranges bash reads without joining continued lines: single-quoted and `$'...'`
+    strings, comments, and the body of a here-document whose delimiter is quoted."""
+    spans: list[tuple[int, int]] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type in _LITERAL:
+            spans.append((node.start_byte, node.end_byte))
+            continue
+        if node.type == "heredoc_redirect":
+            start = next((c.text.decode() for c in node.children if c.type == "heredoc_start"), "")
+            if any(mark in start for mark in "'\"\\"):
+                spans += [(c.start_byte, c.end_byte) for c in node.children if c.type == "heredoc_body"]
+        stack.extend(node.children)
+    return spans
 
 
 #: `'a[$(cmd)]'`: bash runs `cmd` when such text is read as a number (`$((x))`, `[[ $x -eq 1 ]]`).

@@ -31,6 +31,7 @@ from openhands_tui.sdk.security.shell_state import SECRET_VARIABLE, check_assign
 from openhands_tui.sdk.security.system_admin import HANDLERS as SYSTEM_ADMIN_HANDLERS
 from openhands_tui.sdk.security.word_expansion import brace_alternatives, with_known_variables
 from openhands_tui.sdk.shell_syntax import ParsedShell, SimpleCommand, Word, parse_shell
+from openhands_tui.sdk.shell_words import has_glob
 
 HANDLERS = {
     **PROGRAM_HANDLERS,
@@ -57,9 +58,6 @@ _VARIABLE_FACT = "variable "
 _SOURCE_FACT = "source "
 #: How many of a loop's values the body's paths are judged with (`for f in *`: the first ones).
 _LOOP_VALUES = 50
-
-#: A backslash bash removes inside double quotes: before $ ` " \\ (and a newline).
-_DOUBLE_QUOTE_ESCAPE = re.compile(r'\\([$`"\\\n])')
 
 
 class CommandAnalysis:
@@ -143,7 +141,7 @@ class CommandAnalysis:
     def _each_brace_alternative(self, word: Word, cwd: str, judge: Callable[[Word, str], None]) -> bool:
         """`cat {.env,x}`, `cat .env{,}`: bash expands braces into several words before the
         program runs; each is judged (quoted braces are judged the same way, erring to caution)."""
-        if not word.static or "{" not in word.value or "," not in word.value:
+        if not word.static or "{" not in word.value or ("," not in word.value and ".." not in word.value):
             return False
         alternatives = brace_alternatives(word.value)
         if len(alternatives) < 2:
@@ -154,8 +152,10 @@ class CommandAnalysis:
 
     def _with_known_variables(self, word: Word) -> list[Word]:
         """`f=~/.bashrc; echo x >> $f`: a path made only of variables this same line set to fixed
-        values (or a loop's) is judged as each path it will be ([] when any part is still unknown)."""
-        return with_known_variables(word, lambda name: self.facts.get(_VARIABLE_FACT + name))
+        values (or a loop's) is judged as each path it will be ([] when any part is still unknown);
+        so is each default a `${x:-.env}` in it may take."""
+        known = with_known_variables(word, lambda name: self.facts.get(_VARIABLE_FACT + name))
+        return known + [Word(value, glob=has_glob(value)) for value in word.candidates]
 
     def _judge_known_part(self, word: Word, cwd: str, verb: str) -> None:
         """`/proc/$PPID/environ`, `/home/$USER/.ssh`: the fixed directory before the first
@@ -191,17 +191,6 @@ class CommandAnalysis:
         inner.run(code)
         for finding in inner.findings:
             self.flag(finding.risk, f"{origin}: {finding.reason}")
-        unescaped = _DOUBLE_QUOTE_ESCAPE.sub(r"\1", code)
-        if not own_process and unescaped != code:
-            # `sh -c "rm \$HOME/x"`: inside double quotes bash drops the backslash before $ ` " \, so
-            # the inner shell runs `rm $HOME/x`; the words handed here may still hold it. The text
-            # is judged as written and as bash hands it on (a parse error there proves nothing).
-            again = CommandAnalysis(self.judge, cwd, self.depth + 1)
-            again.own_process, again.facts = own_process, self.facts
-            again.run(unescaped)
-            for finding in again.findings:
-                if "not valid shell syntax" not in finding.reason:
-                    self.flag(finding.risk, f"{origin}: {finding.reason}")
 
     def nested_invocation(self, words: list[Word], parent: Invocation) -> None:
         if self.depth >= _MAX_DEPTH:

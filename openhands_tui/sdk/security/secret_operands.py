@@ -32,7 +32,9 @@ def flag_secret_operands(judge: PathJudge, flag: Callable[[Risk, str], None], in
     previous = ""
     for word in inv.args:
         value = word.value
-        if value.startswith("-") or not word.static or "://" in value or any(c.isspace() for c in value):
+        # `base64 ${x:-.env}`: a word known only at run time is judged by each default it may take
+        values = [value] if word.static else word.candidates
+        if value.startswith("-") or not values or "://" in value or any(c.isspace() for c in value):
             previous = value
             continue
         if skip_next and previous in _SEARCH_VALUE_FLAGS:
@@ -40,9 +42,10 @@ def flag_secret_operands(judge: PathJudge, flag: Callable[[Risk, str], None], in
         elif skip_next and previous not in ("-f", "--file"):
             skip_next = False  # grep's pattern, not a file
         elif previous not in ("-e", "--regexp", "--env-file", "-m", "--message"):
-            verdict = judge.judge(_named_file(inv.name, value), inv.cwd)
-            if verdict.secret:
-                flag(Risk.HIGH, f"{inv.name} is given {verdict.resolved}: {verdict.secret}")
+            for named in values:
+                verdict = judge.judge(_named_file(inv.name, named), inv.cwd)
+                if verdict.secret:
+                    flag(Risk.HIGH, f"{inv.name} is given {verdict.resolved}: {verdict.secret}")
         previous = value
 
 

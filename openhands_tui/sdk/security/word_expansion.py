@@ -14,7 +14,8 @@ _VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]
 
 
 def brace_alternatives(text: str, limit: int = 64) -> list[str]:
-    """What bash's brace expansion makes of `text` (`a{b,c}d` -> `abd`, `acd`), up to `limit`."""
+    """What bash's brace expansion makes of `text` (`a{b,c}d` -> `abd`, `acd`; `.en{u..w}` ->
+    `.enu`, `.env`, `.enw`), up to `limit`."""
     depth, start = 0, -1
     for index, char in enumerate(text):
         if char == "{":
@@ -28,9 +29,12 @@ def brace_alternatives(text: str, limit: int = 64) -> list[str]:
                     if c == "," and level == 0:
                         parts.append(text[last:inner])
                         last = inner + 1
+                if parts:
+                    parts.append(text[last:index])
+                else:
+                    parts = _sequence(text[start + 1 : index])  # `{u..w}`, `{1..9..2}`
                 if not parts:
                     continue  # `{x}`: no comma, no expansion
-                parts.append(text[last:index])
                 head, tail = text[:start], text[index + 1 :]
                 results: list[str] = []
                 for part in parts:
@@ -39,6 +43,29 @@ def brace_alternatives(text: str, limit: int = 64) -> list[str]:
                         break
                 return results[:limit]
     return [text]
+
+
+_SEQUENCE = re.compile(r"(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])(?:\.\.(-?\d+))?")
+
+
+def _sequence(inner: str, limit: int = 64) -> list[str]:
+    """The words of a brace sequence (`u..w` -> u, v, w; `1..9..4` -> 1, 5, 9; `01..03` keeps
+    the zeros), at most `limit`; [] when `inner` is not one."""
+    match = _SEQUENCE.fullmatch(inner)
+    if match is None:
+        return []
+    first, last, step_text = match.groups()
+    step = abs(int(step_text)) if step_text and int(step_text) else 1
+    if first.isalpha() != last.isalpha():
+        return []
+    if first.isalpha():
+        low, high = ord(first), ord(last)
+        codes = range(low, high + 1, step) if low <= high else range(low, high - 1, -step)
+        return [chr(code) for code in codes][:limit]
+    low, high = int(first), int(last)
+    width = max(len(first), len(last)) if first.lstrip("-").startswith("0") or last.lstrip("-").startswith("0") else 0
+    numbers = range(low, high + 1, step) if low <= high else range(low, high - 1, -step)
+    return [str(n).zfill(width) for n in numbers[:limit]]
 
 
 def with_known_variables(word: Word, value_of: Callable[[str], set[str] | None]) -> list[Word]:
