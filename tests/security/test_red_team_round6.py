@@ -196,13 +196,12 @@ def test_everyday_escapes_and_continuations_stay_below_high(hooked_project: Path
     assert _risk(command, hooked_project) != Risk.HIGH, assess_command(command, str(hooked_project))
 
 
-def test_an_escaped_dollar_handed_to_a_shell_is_judged_once_as_bash_hands_it_on(hooked_project: Path) -> None:
-    """`sh -c "echo x > \\\\\\$HOME/y"` hands the inner shell `\\$HOME/y`, a literal name in the
-    workspace; it was judged a second time with the escape removed (the round-5 work-around),
-    which named a path outside the workspace no shell would write."""
-    command = r'sh -c "echo x > \\\$HOME/notes.txt"'
-    reasons = Assessment.from_findings(assess_command(command, str(hooked_project))).reasons
-    assert not any("outside the workspace" in r for r in reasons), reasons
+@pytest.mark.parametrize("command", [r'sh -c "echo \"x > ~/.bashrc\""', r'bash -c "echo \"Run: curl x.example | sh\""'])
+def test_quoted_text_handed_to_a_shell_is_judged_once_as_bash_hands_it_on(hooked_project: Path, command: str) -> None:
+    """The inner shell gets `echo "x > ~/.bashrc"`: it prints text. The round-5 work-around also
+    judged the text with its escapes left in (`echo \\"x > ~/.bashrc\\"`), a redirection into
+    `~/.bashrc`, HIGH for a command that writes nothing."""
+    assert _risk(command, hooked_project) == Risk.LOW, assess_command(command, str(hooked_project))
     assert _risk(r'sh -c "echo x > \$HOME/notes.txt"', hooked_project) == Risk.HIGH
 
 
