@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from openhands_tui.sdk.shell_tree import deferred_code, escaped_backquotes, literal_spans, place_in_pipeline
 from openhands_tui.sdk.shell_words import (
     combined_candidates,
     decode_ansi_c,
@@ -116,7 +117,7 @@ def _parser() -> Any:
 def parse_shell(text: str, *, home: str, cwd: str) -> ParsedShell:
     data = text.encode()
     tree = _parser().parse(data)
-    joined = join_continued_lines(data, _literal_spans(tree.root_node))
+    joined = join_continued_lines(data, literal_spans(tree.root_node))
     if joined != data:  # `ca\<newline>t`: bash reads one word, `cat`, before anything else
         tree = _parser().parse(joined)
     walker = _Walker(home=home, cwd=cwd)
@@ -128,7 +129,7 @@ def parse_shell(text: str, *, home: str, cwd: str) -> ParsedShell:
         walker.commands,
         error,
         walker.functions,
-        _deferred_code(tree.root_node),
+        deferred_code(tree.root_node),
         walker.loop_values,
         walker.recursive,
         walker.loop_variables,
@@ -154,7 +155,7 @@ class _Walker:
         elif kind == "pipeline":
             self._pipeline(node, nested)
         elif kind in _SUBSTITUTIONS:
-            inner = _escaped_backquotes(node)
+            inner = escaped_backquotes(node)
             if inner is not None:  # `a \`b\``: bash unescapes, then runs the text as a command line
                 tree = _parser().parse(inner.encode())
                 if tree.root_node.has_error:
@@ -291,7 +292,7 @@ class _Walker:
             self.walk(stage, nested)
             for command in self.commands[before:]:
                 if command.nested == nested:
-                    _place_in_pipeline(command, index, len(stages))
+                    place_in_pipeline(command, index, len(stages))
 
     # -- words -----------------------------------------------------------------------------
 
@@ -385,72 +386,3 @@ class _Walker:
                 self.walk(child, nested=True)
             else:
                 self._walk_substitutions(child)
-
-
-#: Where a backslash before a newline is text, not a line continuation.
-_LITERAL = {"raw_string", "ansi_c_string", "comment"}
-
-
-def _literal_spans(root: Any) -> list[tuple[int, int]]:
-    """Byte ranges bash reads without joining continued lines: single-quoted and `$'...'`
-    strings, comments, and the body of a here-document whose delimiter is quoted."""
-    spans: list[tuple[int, int]] = []
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.type in _LITERAL:
-            spans.append((node.start_byte, node.end_byte))
-            continue
-        if node.type == "heredoc_redirect":
-            start = next((c.text.decode() for c in node.children if c.type == "heredoc_start"), "")
-            if any(mark in start for mark in "'\"\\"):
-                spans += [(c.start_byte, c.end_byte) for c in node.children if c.type == "heredoc_body"]
-        stack.extend(node.children)
-    return spans
-
-
-#: `'a[$(cmd)]'`: bash runs `cmd` when such text is read as a number (`$((x))`, `[[ $x -eq 1 ]]`).
-_SUBSCRIPT_CODE = re.compile(r"\[[^\]]*(\$\(|`)")
-#: `${x@P}` expands the value as a prompt string, running the substitutions in it.
-_PROMPT_EXPANSION = re.compile(r"@P\}$")
-
-
-def _deferred_code(root: Any) -> list[str]:
-    """Places where text that looks like data is evaluated as code (the walk above cannot
-    see into a variable's value, so these forms are reported wherever they appear)."""
-    found: list[str] = []
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        text = node.text.decode(errors="replace") if node.type in ("expansion", "raw_string", "string") else ""
-        if node.type == "expansion" and _PROMPT_EXPANSION.search(text):
-            found.append(f"{text} expands a value as a prompt, running any $(...) in it")
-        elif node.type in ("raw_string", "string") and _SUBSCRIPT_CODE.search(text):
-            found.append(f"{text} has a command in an array index: bash runs it when reading the text as a number")
-        stack.extend(node.children)
-    return found
-
-
-def _place_in_pipeline(command: SimpleCommand, stage: int, stages: int) -> None:
-    """Record where `command` sits in a pipeline whose `stage` (of `stages`) it is part of. A
-    command already placed by a pipeline inside that stage (`( curl x | sh ) | cat`) keeps its
-    inner place, except that the first of an inner pipeline reads the outer pipe
-    (`curl x | ( sh | cat )`) and the last writes into it. Only two facts are used: whether
-    stdin comes from a pipe (index > 0) and whether stdout goes into one (length > index + 1)."""
-    reads_pipe = command.pipe_index > 0 or stage > 0
-    writes_pipe = command.pipe_length > command.pipe_index + 1 or stage < stages - 1
-    index = command.pipe_index if command.pipe_index > 0 else stage
-    command.pipe_index = index if reads_pipe else 0
-    command.pipe_length = command.pipe_index + (2 if writes_pipe else 1)
-
-
-def _escaped_backquotes(node: Any) -> str | None:
-    """The command line inside a backquoted substitution that nests others by escaping them
-    (`\\``), as bash sees it once it has removed those escapes; None for any other substitution
-    (the parser already reads those as they run)."""
-    text = node.text.decode(errors="surrogateescape")
-    if not (len(text) >= 2 and text[0] == text[-1] == "`" and "\\" in text):
-        return None
-    body = text[1:-1]
-    unescaped = re.sub(r"\\([\\`$])", r"\1", body)
-    return unescaped if unescaped != body else None
