@@ -62,6 +62,7 @@ class Word:
     #: Values a word that is not static may take that are known now (`${x:-.env}` is `.env`
     #: unless x is set): judged as well as the unknown word, never instead of it.
     candidates: list[str] = field(default_factory=list)
+    split: bool = False  # holds an unquoted expansion: bash splits its value on IFS and expands patterns in it
 
 
 @dataclass
@@ -74,6 +75,7 @@ class Redirect:
 class SimpleCommand:
     words: list[Word] = field(default_factory=list)
     assignments: list[tuple[str, Word]] = field(default_factory=list)
+    appended: set[str] = field(default_factory=set)  # names assigned with `+=` (`x+=nv` adds to x)
     redirects: list[Redirect] = field(default_factory=list)
     heredoc: str | None = None
     pipe_index: int = 0
@@ -170,7 +172,8 @@ class _Walker:
             name = self._assigned_name(node)
             value = node.child_by_field_name("value")
             assigned = (name, self.word(value, nested, assigned=True))
-            self.commands.append(SimpleCommand(assignments=[assigned], nested=nested))
+            appended = {name} if any(c.type == "+=" for c in node.children) else set()
+            self.commands.append(SimpleCommand(assignments=[assigned], appended=appended, nested=nested))
         elif kind == "for_statement":
             variable = node.child_by_field_name("variable")
             values: list[Word] = []
@@ -210,7 +213,10 @@ class _Walker:
         for child in node.children:
             if child.type == "variable_assignment":
                 value = child.child_by_field_name("value")
-                command.assignments.append((self._assigned_name(child), self.word(value, nested, assigned=True)))
+                name = self._assigned_name(child)
+                command.assignments.append((name, self.word(value, nested, assigned=True)))
+                if any(c.type == "+=" for c in child.children):
+                    command.appended.add(name)
             elif child.type == "command_name":
                 command.words.append(self.word(child.children[0], nested))
             elif child.type in _COMPOUND_WORDS:
@@ -313,6 +319,10 @@ class _Walker:
             return Word(unescape(text), glob=has_glob(text))
         if kind == "number":
             return Word(text)
+        if kind == "array":  # `a=(.env b)`: each element is a value `${a[@]}` and `${a[i]}` may give
+            elements = [self.word(c, nested) for c in node.children if c.type not in ("(", ")")]
+            known = [v for e in elements for v in ([e.value] if e.static else e.candidates)]
+            return Word(text, plain=False, static=False, candidates=known)
         if kind == "brace_expression":  # `{1..3}`: the rules expand it as bash will
             return Word(text, plain=False)
         if kind == "raw_string":
@@ -340,6 +350,7 @@ class _Walker:
                 substituted=any(p.substituted for p in parts),
                 glob=kind == "concatenation" and any(p.glob for p in parts),
                 candidates=combined_candidates(parts),
+                split=kind == "concatenation" and any(p.split for p in parts),
             )
         self._walk_substitutions(node)  # arithmetic and anything exotic may still hold $(...)
         return Word(text, plain=False, static=False)
@@ -353,7 +364,7 @@ class _Walker:
         known = {"HOME": self.home, "PWD": self.cwd}.get(name)
         bare = node.type == "simple_expansion" or text == f"${{{name}}}"  # not ${X:-...} or ${X%...}
         if known is not None and bare:
-            return Word(known, plain=False, variables=[name])
+            return Word(known, plain=False, variables=[name], split=True)
         candidates: list[str] = []
         operators = [c for c in node.children if c.type in _DEFAULT_OPERATORS]
         if operators and node.children[-1].type == "}":
@@ -364,7 +375,7 @@ class _Walker:
                 candidates.append("")  # unset (or empty) gives nothing
             elif known is not None:
                 candidates.append(known)
-        return Word(text, plain=False, static=False, variables=[name], candidates=candidates)
+        return Word(text, plain=False, static=False, variables=[name], candidates=candidates, split=True)
 
     def _tilde(self, text: str) -> Word:
         """`~+` is the current directory, `~-` the previous one (unknown here), `~name` that

@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.file_read import read_head
+from openhands_tui.sdk.security.assigning_commands import assigned_values
 from openhands_tui.sdk.security.code_checks import writes_startup_file
 from openhands_tui.sdk.security.command_languages import HANDLERS as COMMAND_LANGUAGE_HANDLERS
 from openhands_tui.sdk.security.devtools import HANDLERS as DEVTOOL_HANDLERS
@@ -237,7 +238,11 @@ class CommandAnalysis:
             for name, value in command.assignments:
                 check_assignment(self, name, value, cwd, kept=not command.words)
                 if not command.words:  # kept for the commands after it in this line
-                    self.facts[_VARIABLE_FACT + name] = {value.value} if value.static else set()
+                    known = {value.value} if value.static else set(value.candidates)  # `x=${y:-.env}`, `a=(.env)`
+                    if name in command.appended:  # `x=.e; x+=nv`: x is now `.env`
+                        before = self.facts.get(_VARIABLE_FACT + name, set()) if value.static else set()
+                        known = {old + value.value for old in before}
+                    self.facts[_VARIABLE_FACT + name] = known
                     self.facts[_SOURCE_FACT + name] = {value.value}  # `d=$(python3 -c 'import site...')`
             for redirect in command.redirects:
                 if redirect.target is None:
@@ -249,6 +254,8 @@ class CommandAnalysis:
                     note_fetched_output(self.facts, command, redirect.target.value, cwd)
             if not command.words:
                 continue
+            for name, set_to in assigned_values(command).items():  # `printf -v x .env`, `read x <<< .env`
+                self.facts[_VARIABLE_FACT + name] = set_to
             if command.words[0].value in ("cd", "pushd") and command.words[0].plain and not command.nested:
                 cwd = self._change_directory(command, cwd)
             self._dispatch(command.words, command, cwd)

@@ -8,9 +8,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from openhands_tui.sdk.security.parameter_expansion import BRACED, apply_operator
 from openhands_tui.sdk.shell_syntax import Word
+from openhands_tui.sdk.shell_words import has_glob
 
-_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+_VARIABLE = re.compile(BRACED.pattern + r"|\$([A-Za-z_][A-Za-z0-9_]*|[0-9])")
 
 
 def brace_alternatives(text: str, limit: int = 64) -> list[str]:
@@ -69,16 +71,18 @@ def _sequence(inner: str, limit: int = 64) -> list[str]:
 
 
 def with_known_variables(word: Word, value_of: Callable[[str], set[str] | None]) -> list[Word]:
-    """`word` with each `$name`/`${name}` replaced by the fixed values `value_of(name)` gives —
-    one word per combination (a loop's variable has several), at most 50 — or [] when the word
-    has no variables or any of them is unknown."""
+    """`word` with each `$name`, `${name}` and `${name<operator>}` (`${x%.sample}`, `${!x}`)
+    worked out from the fixed values `value_of(name)` gives — one word per combination (a loop's
+    variable has several), at most 50 — or [] when the word has no variables or any of them is
+    unknown. Unquoted, each is also split on IFS (`x="junk .git/hooks/pre-commit"; tee $x`
+    writes the hook) and marked a pattern when it holds one (`x='.en?'; cat $x`)."""
     if word.static or word.substituted or not word.variables:
         return []
     results = [""]
     position = 0
     for match in _VARIABLE.finditer(word.value):
-        values = value_of(match.group(1) or match.group(2))
-        if not values:
+        values = _expansion_values(match, value_of)
+        if values is None:
             return []
         literal = word.value[position : match.start()]
         results = [done + literal + value for done in results for value in sorted(values)][:50]
@@ -86,4 +90,31 @@ def with_known_variables(word: Word, value_of: Callable[[str], set[str] | None])
     results = [done + word.value[position:] for done in results]
     if any("$" in value or "`" in value for value in results):
         return []
-    return [Word(value) for value in results]
+    if not word.split:
+        return [Word(value) for value in results]
+    separators = value_of("IFS") or {" \t\n"}
+    fields = [f for value in results for ifs in separators for f in _fields(value, ifs) if f != value]
+    return [Word(value, glob=has_glob(value)) for value in dict.fromkeys(results + fields)]
+
+
+def _expansion_values(match: re.Match[str], value_of: Callable[[str], set[str] | None]) -> set[str] | None:
+    """The values one `$name` or `${...}` takes, or None when any is unknown."""
+    indirect, name, subscript, operator, bare = match.groups()
+    values = value_of(name or bare)
+    if not values or (subscript is not None and not re.fullmatch(r"\[(\d+|@|\*)\]", subscript)):
+        return None
+    # an array's values are all its elements, whichever one a subscript picks (erring to caution)
+    if indirect:  # `${!x}`: the variable x names
+        named = [value_of(value) for value in values]
+        if not all(named):
+            return None
+        values = {value for found in named if found for value in found}
+    worked = {apply_operator(value, operator or "") for value in values}
+    return None if None in worked else {value for value in worked if value is not None}
+
+
+def _fields(value: str, ifs: str) -> list[str]:
+    """`value` split as bash splits an unquoted expansion on `ifs` (empty fields dropped)."""
+    if not ifs:
+        return [value]
+    return [field for field in re.split("[" + re.escape(ifs) + "]+", value) if field]
