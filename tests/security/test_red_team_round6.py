@@ -312,3 +312,86 @@ def test_a_hostile_model_cannot_hide_a_protected_write_in_how_bash_reads_words(s
     planted = [*(f".git/hooks/{hook}" for hook in hooks), "AGENTS.md"]
     assert [p for p in planted if (workspace / p).exists()] == []
     assert [p for p in ("leaked.txt", "leaked2.txt") if (workspace / p).exists()] == []
+
+
+# -- the file editor writes where the change was rated, or nowhere -------------------------------
+
+
+def test_an_editor_write_lands_in_the_directory_it_was_rated_in_or_nowhere(tmp_path: Path) -> None:
+    """`docs` was a plain folder when `docs/notes.md` was rated MEDIUM; a process the agent left
+    running makes `docs` a link to `.git/hooks` before the editor (which runs unconfined)
+    writes. The write must fail, not plant the hook; an undo of a creation must not delete there."""
+    from openhands_tui.tools.file_editor.files import remove_pinned, write_atomically
+
+    workspace = tmp_path / "ws"
+    (workspace / "docs").mkdir(parents=True)
+    (workspace / ".git" / "hooks").mkdir(parents=True)
+    (workspace / "docs" / "notes.md").write_text("notes\n")
+    (workspace / ".git" / "hooks" / "notes.md").write_text("hook\n")
+    target = workspace / "docs" / "notes.md"
+    rated = str(target.resolve())
+    (workspace / "docs").rename(workspace / "docs.old")
+    (workspace / "docs").symlink_to(".git/hooks")
+    with pytest.raises(OSError, match=r"not to .* as when it was checked"):
+        write_atomically(target, b"pwned\n", rated)
+    with pytest.raises(OSError):
+        remove_pinned(target, rated)
+    assert (workspace / ".git" / "hooks" / "notes.md").read_text() == "hook\n"
+    (workspace / "docs").unlink()
+    (workspace / "docs.old").rename(workspace / "docs")
+    write_atomically(target, b"new\n", rated)  # the path as rated: written
+    assert target.read_text() == "new\n" and not target.is_symlink()
+
+
+async def test_a_link_raced_in_while_the_editor_works_never_gets_the_change(tmp_path: Path) -> None:
+    """The race itself, against the real tool: a thread flips `docs` between the project's folder
+    and `.git/hooks` as fast as it can while the editor edits `docs/notes.md`, each edit rated
+    while `docs` pointed into the project. Before the write was pinned to the rated directory,
+    about one edit in five landed in `.git/hooks`."""
+    import os
+    import threading
+
+    from openhands_tui.sdk.tool import ToolContext
+    from openhands_tui.tools.file_editor.tool import FileEditorAction, FileEditorTool
+
+    workspace = tmp_path / "ws"
+    (workspace / "docs.real").mkdir(parents=True)
+    (workspace / ".git" / "hooks").mkdir(parents=True)
+    (workspace / "docs.real" / "notes.md").write_text("x\n")
+    hook = workspace / ".git" / "hooks" / "notes.md"
+    hook.write_text("x\n")
+    (workspace / "docs").symlink_to("docs.real")
+    rated_path = str(workspace / "docs.real" / "notes.md")
+    stop = threading.Event()
+
+    def flip() -> None:
+        n = 0
+        while not stop.is_set():
+            n += 1
+            link = workspace / f".link{n}"
+            link.symlink_to(".git/hooks" if n % 2 else "docs.real")
+            os.replace(link, workspace / "docs")
+
+    tool = FileEditorTool(ToolContext(workspace, "root"))
+    flipper = threading.Thread(target=flip, daemon=True)
+    flipper.start()
+    tried = 0
+    try:
+        for _ in range(400):
+            action = FileEditorAction(command="str_replace", path="docs/notes.md", old_str="x", new_str="x")
+            for _ in range(10_000):  # rate it while `docs` points into the project
+                if os.path.realpath(workspace / "docs" / "notes.md") == rated_path:
+                    break
+            tool.subject(action)
+            if tool._rated.get(id(action)) != rated_path:
+                tool._rated.pop(id(action), None)
+                continue
+            before = hook.stat().st_mtime_ns
+            await tool.run(action)
+            tried += 1
+            assert hook.stat().st_mtime_ns == before and hook.read_text() == "x\n", f"after {tried} edits"
+    finally:
+        stop.set()
+        flipper.join()
+        await tool.close()
+    assert tried >= 20

@@ -24,6 +24,7 @@ from openhands_tui.tools.file_editor.files import (
     UndoStore,
     bounded_lines,
     check_regular,
+    remove_pinned,
     write_atomically,
 )
 
@@ -144,7 +145,7 @@ class FileEditor:
 
     # -- changes ---------------------------------------------------------------------------
 
-    def create(self, path: str, file_text: str | None) -> EditResult:
+    def create(self, path: str, file_text: str | None, real: str | None = None) -> EditResult:
         target = self.resolve(path)
         if file_text is None:
             raise EditorError("`create` needs `file_text`, the full content of the new file.")
@@ -160,13 +161,13 @@ class FileEditor:
             )
         target.parent.mkdir(parents=True, exist_ok=True)
         data = file_text.encode("utf-8", errors="surrogateescape")
-        write_atomically(target, data)
+        write_atomically(target, data, real)
         self.undo.push(target, None)
         self.undo.wrote(target, data)
         lines = file_text.count("\n") + (0 if file_text.endswith("\n") or not file_text else 1)
         return EditResult(f"Created {target} ({lines} lines).", str(target), _diff(target, "", file_text))
 
-    def str_replace(self, path: str, old_str: str | None, new_str: str | None) -> EditResult:
+    def str_replace(self, path: str, old_str: str | None, new_str: str | None, real: str | None = None) -> EditResult:
         target = self.resolve(path)
         if not old_str:
             raise EditorError("`str_replace` needs a non-empty `old_str` copied exactly from the file.")
@@ -188,7 +189,7 @@ class FileEditor:
             )
         updated = content[:first] + new + content[first + len(old) :]
         start_line = content.count("\n", 0, first) + 1
-        self._write(target, file, updated)
+        self._write(target, file, updated, real)
         snippet = _snippet(updated, start_line, new.count("\n") + 1)
         return EditResult(
             f"Edited {target}. The changed region now reads:\n{snippet}\nCheck it is what you meant.",
@@ -196,7 +197,7 @@ class FileEditor:
             _diff(target, content, updated),
         )
 
-    def insert(self, path: str, insert_line: int | None, new_str: str | None) -> EditResult:
+    def insert(self, path: str, insert_line: int | None, new_str: str | None, real: str | None = None) -> EditResult:
         target = self.resolve(path)
         if insert_line is None or new_str is None:
             raise EditorError("`insert` needs `insert_line` (0 = top of file) and `new_str`.")
@@ -211,7 +212,7 @@ class FileEditor:
         new_lines = new_str.replace("\r\n", "\n").split("\n")
         updated_lines = lines[:insert_line] + new_lines + lines[insert_line:]
         updated = "\n".join(updated_lines) + ("\n" if trailing_newline or not content else "")
-        self._write(target, file, updated)
+        self._write(target, file, updated, real)
         snippet = _snippet(updated, insert_line + 1, len(new_lines))
         return EditResult(
             f"Inserted {len(new_lines)} line(s) after line {insert_line} of {target}:\n{snippet}",
@@ -219,7 +220,7 @@ class FileEditor:
             _diff(target, content, updated),
         )
 
-    def undo_edit(self, path: str) -> EditResult:
+    def undo_edit(self, path: str, real: str | None = None) -> EditResult:
         target = self.resolve(path)
         if self.undo.changed_since_written(target):
             self.undo.forget(target)
@@ -233,12 +234,12 @@ class FileEditor:
             raise EditorError(f"There is no edit of {target} to undo.")
         current = _readable(target)
         if previous is None:
-            target.unlink(missing_ok=True)
+            remove_pinned(target, real)
             self.undo.wrote(target, None)
             return EditResult(
                 f"Undid the creation of {target}; the file is removed.", str(target), _diff(target, current, "")
             )
-        write_atomically(target, previous)
+        write_atomically(target, previous, real)
         self.undo.wrote(target, previous)
         return EditResult(
             f"Restored {target} to its version before the last edit.",
@@ -246,11 +247,12 @@ class FileEditor:
             _diff(target, current, previous.decode("utf-8", errors="replace")),
         )
 
-    def _write(self, target: Path, file: TextFile, updated: str) -> None:
+    def _write(self, target: Path, file: TextFile, updated: str, real: str | None) -> None:
+        """`real`: where `target` pointed when the change was rated (the write goes there or nowhere)."""
         with open(target, "rb") as handle:
             self.undo.push(target, handle.read(MAX_EDIT_BYTES + 1))
         data = file.encode(updated)
-        write_atomically(target, data)
+        write_atomically(target, data, real)
         self.undo.wrote(target, data)
 
 
