@@ -343,11 +343,13 @@ def test_an_editor_write_lands_in_the_directory_it_was_rated_in_or_nowhere(tmp_p
     assert target.read_text() == "new\n" and not target.is_symlink()
 
 
-async def test_a_link_raced_in_while_the_editor_works_never_gets_the_change(tmp_path: Path) -> None:
+@pytest.mark.parametrize("command", ["str_replace", "view"])
+async def test_a_link_raced_in_while_the_editor_works_never_gets_the_change(tmp_path: Path, command: str) -> None:
     """The race itself, against the real tool: a thread flips `docs` between the project's folder
-    and `.git/hooks` as fast as it can while the editor edits `docs/notes.md`, each edit rated
-    while `docs` pointed into the project. Before the write was pinned to the rated directory,
-    about one edit in five landed in `.git/hooks`."""
+    and `.git/hooks` as fast as it can while the editor edits (or shows) `docs/notes.md`, each
+    action rated while `docs` pointed into the project. Before the file was reached through the
+    rated directory, about one edit in five landed in `.git/hooks`, and a view could show the
+    file there (a `~/.netrc`, had the link pointed home)."""
     import os
     import threading
 
@@ -359,7 +361,7 @@ async def test_a_link_raced_in_while_the_editor_works_never_gets_the_change(tmp_
     (workspace / ".git" / "hooks").mkdir(parents=True)
     (workspace / "docs.real" / "notes.md").write_text("x\n")
     hook = workspace / ".git" / "hooks" / "notes.md"
-    hook.write_text("x\n")
+    hook.write_text("x\nunjudged\n")
     (workspace / "docs").symlink_to("docs.real")
     rated_path = str(workspace / "docs.real" / "notes.md")
     stop = threading.Event()
@@ -378,7 +380,8 @@ async def test_a_link_raced_in_while_the_editor_works_never_gets_the_change(tmp_
     tried = 0
     try:
         for _ in range(400):
-            action = FileEditorAction(command="str_replace", path="docs/notes.md", old_str="x", new_str="x")
+            edit = {"old_str": "x", "new_str": "x"} if command == "str_replace" else {}
+            action = FileEditorAction(command=command, path="docs/notes.md", **edit)
             for _ in range(10_000):  # rate it while `docs` points into the project
                 if os.path.realpath(workspace / "docs" / "notes.md") == rated_path:
                     break
@@ -387,9 +390,10 @@ async def test_a_link_raced_in_while_the_editor_works_never_gets_the_change(tmp_
                 tool._rated.pop(id(action), None)
                 continue
             before = hook.stat().st_mtime_ns
-            await tool.run(action)
+            shown = await tool.run(action)
             tried += 1
-            assert hook.stat().st_mtime_ns == before and hook.read_text() == "x\n", f"after {tried} edits"
+            assert hook.stat().st_mtime_ns == before and hook.read_text() == "x\nunjudged\n", f"after {tried}"
+            assert "unjudged" not in shown.text, f"after {tried}"
     finally:
         stop.set()
         flipper.join()

@@ -77,14 +77,15 @@ class TextFile:
     crlf: bool
 
     @classmethod
-    def read(cls, target: Path, limit: int = MAX_EDIT_BYTES) -> TextFile:
+    def read(cls, target: Path, limit: int = MAX_EDIT_BYTES, real: str | None = None) -> TextFile:
+        """`real`: where `target` pointed when the action was rated; the file there is read."""
         info = check_regular(target)
         if info.st_size > limit:
             raise EditorError(
                 f"{target} is {info.st_size:,} bytes, more than the editor works on ({limit:,}). View a range "
                 "with `view_range`, or change it with a command (sed, a script) in the terminal."
             )
-        with open(target, "rb") as handle:
+        with open_rated(target, real) as handle:
             data = handle.read(limit + 1)
         if b"\0" in data[:8192]:
             raise EditorError(f"{target} looks binary; the editor only handles text files.")
@@ -130,6 +131,19 @@ def write_atomically(target: Path, data: bytes, real: str | None = None) -> None
             with contextlib.suppress(OSError):
                 os.unlink(temporary, dir_fd=directory)
             raise
+
+
+def open_rated(target: Path, real: str | None = None) -> BinaryIO:
+    """`target` opened for reading in the directory it was rated in (as `write_atomically`
+    writes there): a link raced in since, to `~/.netrc` say, makes it fail instead of showing
+    the model a file nobody judged."""
+    with pinned_parent(target, real) as (directory, name):
+        flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+        handle = os.open(name, flags, dir_fd=directory)
+    if not stat.S_ISREG(os.fstat(handle).st_mode):
+        os.close(handle)
+        raise OSError(errno.EINVAL, "not a regular file", str(target))
+    return os.fdopen(handle, "rb")
 
 
 def remove_pinned(target: Path, real: str | None = None) -> None:

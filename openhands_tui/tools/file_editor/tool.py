@@ -132,7 +132,7 @@ class FileEditorTool(ToolDefinition[FileEditorAction]):
         """Carry out `action`; a change lands where `real` (the path as rated) is, or nowhere."""
         editor = self.editor
         if action.command == "view":
-            return editor.view(action.path, action.view_range)
+            return editor.view(action.path, action.view_range, real)
         if action.command == "create":
             return editor.create(action.path, action.file_text, real)
         if action.command == "str_replace":
