@@ -399,3 +399,43 @@ async def test_a_link_raced_in_while_the_editor_works_never_gets_the_change(tmp_
         flipper.join()
         await tool.close()
     assert tried >= 20
+
+
+# -- start-up commands of interactive tools, read from the folder they start in ------------------
+
+STARTUP_FILES = [".pdbrc", ".irbrc", "irb.rc", "_irbrc", ".pryrc", ".Rprofile", ".octaverc", "pkg/.pdbrc"]
+
+
+def test_pdb_runs_the_pdbrc_of_the_folder_it_starts_in(tmp_path: Path) -> None:
+    """Why these files matter: `python -m pdb`, `pytest --pdb` and `breakpoint()` run the
+    `.pdbrc` of the current folder as the user, outside any sandbox (`!` lines are Python)."""
+    marker = tmp_path / "ran"
+    (tmp_path / ".pdbrc").write_text(f"!open({str(marker)!r}, 'w').close()\ncontinue\n")
+    (tmp_path / "prog.py").write_text("pass\n")
+    subprocess.run(["python3", "-m", "pdb", "prog.py"], cwd=tmp_path, input="", capture_output=True, timeout=30)
+    assert marker.exists()
+
+
+@pytest.mark.parametrize("path", STARTUP_FILES)
+def test_start_up_files_of_interactive_tools_are_high_to_write(hooked_project: Path, path: str) -> None:
+    from openhands_tui.sdk.security.files import assess_edit
+
+    assert Assessment.from_findings(assess_edit(path, str(hooked_project))).risk is Risk.HIGH
+    assert _risk(f"echo '!import os' > {path}", hooked_project) is Risk.HIGH
+
+
+async def test_start_up_files_of_interactive_tools_are_read_only_to_commands(hooked_project: Path) -> None:
+    from openhands_tui.sdk.tool import ToolContext
+    from openhands_tui.tools.terminal import TerminalAction, TerminalTool
+    from openhands_tui.tools.terminal.sandbox import find_bubblewrap
+
+    if find_bubblewrap().path is None:
+        pytest.skip(f"no bubblewrap: {find_bubblewrap().problem}")
+    terminal = TerminalTool(ToolContext(hooked_project, "root"))
+    try:
+        script = " ; ".join(f"mkdir -p $(dirname {p}) && echo '!import os' > {p}" for p in STARTUP_FILES)
+        made = await terminal.run(TerminalAction(command=script + " ; echo ok > notes.txt"))
+        assert [p for p in STARTUP_FILES if (hooked_project / p).exists()] == [], made.text
+        assert (hooked_project / "notes.txt").read_text() == "ok\n"
+    finally:
+        await terminal.close()

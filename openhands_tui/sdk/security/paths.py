@@ -65,6 +65,9 @@ _SENSITIVE = {
         .vscode/* .idea/* *.code-workspace .devcontainer/* .devcontainer.json .nvim.lua .nvimrc .exrc
         .gitpod.yml
     """),
+    "start-up commands an interactive tool reads from the folder it is started in": words("""
+        .pdbrc .irbrc irb.rc _irbrc .pryrc .Rprofile .octaverc
+    """),
     "interpreter start-up code (runs in every later Python or activated shell)": words("""
         site-packages/*.pth dist-packages/*.pth site-packages/sitecustomize.py site-packages/usercustomize.py
         dist-packages/sitecustomize.py bin/activate bin/activate.* bin/activate_this.py pyvenv.cfg
