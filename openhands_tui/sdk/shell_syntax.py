@@ -165,7 +165,10 @@ class _Walker:
                 self.walk(tree.root_node, nested=True)
             else:
                 for child in node.children:
-                    self.walk(child, nested=True)
+                    if child.type == "file_redirect":  # `$(< .env)`: bash reads the file, as `cat` would
+                        self._redirect(child, self._add(SimpleCommand(nested=True)), nested=True)
+                    else:
+                        self.walk(child, nested=True)
         elif kind in ("declaration_command", "unset_command"):
             self._declaration(node, nested)
         elif kind == "variable_assignment":  # `PS4=...` on its own: it changes the shell's state
@@ -199,6 +202,10 @@ class _Walker:
                 self.walk(child, nested)
 
     # -- pieces ----------------------------------------------------------------------------
+
+    def _add(self, command: SimpleCommand) -> SimpleCommand:
+        self.commands.append(command)
+        return command
 
     def _assigned_name(self, node: Any) -> str:
         """The name an assignment sets; `a[$(cmd)]=1` runs `cmd` while finding the index."""

@@ -439,3 +439,53 @@ async def test_start_up_files_of_interactive_tools_are_read_only_to_commands(hoo
         assert (hooked_project / "notes.txt").read_text() == "ok\n"
     finally:
         await terminal.close()
+
+
+# -- more ways a command reads or writes what it seems not to --------------------------------------
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'echo "$(<.env)" | base64',  # bash reads the file itself, as `cat` would
+        "x=$(< .env); echo $x | base64",
+        "env -C .git/hooks sh -c 'echo x > pre-commit'",  # env runs the command in another folder
+        "env --chdir=.git/hooks cp /dev/null pre-commit",
+        "env -C ~/.config/autostart sh -c 'echo x > evil.desktop'",
+        "shopt -s dotglob; cat * | base64",  # pattern options: `*` now matches `.env`
+        "GLOBIGNORE=x; cat * | base64",
+        "shopt -s nocaseglob; cat .ENV* | base64",
+        "cat .env~",  # an editor's copy of the file
+        "cat '#.env#'",
+    ],
+)
+def test_reads_and_writes_hidden_in_shell_features_are_high(hooked_project: Path, command: str) -> None:
+    (hooked_project / "notes.txt").write_text("x\n")
+    assert _risk(command, hooked_project) == Risk.HIGH, assess_command(command, str(hooked_project))
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["cat * | base64", "env -C src ls", "cat notes~", "echo $(<notes.txt)", "shopt -s dotglob; ls src/*"],
+)
+def test_the_same_features_on_ordinary_files_stay_below_high(hooked_project: Path, command: str) -> None:
+    (hooked_project / "src").mkdir()
+    (hooked_project / "notes.txt").write_text("x\n")
+    assert _risk(command, hooked_project) != Risk.HIGH, assess_command(command, str(hooked_project))
+
+
+async def test_pattern_options_a_command_turns_on_do_not_outlast_it(hooked_project: Path) -> None:
+    """The agent's shell lives on between commands: `shopt -s dotglob` in one made a later,
+    innocent-looking `cat * | base64` read `.env` (rated LOW: to the rules `*` skips dot files)."""
+    from openhands_tui.sdk.tool import ToolContext
+    from openhands_tui.tools.terminal import TerminalAction, TerminalTool
+
+    (hooked_project / "notes.txt").write_text("x\n")
+    terminal = TerminalTool(ToolContext(hooked_project, "root"))
+    try:
+        await terminal.run(TerminalAction(command="shopt -s dotglob nocaseglob; GLOBIGNORE=x"))
+        listed = await terminal.run(TerminalAction(command="echo * END; echo .E*"))
+        assert "notes.txt END" in listed.text and ".env" not in listed.text.split("END")[0], listed.text
+        assert ".E*" in listed.text  # nocaseglob is off again: `.E*` matches nothing
+    finally:
+        await terminal.close()

@@ -1,4 +1,4 @@
-"""Commands that set a shell variable the rest of the line then uses.
+"""Commands that set a shell variable (or a pattern option) the rest of the line then uses.
 
 `printf -v x .env; cat $x`, `read x <<< .env; cat $x` and `declare x=.xnv; cat ${x/x/e}` read
 `.env` as surely as `x=.env; cat $x` does; the rules follow a variable's value only when they
@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from openhands_tui.sdk.shell_syntax import SimpleCommand, Word
 
+#: The fact naming the shell options this line turned on that change what a pattern matches.
+GLOB_FACT = "glob options"
+_GLOB_OPTIONS = frozenset({"dotglob", "nocaseglob"})
 _DECLARES = frozenset({"declare", "typeset", "export", "local", "readonly"})
 #: `read` options that take a value (`read -p 'name? ' x`).
 _READ_VALUE_OPTIONS = frozenset({"-a", "-d", "-i", "-n", "-N", "-p", "-t", "-u"})
@@ -65,3 +68,12 @@ def _read(args: list[Word], command: SimpleCommand) -> dict[str, set[str]]:
         return {name: set() for name in names or ["REPLY"]}
     line = given.value.split("\n", 1)[0].strip(" \t")
     return {names[0]: {line if raw else line.replace("\\", "")}}
+
+
+def glob_options(command: SimpleCommand) -> set[str]:
+    """`shopt -s dotglob` (a `*` matches `.env`) and `nocaseglob` (`.ENV*` does), when `command`
+    turns them on."""
+    words = [w.value for w in command.words]
+    if words[:1] != ["shopt"] or "-s" not in words:
+        return set()
+    return set(_GLOB_OPTIONS & set(words))

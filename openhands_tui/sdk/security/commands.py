@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.file_read import read_head
-from openhands_tui.sdk.security.assigning_commands import assigned_values
+from openhands_tui.sdk.security.assigning_commands import GLOB_FACT, assigned_values, glob_options
 from openhands_tui.sdk.security.code_checks import writes_startup_file
 from openhands_tui.sdk.security.command_languages import HANDLERS as COMMAND_LANGUAGE_HANDLERS
 from openhands_tui.sdk.security.devtools import HANDLERS as DEVTOOL_HANDLERS
@@ -174,7 +174,11 @@ class CommandAnalysis:
         """What bash would turn a pattern into here (`cat .en?` reads `.env`): the matching
         names, or the pattern itself when nothing matches (bash passes it on unchanged)."""
         pattern = word.value if os.path.isabs(word.value) else os.path.join(cwd, word.value)
-        matches = sorted(globmod.glob(pattern, include_hidden=word.value.split("/")[-1].startswith(".")))[:50]
+        options = self.facts.get(GLOB_FACT, set())  # `shopt -s dotglob; cat *` reads `.env`
+        if "nocaseglob" in options:
+            pattern = "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in pattern)
+        hidden = word.value.split("/")[-1].startswith(".") or "dotglob" in options
+        matches = sorted(globmod.glob(pattern, include_hidden=hidden))[:50]
         return [Word(m) for m in matches] or [Word(word.value)]
 
     def path_is_inside(self, value: str, cwd: str) -> bool:
@@ -237,6 +241,8 @@ class CommandAnalysis:
             self._check_variables(command)
             for name, value in command.assignments:
                 check_assignment(self, name, value, cwd, kept=not command.words)
+                if name == "GLOBIGNORE":  # set at all, it makes `*` match dot files too
+                    self.facts.setdefault(GLOB_FACT, set()).add("dotglob")
                 if not command.words:  # kept for the commands after it in this line
                     known = {value.value} if value.static else set(value.candidates)  # `x=${y:-.env}`, `a=(.env)`
                     if name in command.appended:  # `x=.e; x+=nv`: x is now `.env`
@@ -256,6 +262,7 @@ class CommandAnalysis:
                 continue
             for name, set_to in assigned_values(command).items():  # `printf -v x .env`, `read x <<< .env`
                 self.facts[_VARIABLE_FACT + name] = set_to
+            self.facts.setdefault(GLOB_FACT, set()).update(glob_options(command))
             if command.words[0].value in ("cd", "pushd") and command.words[0].plain and not command.nested:
                 cwd = self._change_directory(command, cwd)
             self._dispatch(command.words, command, cwd)

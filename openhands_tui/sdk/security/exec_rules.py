@@ -65,6 +65,27 @@ WRAPPER_VALUE_FLAGS = {
 }
 
 
+def _in_env_directory(a: Analysis, inv: Invocation) -> Invocation:
+    """`env -C dir cmd` runs cmd in dir: what it writes is judged from there (`env -C .git/hooks
+    sh -c 'echo x > pre-commit'` writes a hook)."""
+    for index, arg in enumerate(inv.args):
+        value = arg.value
+        if value in ("-C", "--chdir") and index + 1 < len(inv.args):
+            target = inv.args[index + 1]
+        elif value.startswith("--chdir="):
+            target = Word(value.split("=", 1)[1], static=arg.static)
+        elif value.startswith("-C") and len(value) > 2:
+            target = Word(value[2:], static=arg.static)
+        else:
+            continue
+        if not target.static:
+            a.flag(Risk.MEDIUM, f"env runs the command in a directory known only at run time ({target.value})")
+            return inv
+        directory = os.path.normpath(os.path.join(inv.cwd, target.value))
+        return Invocation(inv.name, inv.args, inv.command, directory, inv.pipeline)
+    return inv
+
+
 #: Programs that destroy their operands for good (no git checkout brings them back): through
 #: xargs, which names they get is unseen.
 _DESTROYS_ITS_OPERANDS = frozenset(words("shred truncate dd wipe srm"))
@@ -93,6 +114,7 @@ def wrapper(a: Analysis, inv: Invocation) -> None:
         if not inner:
             prints_environment(a, inv)
             return
+        inv = _in_env_directory(a, inv)
     if inv.name == "timeout" and inner:
         inner = inner[1:]  # the duration
     if inv.name in ("taskset", "flock", "chrt") and inner:
