@@ -489,3 +489,26 @@ async def test_pattern_options_a_command_turns_on_do_not_outlast_it(hooked_proje
         assert ".E*" in listed.text  # nocaseglob is off again: `.E*` matches nothing
     finally:
         await terminal.close()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "sh -c 'echo x > $1' _ .git/hooks/pre-commit",  # the words after the code are $0, $1...
+        "bash -c 'cat \"$@\" | base64' _ notes.txt .env",
+        "sh -c 'cp \"$0\" .git/hooks/$1' evil pre-commit",
+        "bash --rcfile setup.sh -i",  # the start-up file runs first, as `bash setup.sh` would
+        "bash --init-file setup.sh",
+    ],
+)
+def test_what_a_shell_is_handed_besides_its_code_is_followed(hooked_project: Path, command: str) -> None:
+    (hooked_project / "setup.sh").write_text("cp evil .git/hooks/pre-commit\n")
+    assert _risk(command, hooked_project) == Risk.HIGH, assess_command(command, str(hooked_project))
+
+
+def test_everyday_shell_arguments_stay_below_high(hooked_project: Path) -> None:
+    for command in (
+        r"find . -name '*.txt' -exec sh -c 'cp \"$1\" backup/' _ {} \;",
+        "sh -c 'wc -l \"$@\"' _ a.txt b.txt",
+    ):
+        assert _risk(command, hooked_project) != Risk.HIGH, assess_command(command, str(hooked_project))

@@ -184,16 +184,28 @@ class CommandAnalysis:
     def path_is_inside(self, value: str, cwd: str) -> bool:
         return self.judge.judge(value, cwd).inside
 
-    def nested_shell(self, code: str, cwd: str, origin: str, own_process: bool = False) -> None:
+    def nested_shell(
+        self, code: str, cwd: str, origin: str, own_process: bool = False, positional: list[Word] | None = None
+    ) -> None:
         """Judge `code` as part of this command; `own_process` for a script file bash runs in a
-        child process, whose functions and variables cannot outlive it."""
+        child process, whose functions and variables cannot outlive it; `positional`: the words
+        after `sh -c CODE`, which are `$0`, `$1`... and `$@` inside it."""
         if self.depth >= _MAX_DEPTH:
             self.flag(Risk.HIGH, "commands nested too deeply to follow")
             return
         inner = CommandAnalysis(self.judge, cwd, self.depth + 1)
         inner.own_process = own_process
         inner.facts = self.facts
-        inner.run(code)
+        saved = {key: self.facts.get(key) for key in _positional_facts(positional or [])}
+        self.facts.update(_positional_facts(positional or []))
+        try:
+            inner.run(code)
+        finally:
+            for key, before in saved.items():
+                if before is None:
+                    self.facts.pop(key, None)
+                else:
+                    self.facts[key] = before
         for finding in inner.findings:
             self.flag(finding.risk, f"{origin}: {finding.reason}")
 
@@ -344,6 +356,17 @@ class CommandAnalysis:
             for name in word.variables:
                 if SECRET_VARIABLE.search(name):
                     self.flag(Risk.HIGH, f"expands ${name}, which holds a secret")
+
+
+def _positional_facts(words: list[Word]) -> dict[str, set[str]]:
+    """`sh -c 'cp x "$1"' _ .git/hooks/pre-commit`: the values `$0`, `$1`... and `$@`, `$*` take."""
+    facts = {_VARIABLE_FACT + str(n): ({w.value} if w.static else set(w.candidates)) for n, w in enumerate(words)}
+    rest = words[1:]
+    if rest:
+        every = {v for w in rest for v in ([w.value] if w.static else w.candidates)}
+        known = every if all(w.static or w.candidates for w in rest) else set()
+        facts[_VARIABLE_FACT + "@"] = facts[_VARIABLE_FACT + "*"] = known
+    return facts
 
 
 def assess_command(

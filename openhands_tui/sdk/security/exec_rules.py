@@ -222,9 +222,12 @@ def shell(a: Analysis, inv: Invocation) -> None:
     """`bash -c CODE` is analyzed as shell; a script file is read and analyzed; code on stdin
     from a pipe cannot be seen, so it is HIGH."""
     code, script, skip, c_flag = None, None, False, False
-    for word in inv.args:
+    rcfile: Word | None = None
+    positional: list[Word] = []
+    for index, word in enumerate(inv.args):
         if skip:
             skip = False
+            rcfile = word if inv.args[index - 1].value in ("--rcfile", "--init-file") else rcfile
             continue
         value = word.value
         if value in ("-o", "-O", "+o", "+O", "--rcfile", "--init-file"):
@@ -234,16 +237,20 @@ def shell(a: Analysis, inv: Invocation) -> None:
         elif value.startswith(("-", "+")):
             continue
         elif c_flag and code is None:
-            code = word
+            code, positional = word, inv.args[index + 1 :]
             break
         else:
             script = word
             break
+    if rcfile is not None:  # `bash --rcfile x.sh -i` runs x.sh first, as `bash x.sh` would
+        a.flag(Risk.MEDIUM, f"{inv.name} runs the start-up file {rcfile.value}")
+        a.read_path(rcfile, inv.cwd)
+        _follow_script(a, rcfile, inv.cwd)
     if code is not None:
         if not code.static:
             a.flag(Risk.HIGH, f"{inv.name} -c runs code that is only known at run time")
         else:
-            a.nested_shell(code.value, inv.cwd, f"{inv.name} -c")
+            a.nested_shell(code.value, inv.cwd, f"{inv.name} -c", positional=positional)
     elif script is not None and runs_unseen_code(a, inv, script):
         pass
     elif script is not None and script.value != "-" and not script.value.startswith(STDIN_PATHS):

@@ -12,7 +12,7 @@ from openhands_tui.sdk.security.parameter_expansion import BRACED, apply_operato
 from openhands_tui.sdk.shell_syntax import Word
 from openhands_tui.sdk.shell_words import has_glob
 
-_VARIABLE = re.compile(BRACED.pattern + r"|\$([A-Za-z_][A-Za-z0-9_]*|[0-9])")
+_VARIABLE = re.compile(BRACED.pattern + r"|\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*])")
 
 
 def brace_alternatives(text: str, limit: int = 64) -> list[str]:
