@@ -155,6 +155,10 @@ def test_a_here_document_is_what_the_program_reads(tmp_path: Path, delimiter: st
         ("abc", ":+alt"),
         ("a.b.c", "%%.*"),
         ("Hello", "~~"),
+        (".en\\x76", "@E"),
+        ("ABC", "@L"),
+        ("abc", "@U"),
+        ("abc", "@u"),
     ],
 )
 def test_a_parameter_operator_on_a_known_value_is_what_bash_makes(tmp_path: Path, value: str, operator: str) -> None:
@@ -241,6 +245,7 @@ BYPASSES = [
     'a=(README.md .env); cat "${a[@]}"',
     "x=.e; x+=nv; cat $x",
     "x=${y:-.env}; cat $x",
+    "x='.en\\x76'; cat ${x@E}",
 ]
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from openhands_tui.sdk.shell_words import decode_ansi_c
+
 #: `${!x}`, `${x}`, `${x[0]}`, `${x%.sample}`...: the parts of one braced expansion.
 BRACED = re.compile(r"\$\{(!?)([A-Za-z_][A-Za-z0-9_]*|[0-9]+)(\[[^\]]*\])?([^{}]*)\}")
 _SUBSTRING = re.compile(r":\s*(-?\d+)(?::\s*(-?\d+))?")
@@ -28,7 +30,8 @@ def apply_operator(value: str, operator: str) -> str | None:
     if operator.startswith("/"):
         return _replace(value, operator[1:])
     case = {"^^": str.upper, ",,": str.lower, "^": _upper_first, ",": _lower_first, "~~": str.swapcase}
-    if operator in case:
+    case |= {"@U": str.upper, "@L": str.lower, "@u": _upper_first, "@E": decode_ansi_c}
+    if operator in case:  # `${x@E}` decodes escapes as `$'...'` does: `.en\x76` is `.env`
         return case[operator](value)
     if operator.startswith((":-", ":=")):
         return value if value else operator[2:]
