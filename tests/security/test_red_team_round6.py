@@ -488,10 +488,11 @@ async def test_pattern_options_a_command_turns_on_do_not_outlast_it(hooked_proje
     (hooked_project / "notes.txt").write_text("x\n")
     terminal = TerminalTool(ToolContext(hooked_project, "root"))
     try:
-        await terminal.run(TerminalAction(command="shopt -s dotglob nocaseglob; GLOBIGNORE=x"))
-        listed = await terminal.run(TerminalAction(command="echo * END; echo .E*"))
+        await terminal.run(TerminalAction(command="shopt -s dotglob nocaseglob cdable_vars; GLOBIGNORE=x"))
+        listed = await terminal.run(TerminalAction(command="echo * END; echo .E*; shopt -q cdable_vars || echo OFF"))
         assert "notes.txt END" in listed.text and ".env" not in listed.text.split("END")[0], listed.text
         assert ".E*" in listed.text  # nocaseglob is off again: `.E*` matches nothing
+        assert "OFF" in listed.text  # `cd h` goes to a folder named h again, not to $h
     finally:
         await terminal.close()
 
@@ -511,9 +512,23 @@ def test_what_a_shell_is_handed_besides_its_code_is_followed(hooked_project: Pat
     assert _risk(command, hooked_project) == Risk.HIGH, assess_command(command, str(hooked_project))
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        "d=.git/hooks; cd $d && echo x > pre-commit",
+        'cd "${d:-.git/hooks}" && echo x > pre-commit',
+        "for d in .git/hooks; do cd $d; echo x > pre-commit; done",
+        "shopt -s cdable_vars; h=.git/hooks; cd h; echo x > pre-commit",
+    ],
+)
+def test_a_cd_to_a_value_the_line_set_moves_the_commands_after_it(hooked_project: Path, command: str) -> None:
+    assert _risk(command, hooked_project) == Risk.HIGH, assess_command(command, str(hooked_project))
+
+
 def test_everyday_shell_arguments_stay_below_high(hooked_project: Path) -> None:
     for command in (
         r"find . -name '*.txt' -exec sh -c 'cp \"$1\" backup/' _ {} \;",
         "sh -c 'wc -l \"$@\"' _ a.txt b.txt",
+        "d=src; cd $d && echo x > notes.txt",
     ):
         assert _risk(command, hooked_project) != Risk.HIGH, assess_command(command, str(hooked_project))

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from openhands_tui.sdk.shell_syntax import SimpleCommand, Word
 
-#: The fact naming the shell options this line turned on that change what a pattern matches.
+#: The fact naming the shell options this line turned on that change what a pattern (or a
+#: `cd`) names.
 GLOB_FACT = "glob options"
-_GLOB_OPTIONS = frozenset({"dotglob", "nocaseglob"})
+_GLOB_OPTIONS = frozenset({"dotglob", "nocaseglob", "cdable_vars"})  # cdable_vars: `cd h` goes to $h
 _DECLARES = frozenset({"declare", "typeset", "export", "local", "readonly"})
 #: `read` options that take a value (`read -p 'name? ' x`).
 _READ_VALUE_OPTIONS = frozenset({"-a", "-d", "-i", "-n", "-N", "-p", "-t", "-u"})

@@ -280,13 +280,21 @@ class CommandAnalysis:
             self._dispatch(command.words, command, cwd)
 
     def _change_directory(self, command: SimpleCommand, cwd: str) -> str:
-        targets = [w for w in command.args if not w.value.startswith("-")]
+        """Where the commands after `cd` run: `d=.git/hooks; cd $d` and `cd ${d:-.git/hooks}` go
+        where the line says (the first such value, when it names several); so does `cd h` with
+        `cdable_vars` on and h set in the line."""
+        targets = [w for w in command.args if not w.value.startswith(("-", "+"))]
         if not targets:
             return self.judge.home
-        if not targets[0].static:
+        target = targets[0]
+        named = self.facts.get(_VARIABLE_FACT + target.value) if target.static else None
+        if named and "cdable_vars" in self.facts.get(GLOB_FACT, set()):
+            target = Word(sorted(named)[0])
+        if not target.static:
+            known = self._with_known_variables(target)
             self.flag(Risk.MEDIUM, "changes to a directory known only at run time")
-            return cwd
-        return self.judge.judge(targets[0].value, cwd).resolved
+            return self.judge.judge(known[0].value, cwd).resolved if known else cwd
+        return self.judge.judge(target.value, cwd).resolved
 
     def _dispatch(self, words: list[Word], command: SimpleCommand, cwd: str) -> None:
         name_word = words[0]
