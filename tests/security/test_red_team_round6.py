@@ -532,3 +532,26 @@ def test_everyday_shell_arguments_stay_below_high(hooked_project: Path) -> None:
         "d=src; cd $d && echo x > notes.txt",
     ):
         assert _risk(command, hooked_project) != Risk.HIGH, assess_command(command, str(hooked_project))
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "base64 --input=.env",  # the model would see the secret encoded, past the redaction
+        "git blame --contents=.env notes.txt",
+        "git commit --file=.env",
+        "diff --from-file=.env notes.txt",
+        "python3 -m json.tool --infile=.env",
+    ],
+)
+def test_a_secret_handed_over_in_an_option_is_high(hooked_project: Path, command: str) -> None:
+    assert _risk(command, hooked_project) == Risk.HIGH, assess_command(command, str(hooked_project))
+
+
+def test_text_options_naming_a_secret_stay_below_high(hooked_project: Path) -> None:
+    for command in (
+        "git commit --message=.env",
+        "docker run --env-file=.env img",
+        "ruff check --config=pyproject.toml",
+    ):
+        assert _risk(command, hooked_project) != Risk.HIGH, assess_command(command, str(hooked_project))

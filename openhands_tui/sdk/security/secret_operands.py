@@ -20,6 +20,17 @@ _SEARCH_VALUE_FLAGS = frozenset(
 )
 
 
+#: Long options whose value is text, not a file (`git commit --message=.env` is a message), and
+#: `--env-file`, which hands variables to a container as its space-separated form does.
+_TEXT_OPTIONS = frozenset(
+    words("""
+    --message --regexp --glob --iglob --include --exclude --exclude-dir --pattern --name --format
+    --pretty --grep --author --committer --title --body --subject --label --type --type-not --ignore
+    --branch --tag --description --comment --env-file
+""")
+)
+
+
 def flag_secret_operands(judge: PathJudge, flag: Callable[[Risk, str], None], inv: Invocation) -> None:
     """Any program handed a secret file by name (`base64 .env`, `od -c .env`, `tar cf x .env`)
     can copy or print it, whatever its own rule thinks its options mean."""
@@ -32,6 +43,12 @@ def flag_secret_operands(judge: PathJudge, flag: Callable[[Risk, str], None], in
     previous = ""
     for word in inv.args:
         value = word.value
+        option, given, named = value.partition("=")
+        if value.startswith("--") and given and named and option not in _TEXT_OPTIONS and word.static:
+            # `base64 --input=.env`, `git blame --contents=.env x`: the file comes in the option
+            verdict = judge.judge(_named_file(inv.name, named), inv.cwd)
+            if verdict.secret:
+                flag(Risk.HIGH, f"{inv.name} is given {verdict.resolved} ({option}): {verdict.secret}")
         # `base64 ${x:-.env}`: a word known only at run time is judged by each default it may take
         values = [value] if word.static else word.candidates
         if value.startswith("-") or not values or "://" in value or any(c.isspace() for c in value):
