@@ -542,6 +542,8 @@ def test_everyday_shell_arguments_stay_below_high(hooked_project: Path) -> None:
         "git commit --file=.env",
         "diff --from-file=.env notes.txt",
         "python3 -m json.tool --infile=.env",
+        "git commit -F.env",
+        "base64 -i.env",
     ],
 )
 def test_a_secret_handed_over_in_an_option_is_high(hooked_project: Path, command: str) -> None:
@@ -553,5 +555,8 @@ def test_text_options_naming_a_secret_stay_below_high(hooked_project: Path) -> N
         "git commit --message=.env",
         "docker run --env-file=.env img",
         "ruff check --config=pyproject.toml",
+        "git commit -m.env",
+        "ls -la src",
+        "grep -e.env -r src",
     ):
         assert _risk(command, hooked_project) != Risk.HIGH, assess_command(command, str(hooked_project))

@@ -44,8 +44,11 @@ def flag_secret_operands(judge: PathJudge, flag: Callable[[Risk, str], None], in
     for word in inv.args:
         value = word.value
         option, given, named = value.partition("=")
-        if value.startswith("--") and given and named and option not in _TEXT_OPTIONS and word.static:
+        if value[:1] == "-" and value[1:2] not in ("-", "e", "m") and len(value) > 2 and word.static:
+            option, given, named = value[:2], "=", value[2:]  # `git commit -F.env`, `base64 -i.env`
+        if value.startswith("-") and given and named and option not in _TEXT_OPTIONS and word.static:
             # `base64 --input=.env`, `git blame --contents=.env x`: the file comes in the option
+            # (a short option's attached value, `-F.env`, too; a cluster such as `-rf` names none)
             verdict = judge.judge(_named_file(inv.name, named), inv.cwd)
             if verdict.secret:
                 flag(Risk.HIGH, f"{inv.name} is given {verdict.resolved} ({option}): {verdict.secret}")
