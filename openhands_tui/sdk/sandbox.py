@@ -118,6 +118,15 @@ PROTECTED = (
     ".devcontainer.json",
     ".nvim.lua",
     ".exrc",
+    # start-up commands interactive tools read from the folder they start in: pdb (also under
+    # `pytest --pdb` and `breakpoint()`), irb, pry, R, Octave run them as the user, unconfined
+    ".pdbrc",
+    ".irbrc",
+    "irb.rc",
+    "_irbrc",
+    ".pryrc",
+    ".Rprofile",
+    ".octaverc",
     # package-manager settings that run code on the user's next install or script: yarnPath,
     # a pnpmfile's hooks, bun's preload, npm's node-options/script-shell
     ".npmrc",

@@ -10,12 +10,23 @@ read is reported as an error, and the analyzer fails closed on it.
 
 from __future__ import annotations
 
-import codecs
 import os
 import re
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
+
+from openhands_tui.sdk.shell_model import ParsedShell, Redirect, SimpleCommand, Word
+from openhands_tui.sdk.shell_tree import deferred_code, escaped_backquotes, literal_spans, place_in_pipeline
+from openhands_tui.sdk.shell_words import (
+    combined_candidates,
+    decode_ansi_c,
+    double_quoted,
+    expand_assignment_tildes,
+    has_glob,
+    heredoc_text,
+    join_continued_lines,
+    unescape,
+)
 
 _COMPOUND_WORDS = {
     "word",
@@ -30,60 +41,14 @@ _COMPOUND_WORDS = {
     "number",
     "arithmetic_expansion",
     "translated_string",
+    "brace_expression",
 }
 _SUBSTITUTIONS = {"command_substitution", "process_substitution"}
-
-
-@dataclass
-class Word:
-    value: str
-    plain: bool = True  # one unquoted literal word: the only acceptable form for a command name
-    static: bool = True  # the value is fully known without running anything
-    variables: list[str] = field(default_factory=list)
-    substituted: bool = False  # holds $(...), `...` or <(...)
-    glob: bool = False  # an unquoted * ? or [: bash replaces it with the matching file names
-
-
-@dataclass
-class Redirect:
-    op: str
-    target: Word | None  # None for descriptor duplication such as 2>&1
-
-
-@dataclass
-class SimpleCommand:
-    words: list[Word] = field(default_factory=list)
-    assignments: list[tuple[str, Word]] = field(default_factory=list)
-    redirects: list[Redirect] = field(default_factory=list)
-    heredoc: str | None = None
-    pipe_index: int = 0
-    pipe_length: int = 1
-    nested: bool = False
-
-    @property
-    def name(self) -> Word | None:
-        return self.words[0] if self.words else None
-
-    @property
-    def args(self) -> list[Word]:
-        return self.words[1:]
-
-
-@dataclass
-class ParsedShell:
-    commands: list[SimpleCommand]
-    error: str | None = None
-    #: Names of shell functions the text defines (they would run whenever the name is typed).
-    functions: list[str] = field(default_factory=list)
-    #: Text bash would evaluate as code later, though it looks like data now (`${x@P}`,
-    #: `'a[$(cmd)]'` read in arithmetic): each entry says where.
-    deferred_code: list[str] = field(default_factory=list)
-    #: The words `for x in ...` loops over (`.env*`): what the loop body's `$x` will be.
-    loop_values: list[Word] = field(default_factory=list)
-    #: Functions whose body calls the function itself (the shape of a fork bomb).
-    recursive: list[str] = field(default_factory=list)
-    #: Each loop's variable and the words it takes (`for f in ~/.bashrc x` -> f: [~/.bashrc, x]).
-    loop_variables: dict[str, list[Word]] = field(default_factory=dict)
+#: `${x:-d}`, `${x=d}`, `${x:+d}`...: the word after them is a value the expansion may take
+#: (`${x:?d}` is not: there `d` is the message bash prints when x is unset).
+_DEFAULT_OPERATORS = {":-", "-", ":=", "=", ":+", "+"}
+#: `of=~/x`: bash expands `~` after the `=` of a word shaped like an assignment, even an argument.
+_ASSIGNMENT_LIKE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 
 
 @lru_cache(maxsize=1)
@@ -95,7 +60,11 @@ def _parser() -> Any:
 
 
 def parse_shell(text: str, *, home: str, cwd: str) -> ParsedShell:
-    tree = _parser().parse(text.encode())
+    data = text.encode()
+    tree = _parser().parse(data)
+    joined = join_continued_lines(data, literal_spans(tree.root_node))
+    if joined != data:  # `ca\<newline>t`: bash reads one word, `cat`, before anything else
+        tree = _parser().parse(joined)
     walker = _Walker(home=home, cwd=cwd)
     walker.walk(tree.root_node, nested=False)
     error = None
@@ -105,7 +74,7 @@ def parse_shell(text: str, *, home: str, cwd: str) -> ParsedShell:
         walker.commands,
         error,
         walker.functions,
-        _deferred_code(tree.root_node),
+        deferred_code(tree.root_node),
         walker.loop_values,
         walker.recursive,
         walker.loop_variables,
@@ -131,7 +100,7 @@ class _Walker:
         elif kind == "pipeline":
             self._pipeline(node, nested)
         elif kind in _SUBSTITUTIONS:
-            inner = _escaped_backquotes(node)
+            inner = escaped_backquotes(node)
             if inner is not None:  # `a \`b\``: bash unescapes, then runs the text as a command line
                 tree = _parser().parse(inner.encode())
                 if tree.root_node.has_error:
@@ -139,14 +108,18 @@ class _Walker:
                 self.walk(tree.root_node, nested=True)
             else:
                 for child in node.children:
-                    self.walk(child, nested=True)
+                    if child.type == "file_redirect":  # `$(< .env)`: bash reads the file, as `cat` would
+                        self._redirect(child, self._add(SimpleCommand(nested=True)), nested=True)
+                    else:
+                        self.walk(child, nested=True)
         elif kind in ("declaration_command", "unset_command"):
             self._declaration(node, nested)
         elif kind == "variable_assignment":  # `PS4=...` on its own: it changes the shell's state
             name = self._assigned_name(node)
             value = node.child_by_field_name("value")
-            assigned = (name, self.word(value, nested))
-            self.commands.append(SimpleCommand(assignments=[assigned], nested=nested))
+            assigned = (name, self.word(value, nested, assigned=True))
+            appended = {name} if any(c.type == "+=" for c in node.children) else set()
+            self.commands.append(SimpleCommand(assignments=[assigned], appended=appended, nested=nested))
         elif kind == "for_statement":
             variable = node.child_by_field_name("variable")
             values: list[Word] = []
@@ -173,6 +146,10 @@ class _Walker:
 
     # -- pieces ----------------------------------------------------------------------------
 
+    def _add(self, command: SimpleCommand) -> SimpleCommand:
+        self.commands.append(command)
+        return command
+
     def _assigned_name(self, node: Any) -> str:
         """The name an assignment sets; `a[$(cmd)]=1` runs `cmd` while finding the index."""
         name = node.child_by_field_name("name")
@@ -186,7 +163,10 @@ class _Walker:
         for child in node.children:
             if child.type == "variable_assignment":
                 value = child.child_by_field_name("value")
-                command.assignments.append((self._assigned_name(child), self.word(value, nested)))
+                name = self._assigned_name(child)
+                command.assignments.append((name, self.word(value, nested, assigned=True)))
+                if any(c.type == "+=" for c in child.children):
+                    command.appended.add(name)
             elif child.type == "command_name":
                 command.words.append(self.word(child.children[0], nested))
             elif child.type in _COMPOUND_WORDS:
@@ -205,7 +185,7 @@ class _Walker:
         for child in node.children:
             if child.type == "variable_assignment":
                 value = child.child_by_field_name("value")
-                word = self.word(value, nested) if value is not None else Word("")
+                word = self.word(value, nested, assigned=True) if value is not None else Word("")
                 command.words.append(
                     Word(
                         f"{self._assigned_name(child)}={word.value}",
@@ -236,9 +216,13 @@ class _Walker:
 
     def _redirect(self, node: Any, command: SimpleCommand, nested: bool) -> None:
         if node.type == "heredoc_redirect":
+            quoted = False
             for child in node.children:
-                if child.type == "heredoc_body":
-                    command.heredoc = child.text.decode()
+                if child.type == "heredoc_start":
+                    quoted = any(mark in child.text.decode() for mark in "'\"\\")
+                elif child.type == "heredoc_body":
+                    body = child.text.decode()
+                    command.heredoc = body if quoted else heredoc_text(body)
                     for part in child.children:
                         if part.type in _SUBSTITUTIONS:
                             self.walk(part, nested=True)
@@ -264,43 +248,49 @@ class _Walker:
             self.walk(stage, nested)
             for command in self.commands[before:]:
                 if command.nested == nested:
-                    _place_in_pipeline(command, index, len(stages))
+                    place_in_pipeline(command, index, len(stages))
 
     # -- words -----------------------------------------------------------------------------
 
-    def word(self, node: Any, nested: bool) -> Word:
+    def word(self, node: Any, nested: bool, *, first: bool = True, assigned: bool = False) -> Word:
+        """What bash makes of the word `node`. `first`: it starts the word (only there is `~`
+        a home directory); `assigned`: it is an assignment's value (`~` after each `:` too)."""
         if node is None:
             return Word("")
         kind = node.type
         text = node.text.decode()
         if kind == "word":
-            if text.startswith("~") and (len(text) == 1 or text[1] == "/"):
+            if first and (assigned or _ASSIGNMENT_LIKE.match(text)):
+                text = expand_assignment_tildes(text, self.home, whole_value=assigned)
+            if first and text.startswith("~") and (len(text) == 1 or text[1] == "/"):
                 text = self.home + text[1:]
-            elif text.startswith("~"):
+            elif first and text.startswith("~"):
                 return self._tilde(text)
-            return Word(_unescape(text), glob=_has_glob(text))
+            return Word(unescape(text), glob=has_glob(text))
         if kind == "number":
             return Word(text)
+        if kind == "array":  # `a=(.env b)`: each element is a value `${a[@]}` and `${a[i]}` may give
+            elements = [self.word(c, nested) for c in node.children if c.type not in ("(", ")")]
+            known = [v for e in elements for v in ([e.value] if e.static else e.candidates)]
+            return Word(text, plain=False, static=False, candidates=known)
+        if kind == "brace_expression":  # `{1..3}`: the rules expand it as bash will
+            return Word(text, plain=False)
         if kind == "raw_string":
             return Word(text[1:-1], plain=False)
         if kind == "ansi_c_string":
-            return Word(_decode_ansi_c(text[2:-1]), plain=False)
+            return Word(decode_ansi_c(text[2:-1]), plain=False)
         if kind in ("simple_expansion", "expansion"):
-            self._walk_substitutions(node)  # ${x:-$(rm -rf ~)} runs the substitution
-            name = next((c.text.decode() for c in node.children if c.type == "variable_name"), text)
-            known = {"HOME": self.home, "PWD": self.cwd}.get(name)
-            bare = kind == "simple_expansion" or text == f"${{{name}}}"  # not ${X:-...} or ${X%...}
-            if known is not None and bare:
-                return Word(known, plain=False, variables=[name])
-            return Word(text, plain=False, static=False, variables=[name])
+            return self._expansion(node, nested)
         if kind in _SUBSTITUTIONS:
             self.walk(node, nested=True)
             return Word(text, plain=False, static=False, substituted=True)
         if kind in ("string", "concatenation", "translated_string"):
             parts = [
-                self.word(c, nested) if c.type != "string_content" else Word(c.text.decode())
-                for c in node.children
-                if c.type not in ('"', "$")
+                self.word(c, nested, first=first and index == 0, assigned=assigned)
+                if c.type not in ("string_content", "$")
+                else Word(double_quoted(c.text.decode()) if c.type == "string_content" else "$")
+                for index, c in enumerate(node.children)
+                if c.type != '"' and not (c.type == "$" and kind == "translated_string")
             ]
             return Word(
                 "".join(p.value for p in parts),
@@ -309,9 +299,33 @@ class _Walker:
                 variables=[v for p in parts for v in p.variables],
                 substituted=any(p.substituted for p in parts),
                 glob=kind == "concatenation" and any(p.glob for p in parts),
+                candidates=combined_candidates(parts),
+                split=kind == "concatenation" and any(p.split for p in parts),
             )
         self._walk_substitutions(node)  # arithmetic and anything exotic may still hold $(...)
         return Word(text, plain=False, static=False)
+
+    def _expansion(self, node: Any, nested: bool) -> Word:
+        """`$x`, `${x}`, `${x:-default}`...: $HOME and $PWD are known; a default or alternative
+        (`${x:-.env}`, `${x:+~/.bashrc}`) is a value the word may take, kept as a candidate."""
+        self._walk_substitutions(node)  # ${x:-$(rm -rf ~)} runs the substitution
+        text = node.text.decode()
+        name = next((c.text.decode() for c in node.children if c.type == "variable_name"), text)
+        known = {"HOME": self.home, "PWD": self.cwd}.get(name)
+        bare = node.type == "simple_expansion" or text == f"${{{name}}}"  # not ${X:-...} or ${X%...}
+        if known is not None and bare:
+            return Word(known, plain=False, variables=[name], split=True)
+        candidates: list[str] = []
+        operators = [c for c in node.children if c.type in _DEFAULT_OPERATORS]
+        if operators and node.children[-1].type == "}":
+            start = node.children.index(operators[0]) + 1
+            parts = [self.word(c, nested, first=i == 0) for i, c in enumerate(node.children[start:-1])]
+            candidates = combined_candidates(parts or [Word("")], alone=True)
+            if operators[0].type in ("+", ":+"):
+                candidates.append("")  # unset (or empty) gives nothing
+            elif known is not None:
+                candidates.append(known)
+        return Word(text, plain=False, static=False, variables=[name], candidates=candidates, split=True)
 
     def _tilde(self, text: str) -> Word:
         """`~+` is the current directory, `~-` the previous one (unknown here), `~name` that
@@ -324,7 +338,7 @@ class _Walker:
             return Word(text, plain=False, static=False, variables=["OLDPWD"])
         expanded = os.path.expanduser(prefix)
         if expanded == prefix:  # no such user: bash leaves it as it is
-            return Word(_unescape(text), glob=_has_glob(text))
+            return Word(unescape(text), glob=has_glob(text))
         return Word(expanded + tail, plain=False)
 
     def _walk_substitutions(self, node: Any) -> None:
@@ -333,78 +347,3 @@ class _Walker:
                 self.walk(child, nested=True)
             else:
                 self._walk_substitutions(child)
-
-
-#: `'a[$(cmd)]'`: bash runs `cmd` when such text is read as a number (`$((x))`, `[[ $x -eq 1 ]]`).
-_SUBSCRIPT_CODE = re.compile(r"\[[^\]]*(\$\(|`)")
-#: `${x@P}` expands the value as a prompt string, running the substitutions in it.
-_PROMPT_EXPANSION = re.compile(r"@P\}$")
-
-
-def _deferred_code(root: Any) -> list[str]:
-    """Places where text that looks like data is evaluated as code (the walk above cannot
-    see into a variable's value, so these forms are reported wherever they appear)."""
-    found: list[str] = []
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        text = node.text.decode(errors="replace") if node.type in ("expansion", "raw_string", "string") else ""
-        if node.type == "expansion" and _PROMPT_EXPANSION.search(text):
-            found.append(f"{text} expands a value as a prompt, running any $(...) in it")
-        elif node.type in ("raw_string", "string") and _SUBSCRIPT_CODE.search(text):
-            found.append(f"{text} has a command in an array index: bash runs it when reading the text as a number")
-        stack.extend(node.children)
-    return found
-
-
-def _has_glob(text: str) -> bool:
-    escaped = False
-    for char in text:
-        if escaped:
-            escaped = False
-        elif char == "\\":
-            escaped = True
-        elif char in "*?[":
-            return True
-    return False
-
-
-def _unescape(text: str) -> str:
-    if "\\" not in text:
-        return text
-    out, chars = [], iter(text)
-    for char in chars:
-        out.append(next(chars, "") if char == "\\" else char)
-    return "".join(out)
-
-
-def _decode_ansi_c(body: str) -> str:
-    try:
-        return codecs.decode(body.encode("latin-1", "backslashreplace"), "unicode_escape")
-    except (UnicodeDecodeError, ValueError):
-        return body
-
-
-def _place_in_pipeline(command: SimpleCommand, stage: int, stages: int) -> None:
-    """Record where `command` sits in a pipeline whose `stage` (of `stages`) it is part of. A
-    command already placed by a pipeline inside that stage (`( curl x | sh ) | cat`) keeps its
-    inner place, except that the first of an inner pipeline reads the outer pipe
-    (`curl x | ( sh | cat )`) and the last writes into it. Only two facts are used: whether
-    stdin comes from a pipe (index > 0) and whether stdout goes into one (length > index + 1)."""
-    reads_pipe = command.pipe_index > 0 or stage > 0
-    writes_pipe = command.pipe_length > command.pipe_index + 1 or stage < stages - 1
-    index = command.pipe_index if command.pipe_index > 0 else stage
-    command.pipe_index = index if reads_pipe else 0
-    command.pipe_length = command.pipe_index + (2 if writes_pipe else 1)
-
-
-def _escaped_backquotes(node: Any) -> str | None:
-    """The command line inside a backquoted substitution that nests others by escaping them
-    (`\\``), as bash sees it once it has removed those escapes; None for any other substitution
-    (the parser already reads those as they run)."""
-    text = node.text.decode(errors="surrogateescape")
-    if not (len(text) >= 2 and text[0] == text[-1] == "`" and "\\" in text):
-        return None
-    body = text[1:-1]
-    unescaped = re.sub(r"\\([\\`$])", r"\1", body)
-    return unescaped if unescaped != body else None

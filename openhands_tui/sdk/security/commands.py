@@ -16,19 +16,23 @@ from collections.abc import Callable
 
 from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.file_read import read_head
+from openhands_tui.sdk.security.assigning_commands import GLOB_FACT, assigned_values, glob_options
 from openhands_tui.sdk.security.code_checks import writes_startup_file
 from openhands_tui.sdk.security.command_languages import HANDLERS as COMMAND_LANGUAGE_HANDLERS
 from openhands_tui.sdk.security.devtools import HANDLERS as DEVTOOL_HANDLERS
+from openhands_tui.sdk.security.downloads import PLACE_INDEPENDENT, flag_runs_download, note_fetched_output
 from openhands_tui.sdk.security.exec_rules import HANDLERS as EXEC_HANDLERS
 from openhands_tui.sdk.security.invocation import LINE_FACT, Finding, Invocation, holds_placeholder, words
 from openhands_tui.sdk.security.paths import PathJudge
 from openhands_tui.sdk.security.programs import HANDLERS as PROGRAM_HANDLERS
 from openhands_tui.sdk.security.runners import HANDLERS as RUNNER_HANDLERS
+from openhands_tui.sdk.security.secret_operands import flag_secret_operands
 from openhands_tui.sdk.security.shell_state import HANDLERS as SHELL_STATE_HANDLERS
 from openhands_tui.sdk.security.shell_state import SECRET_VARIABLE, check_assignment
 from openhands_tui.sdk.security.system_admin import HANDLERS as SYSTEM_ADMIN_HANDLERS
 from openhands_tui.sdk.security.word_expansion import brace_alternatives, with_known_variables
 from openhands_tui.sdk.shell_syntax import ParsedShell, SimpleCommand, Word, parse_shell
+from openhands_tui.sdk.shell_words import has_glob
 
 HANDLERS = {
     **PROGRAM_HANDLERS,
@@ -40,34 +44,6 @@ HANDLERS = {
     **RUNNER_HANDLERS,
 }
 _SYSTEM_BIN_DIRS = ("/bin/", "/usr/bin/", "/usr/local/bin/", "/sbin/", "/usr/sbin/", "/opt/homebrew/bin/")
-_PLACE_INDEPENDENT = frozenset(
-    words("""
-    echo printf true false pwd which type id whoami date cd sleep exit return test [ uname hostname
-    command
-""")
-)
-#: Programs whose arguments are text, not files: `echo .env` shows the name, not the file.
-_PRINTS_ITS_ARGUMENTS = frozenset(words("echo printf test [ [[ type which command alias export declare local"))
-#: Programs whose first operand is a pattern or query (`grep -rn .env src` looks for the text ".env",
-#: `jq .env config.json` reads its `env` key).
-_PATTERN_FIRST = frozenset(words("grep egrep fgrep rg ag ack git jq gojq jaq yq awk gawk mawk"))
-_SEARCH_VALUE_FLAGS = frozenset(
-    words("-g --glob --iglob -t --type -T --type-not -m --max-count -A -B -C --context --include --exclude -d -D")
-)
-#: Programs whose first operand is code they run: a shell, an interpreter, `source`.
-_RUNS_ITS_OPERAND = frozenset(
-    words("""
-    sh bash zsh dash ksh fish source . python python3 python2 pypy3 node nodejs deno bun ruby perl php
-    lua tclsh Rscript julia pwsh
-""")
-)
-#: Programs that only look at files: running them in a freshly cloned directory runs nothing of it.
-_LOOKS_ONLY = frozenset(
-    words("""
-    ls cat head tail less more wc grep rg find tree du stat file diff jq git sed awk sort uniq cut
-    tr nl xxd od md5sum sha256sum cp mv mkdir touch rm
-""")
-)
 _MAX_DEPTH = 8
 #: Shell keywords are never programs. Seen in program position, the parser and bash disagree
 #: about the command (`env X=1 if ...; then rm ...`), so we fail closed.
@@ -83,12 +59,6 @@ _VARIABLE_FACT = "variable "
 _SOURCE_FACT = "source "
 #: How many of a loop's values the body's paths are judged with (`for f in *`: the first ones).
 _LOOP_VALUES = 50
-
-#: A backslash bash removes inside double quotes: before $ ` " \\ (and a newline).
-_DOUBLE_QUOTE_ESCAPE = re.compile(r'\\([$`"\\\n])')
-
-#: Programs whose output is what they fetched (`curl URL > a.sh`).
-_DOWNLOADERS = frozenset({"curl", "wget", "http", "https", "xh", "aria2c", "fetch"})
 
 
 class CommandAnalysis:
@@ -172,7 +142,7 @@ class CommandAnalysis:
     def _each_brace_alternative(self, word: Word, cwd: str, judge: Callable[[Word, str], None]) -> bool:
         """`cat {.env,x}`, `cat .env{,}`: bash expands braces into several words before the
         program runs; each is judged (quoted braces are judged the same way, erring to caution)."""
-        if not word.static or "{" not in word.value or "," not in word.value:
+        if not word.static or "{" not in word.value or ("," not in word.value and ".." not in word.value):
             return False
         alternatives = brace_alternatives(word.value)
         if len(alternatives) < 2:
@@ -183,8 +153,10 @@ class CommandAnalysis:
 
     def _with_known_variables(self, word: Word) -> list[Word]:
         """`f=~/.bashrc; echo x >> $f`: a path made only of variables this same line set to fixed
-        values (or a loop's) is judged as each path it will be ([] when any part is still unknown)."""
-        return with_known_variables(word, lambda name: self.facts.get(_VARIABLE_FACT + name))
+        values (or a loop's) is judged as each path it will be ([] when any part is still unknown);
+        so is each default a `${x:-.env}` in it may take."""
+        known = with_known_variables(word, lambda name: self.facts.get(_VARIABLE_FACT + name))
+        return known + [Word(value, glob=has_glob(value)) for value in word.candidates]
 
     def _judge_known_part(self, word: Word, cwd: str, verb: str) -> None:
         """`/proc/$PPID/environ`, `/home/$USER/.ssh`: the fixed directory before the first
@@ -202,35 +174,40 @@ class CommandAnalysis:
         """What bash would turn a pattern into here (`cat .en?` reads `.env`): the matching
         names, or the pattern itself when nothing matches (bash passes it on unchanged)."""
         pattern = word.value if os.path.isabs(word.value) else os.path.join(cwd, word.value)
-        matches = sorted(globmod.glob(pattern, include_hidden=word.value.split("/")[-1].startswith(".")))[:50]
+        options = self.facts.get(GLOB_FACT, set())  # `shopt -s dotglob; cat *` reads `.env`
+        if "nocaseglob" in options:
+            pattern = "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in pattern)
+        hidden = word.value.split("/")[-1].startswith(".") or "dotglob" in options
+        matches = sorted(globmod.glob(pattern, include_hidden=hidden))[:50]
         return [Word(m) for m in matches] or [Word(word.value)]
 
     def path_is_inside(self, value: str, cwd: str) -> bool:
         return self.judge.judge(value, cwd).inside
 
-    def nested_shell(self, code: str, cwd: str, origin: str, own_process: bool = False) -> None:
+    def nested_shell(
+        self, code: str, cwd: str, origin: str, own_process: bool = False, positional: list[Word] | None = None
+    ) -> None:
         """Judge `code` as part of this command; `own_process` for a script file bash runs in a
-        child process, whose functions and variables cannot outlive it."""
+        child process, whose functions and variables cannot outlive it; `positional`: the words
+        after `sh -c CODE`, which are `$0`, `$1`... and `$@` inside it."""
         if self.depth >= _MAX_DEPTH:
             self.flag(Risk.HIGH, "commands nested too deeply to follow")
             return
         inner = CommandAnalysis(self.judge, cwd, self.depth + 1)
         inner.own_process = own_process
         inner.facts = self.facts
-        inner.run(code)
+        saved = {key: self.facts.get(key) for key in _positional_facts(positional or [])}
+        self.facts.update(_positional_facts(positional or []))
+        try:
+            inner.run(code)
+        finally:
+            for key, before in saved.items():
+                if before is None:
+                    self.facts.pop(key, None)
+                else:
+                    self.facts[key] = before
         for finding in inner.findings:
             self.flag(finding.risk, f"{origin}: {finding.reason}")
-        unescaped = _DOUBLE_QUOTE_ESCAPE.sub(r"\1", code)
-        if not own_process and unescaped != code:
-            # `sh -c "rm \$HOME/x"`: inside double quotes bash drops the backslash before $ ` " \, so
-            # the inner shell runs `rm $HOME/x`; the words handed here may still hold it. The text
-            # is judged as written and as bash hands it on (a parse error there proves nothing).
-            again = CommandAnalysis(self.judge, cwd, self.depth + 1)
-            again.own_process, again.facts = own_process, self.facts
-            again.run(unescaped)
-            for finding in again.findings:
-                if "not valid shell syntax" not in finding.reason:
-                    self.flag(finding.risk, f"{origin}: {finding.reason}")
 
     def nested_invocation(self, words: list[Word], parent: Invocation) -> None:
         if self.depth >= _MAX_DEPTH:
@@ -276,8 +253,14 @@ class CommandAnalysis:
             self._check_variables(command)
             for name, value in command.assignments:
                 check_assignment(self, name, value, cwd, kept=not command.words)
+                if name == "GLOBIGNORE":  # set at all, it makes `*` match dot files too
+                    self.facts.setdefault(GLOB_FACT, set()).add("dotglob")
                 if not command.words:  # kept for the commands after it in this line
-                    self.facts[_VARIABLE_FACT + name] = {value.value} if value.static else set()
+                    known = {value.value} if value.static else set(value.candidates)  # `x=${y:-.env}`, `a=(.env)`
+                    if name in command.appended:  # `x=.e; x+=nv`: x is now `.env`
+                        before = self.facts.get(_VARIABLE_FACT + name, set()) if value.static else set()
+                        known = {old + value.value for old in before}
+                    self.facts[_VARIABLE_FACT + name] = known
                     self.facts[_SOURCE_FACT + name] = {value.value}  # `d=$(python3 -c 'import site...')`
             for redirect in command.redirects:
                 if redirect.target is None:
@@ -286,21 +269,32 @@ class CommandAnalysis:
                     self.read_path(redirect.target, cwd)
                 elif redirect.op != "<<<":
                     self.write_path(redirect.target, cwd)
-                    self._note_fetched_output(command, redirect.target.value, cwd)
+                    note_fetched_output(self.facts, command, redirect.target.value, cwd)
             if not command.words:
                 continue
+            for name, set_to in assigned_values(command).items():  # `printf -v x .env`, `read x <<< .env`
+                self.facts[_VARIABLE_FACT + name] = set_to
+            self.facts.setdefault(GLOB_FACT, set()).update(glob_options(command))
             if command.words[0].value in ("cd", "pushd") and command.words[0].plain and not command.nested:
                 cwd = self._change_directory(command, cwd)
             self._dispatch(command.words, command, cwd)
 
     def _change_directory(self, command: SimpleCommand, cwd: str) -> str:
-        targets = [w for w in command.args if not w.value.startswith("-")]
+        """Where the commands after `cd` run: `d=.git/hooks; cd $d` and `cd ${d:-.git/hooks}` go
+        where the line says (the first such value, when it names several); so does `cd h` with
+        `cdable_vars` on and h set in the line."""
+        targets = [w for w in command.args if not w.value.startswith(("-", "+"))]
         if not targets:
             return self.judge.home
-        if not targets[0].static:
+        target = targets[0]
+        named = self.facts.get(_VARIABLE_FACT + target.value) if target.static else None
+        if named and "cdable_vars" in self.facts.get(GLOB_FACT, set()):
+            target = Word(sorted(named)[0])
+        if not target.static:
+            known = self._with_known_variables(target)
             self.flag(Risk.MEDIUM, "changes to a directory known only at run time")
-            return cwd
-        return self.judge.judge(targets[0].value, cwd).resolved
+            return self.judge.judge(known[0].value, cwd).resolved if known else cwd
+        return self.judge.judge(target.value, cwd).resolved
 
     def _dispatch(self, words: list[Word], command: SimpleCommand, cwd: str) -> None:
         name_word = words[0]
@@ -328,7 +322,8 @@ class CommandAnalysis:
                 "what bash would run cannot be determined",
             )
             return
-        self._runs_download(name_word, Invocation(os.path.basename(name), words[1:], command, cwd))
+        inv = Invocation(os.path.basename(name), words[1:], command, cwd)
+        flag_runs_download(self.judge, self.flag, self.facts, self.cwd, name_word, inv)
         if "/" in name:
             if name.startswith(_SYSTEM_BIN_DIRS):
                 name = os.path.basename(name)
@@ -337,9 +332,9 @@ class CommandAnalysis:
                 return
         inv = Invocation(name, words[1:], command, cwd)
         where = self.judge.judge(cwd)
-        if not where.inside and not where.device and name not in _PLACE_INDEPENDENT:
+        if not where.inside and not where.device and name not in PLACE_INDEPENDENT:
             self.flag(Risk.HIGH, f"runs {name} in {cwd}, outside the workspace")
-        self._secret_operands(inv)
+        flag_secret_operands(self.judge, self.flag, inv)
         handler = HANDLERS.get(name)
         if handler is not None:
             handler(self, inv)
@@ -348,59 +343,6 @@ class CommandAnalysis:
         for word in inv.args:
             if word.static and word.value.startswith(("/", "~", "../")) and "://" not in word.value:
                 self.read_path(word, cwd)
-
-    def _note_fetched_output(self, command: SimpleCommand, target: str, cwd: str) -> None:
-        """`curl -s URL > a.sh; bash a.sh`: what a downloader prints into a file is fetched code too."""
-        if command.words and command.words[0].value.rsplit("/", 1)[-1] in _DOWNLOADERS:
-            self.facts.setdefault("downloaded", set()).add(os.path.join(cwd, target))
-
-    def _runs_download(self, name_word: Word, inv: Invocation) -> None:
-        """`curl -o a.sh URL && bash a.sh`, `git clone URL r && ./r/install.sh`: code fetched
-        by this very command line runs unseen (the file does not exist yet to be read)."""
-        downloaded = self.facts.get("downloaded")
-        if not downloaded:
-            return
-        candidates = [name_word] if "/" in name_word.value else []
-        if inv.name in _RUNS_ITS_OPERAND:
-            candidates += [w for w in inv.args if w.static and not w.value.startswith("-")][:1]
-        if inv.name not in _PLACE_INDEPENDENT and inv.name not in _LOOKS_ONLY:
-            candidates.append(Word("."))  # `cd repo && npm test` runs the fetched project's own scripts
-        for word in candidates:
-            resolved = self.judge.judge(word.value, inv.cwd).resolved
-            for fetched in downloaded:
-                if fetched == "*":
-                    hit = word.value != "." and self.judge.judge(resolved, inv.cwd).inside
-                else:
-                    root = self.judge.judge(fetched, self.cwd).resolved
-                    hit = resolved == root or resolved.startswith(root + os.sep)
-                if hit:
-                    self.flag(Risk.HIGH, f"{inv.name} runs code this same command downloaded ({word.value})")
-                    return
-
-    def _secret_operands(self, inv: Invocation) -> None:
-        """Any program handed a secret file by name (`base64 .env`, `od -c .env`, `tar cf x .env`)
-        can copy or print it, whatever its own rule thinks its options mean."""
-        if inv.name in _PRINTS_ITS_ARGUMENTS:
-            return
-        sub = next((w.value for w in inv.args if not w.value.startswith("-")), "")
-        if inv.name == "git" and sub in ("check-ignore", "status", "ls-files", "check-attr", "rm"):
-            return  # they look at whether git tracks or ignores the file, not at what it holds
-        skip_next = inv.name in _PATTERN_FIRST
-        previous = ""
-        for word in inv.args:
-            value = word.value
-            if value.startswith("-") or not word.static or "://" in value or any(c.isspace() for c in value):
-                previous = value
-                continue
-            if skip_next and previous in _SEARCH_VALUE_FLAGS:
-                pass  # a search option's value (`-g '*.py'`), not the pattern nor a file
-            elif skip_next and previous not in ("-f", "--file"):
-                skip_next = False  # grep's pattern, not a file
-            elif previous not in ("-e", "--regexp", "--env-file", "-m", "--message"):
-                verdict = self.judge.judge(_named_file(inv.name, value), inv.cwd)
-                if verdict.secret:
-                    self.flag(Risk.HIGH, f"{inv.name} is given {verdict.resolved}: {verdict.secret}")
-            previous = value
 
     def _run_file(self, word: Word, cwd: str) -> None:
         verdict = self.judge.judge(word.value, cwd)
@@ -424,22 +366,15 @@ class CommandAnalysis:
                     self.flag(Risk.HIGH, f"expands ${name}, which holds a secret")
 
 
-#: Programs that take `field@file` (HTTPie and its kin): the file's content is sent.
-_FIELD_AT_FILE = frozenset(words("http https xh xhs"))
-
-
-def _named_file(program: str, value: str) -> str:
-    """The file an argument hands over by reference: `@.env` and `f=@.env` (curl's data and form
-    files), `f=<.env` (curl's form text), `f@.env` (HTTPie); else the argument itself. The reason
-    then names `.env`, not a file called `@.env`."""
-    if value.startswith("@") and len(value) > 1:
-        return value[1:]
-    for marker in ("=@", "=<"):
-        if marker in value:
-            return value.split(marker, 1)[1].split(";", 1)[0] or value
-    if program in _FIELD_AT_FILE and "@" in value and "://" not in value:
-        return value.split("@", 1)[1] or value
-    return value
+def _positional_facts(words: list[Word]) -> dict[str, set[str]]:
+    """`sh -c 'cp x "$1"' _ .git/hooks/pre-commit`: the values `$0`, `$1`... and `$@`, `$*` take."""
+    facts = {_VARIABLE_FACT + str(n): ({w.value} if w.static else set(w.candidates)) for n, w in enumerate(words)}
+    rest = words[1:]
+    if rest:
+        every = {v for w in rest for v in ([w.value] if w.static else w.candidates)}
+        known = every if all(w.static or w.candidates for w in rest) else set()
+        facts[_VARIABLE_FACT + "@"] = facts[_VARIABLE_FACT + "*"] = known
+    return facts
 
 
 def assess_command(

@@ -65,6 +65,27 @@ WRAPPER_VALUE_FLAGS = {
 }
 
 
+def _in_env_directory(a: Analysis, inv: Invocation) -> Invocation:
+    """`env -C dir cmd` runs cmd in dir: what it writes is judged from there (`env -C .git/hooks
+    sh -c 'echo x > pre-commit'` writes a hook)."""
+    for index, arg in enumerate(inv.args):
+        value = arg.value
+        if value in ("-C", "--chdir") and index + 1 < len(inv.args):
+            target = inv.args[index + 1]
+        elif value.startswith("--chdir="):
+            target = Word(value.split("=", 1)[1], static=arg.static)
+        elif value.startswith("-C") and len(value) > 2:
+            target = Word(value[2:], static=arg.static)
+        else:
+            continue
+        if not target.static:
+            a.flag(Risk.MEDIUM, f"env runs the command in a directory known only at run time ({target.value})")
+            return inv
+        directory = os.path.normpath(os.path.join(inv.cwd, target.value))
+        return Invocation(inv.name, inv.args, inv.command, directory, inv.pipeline)
+    return inv
+
+
 #: Programs that destroy their operands for good (no git checkout brings them back): through
 #: xargs, which names they get is unseen.
 _DESTROYS_ITS_OPERANDS = frozenset(words("shred truncate dd wipe srm"))
@@ -93,6 +114,7 @@ def wrapper(a: Analysis, inv: Invocation) -> None:
         if not inner:
             prints_environment(a, inv)
             return
+        inv = _in_env_directory(a, inv)
     if inv.name == "timeout" and inner:
         inner = inner[1:]  # the duration
     if inv.name in ("taskset", "flock", "chrt") and inner:
@@ -200,9 +222,12 @@ def shell(a: Analysis, inv: Invocation) -> None:
     """`bash -c CODE` is analyzed as shell; a script file is read and analyzed; code on stdin
     from a pipe cannot be seen, so it is HIGH."""
     code, script, skip, c_flag = None, None, False, False
-    for word in inv.args:
+    rcfile: Word | None = None
+    positional: list[Word] = []
+    for index, word in enumerate(inv.args):
         if skip:
             skip = False
+            rcfile = word if inv.args[index - 1].value in ("--rcfile", "--init-file") else rcfile
             continue
         value = word.value
         if value in ("-o", "-O", "+o", "+O", "--rcfile", "--init-file"):
@@ -212,16 +237,20 @@ def shell(a: Analysis, inv: Invocation) -> None:
         elif value.startswith(("-", "+")):
             continue
         elif c_flag and code is None:
-            code = word
+            code, positional = word, inv.args[index + 1 :]
             break
         else:
             script = word
             break
+    if rcfile is not None:  # `bash --rcfile x.sh -i` runs x.sh first, as `bash x.sh` would
+        a.flag(Risk.MEDIUM, f"{inv.name} runs the start-up file {rcfile.value}")
+        a.read_path(rcfile, inv.cwd)
+        _follow_script(a, rcfile, inv.cwd)
     if code is not None:
         if not code.static:
             a.flag(Risk.HIGH, f"{inv.name} -c runs code that is only known at run time")
         else:
-            a.nested_shell(code.value, inv.cwd, f"{inv.name} -c")
+            a.nested_shell(code.value, inv.cwd, f"{inv.name} -c", positional=positional)
     elif script is not None and runs_unseen_code(a, inv, script):
         pass
     elif script is not None and script.value != "-" and not script.value.startswith(STDIN_PATHS):

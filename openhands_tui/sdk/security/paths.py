@@ -65,6 +65,9 @@ _SENSITIVE = {
         .vscode/* .idea/* *.code-workspace .devcontainer/* .devcontainer.json .nvim.lua .nvimrc .exrc
         .gitpod.yml
     """),
+    "start-up commands an interactive tool reads from the folder it is started in": words("""
+        .pdbrc .irbrc irb.rc _irbrc .pryrc .Rprofile .octaverc
+    """),
     "interpreter start-up code (runs in every later Python or activated shell)": words("""
         site-packages/*.pth dist-packages/*.pth site-packages/sitecustomize.py site-packages/usercustomize.py
         dist-packages/sitecustomize.py bin/activate bin/activate.* bin/activate_this.py pyvenv.cfg
@@ -127,7 +130,7 @@ class PathJudge:
         for candidate in {resolved, os.path.normpath(raw)}:
             parts = PurePosixPath(candidate).parts
             name = parts[-1] if parts else ""
-            if _matches(name, _SECRET_NAMES) and not _matches(name, _NOT_SECRET):
+            if is_secret_name(name):
                 return f"{name} holds secrets (keys, tokens or credentials)"
             joined = "/".join(parts)
             for directory in _SECRET_DIRS:
@@ -158,8 +161,20 @@ class PathJudge:
 
 
 def is_secret_name(name: str) -> bool:
-    """Whether a file name (or a glob for names, `*.env`) is one secrets are kept under."""
-    return _matches(name, _SECRET_NAMES) and not _matches(name, _NOT_SECRET)
+    """Whether a file name (or a glob for names, `*.env`) is one secrets are kept under, also
+    as an editor leaves a copy of it (`.env~`, `#.env#`, `.env.swp` by the rule for `.env.*`)."""
+    for candidate in {name, _copied_name(name)}:
+        if _matches(candidate, _SECRET_NAMES) and not _matches(candidate, _NOT_SECRET):
+            return True
+    return False
+
+
+def _copied_name(name: str) -> str:
+    """The file a backup or auto-save an editor writes beside it copies: `name~` (vim, emacs),
+    `#name#` (emacs); else `name`."""
+    if len(name) > 2 and name.startswith("#") and name.endswith("#"):
+        return name[1:-1]
+    return name.rstrip("~") or name
 
 
 def is_secret_path(text: str) -> bool:

@@ -24,6 +24,8 @@ from openhands_tui.tools.file_editor.files import (
     UndoStore,
     bounded_lines,
     check_regular,
+    open_rated,
+    remove_pinned,
     write_atomically,
 )
 
@@ -71,15 +73,15 @@ class FileEditor:
 
     # -- view ------------------------------------------------------------------------------
 
-    def view(self, path: str, view_range: list[int] | None = None) -> EditResult:
+    def view(self, path: str, view_range: list[int] | None = None, real: str | None = None) -> EditResult:
         target = self.resolve(path)
         if target.is_dir():
             if view_range:
                 raise EditorError("`view_range` only applies to files, not directories.")
             return EditResult(self._listing(target), str(target))
         if view_range:
-            return EditResult(self._view_range(target, view_range), str(target))
-        lines = TextFile.read(target).text.split("\n")
+            return EditResult(self._view_range(target, view_range, real), str(target))
+        lines = TextFile.read(target, real=real).text.split("\n")
         if lines and lines[-1] == "":
             lines.pop()
         numbered = [f"{n:6}\t{line}" for n, line in enumerate(lines, start=1)]
@@ -91,7 +93,7 @@ class FileEditor:
         header = f"{target} ({len(lines)} lines)"
         return EditResult(f"{header}\n{text}" if text else f"{header}\n(empty file)", str(target))
 
-    def _view_range(self, target: Path, view_range: list[int]) -> str:
+    def _view_range(self, target: Path, view_range: list[int], real: str | None) -> str:
         """Lines `start..end` of a file of any size, read as a stream (a 200 MB log is fine)."""
         if len(view_range) != 2:
             raise EditorError("`view_range` must be two numbers: [start, end] (end -1 means the last line).")
@@ -101,7 +103,7 @@ class FileEditor:
         check_regular(target)
         shown: list[str] = []
         chars, total = 0, 0
-        with open(target, "rb") as handle:
+        with open_rated(target, real) as handle:
             for number, (raw, longer) in enumerate(bounded_lines(handle, MAX_VIEW_CHARS + 1), start=1):
                 total = number
                 if number < start or (end != -1 and number > end) or chars > MAX_VIEW_CHARS:
@@ -144,7 +146,7 @@ class FileEditor:
 
     # -- changes ---------------------------------------------------------------------------
 
-    def create(self, path: str, file_text: str | None) -> EditResult:
+    def create(self, path: str, file_text: str | None, real: str | None = None) -> EditResult:
         target = self.resolve(path)
         if file_text is None:
             raise EditorError("`create` needs `file_text`, the full content of the new file.")
@@ -160,17 +162,17 @@ class FileEditor:
             )
         target.parent.mkdir(parents=True, exist_ok=True)
         data = file_text.encode("utf-8", errors="surrogateescape")
-        write_atomically(target, data)
+        write_atomically(target, data, real)
         self.undo.push(target, None)
         self.undo.wrote(target, data)
         lines = file_text.count("\n") + (0 if file_text.endswith("\n") or not file_text else 1)
         return EditResult(f"Created {target} ({lines} lines).", str(target), _diff(target, "", file_text))
 
-    def str_replace(self, path: str, old_str: str | None, new_str: str | None) -> EditResult:
+    def str_replace(self, path: str, old_str: str | None, new_str: str | None, real: str | None = None) -> EditResult:
         target = self.resolve(path)
         if not old_str:
             raise EditorError("`str_replace` needs a non-empty `old_str` copied exactly from the file.")
-        file = TextFile.read(target)
+        file = TextFile.read(target, real=real)
         content, old = file.text, old_str.replace("\r\n", "\n") if file.crlf else old_str
         new = (new_str or "").replace("\r\n", "\n") if file.crlf else (new_str or "")
         first = content.find(old)
@@ -188,7 +190,7 @@ class FileEditor:
             )
         updated = content[:first] + new + content[first + len(old) :]
         start_line = content.count("\n", 0, first) + 1
-        self._write(target, file, updated)
+        self._write(target, file, updated, real)
         snippet = _snippet(updated, start_line, new.count("\n") + 1)
         return EditResult(
             f"Edited {target}. The changed region now reads:\n{snippet}\nCheck it is what you meant.",
@@ -196,11 +198,11 @@ class FileEditor:
             _diff(target, content, updated),
         )
 
-    def insert(self, path: str, insert_line: int | None, new_str: str | None) -> EditResult:
+    def insert(self, path: str, insert_line: int | None, new_str: str | None, real: str | None = None) -> EditResult:
         target = self.resolve(path)
         if insert_line is None or new_str is None:
             raise EditorError("`insert` needs `insert_line` (0 = top of file) and `new_str`.")
-        file = TextFile.read(target)
+        file = TextFile.read(target, real=real)
         content = file.text
         lines = content.split("\n")
         trailing_newline = content.endswith("\n")
@@ -211,7 +213,7 @@ class FileEditor:
         new_lines = new_str.replace("\r\n", "\n").split("\n")
         updated_lines = lines[:insert_line] + new_lines + lines[insert_line:]
         updated = "\n".join(updated_lines) + ("\n" if trailing_newline or not content else "")
-        self._write(target, file, updated)
+        self._write(target, file, updated, real)
         snippet = _snippet(updated, insert_line + 1, len(new_lines))
         return EditResult(
             f"Inserted {len(new_lines)} line(s) after line {insert_line} of {target}:\n{snippet}",
@@ -219,7 +221,7 @@ class FileEditor:
             _diff(target, content, updated),
         )
 
-    def undo_edit(self, path: str) -> EditResult:
+    def undo_edit(self, path: str, real: str | None = None) -> EditResult:
         target = self.resolve(path)
         if self.undo.changed_since_written(target):
             self.undo.forget(target)
@@ -231,14 +233,14 @@ class FileEditor:
         found, previous = self.undo.pop(target)
         if not found:
             raise EditorError(f"There is no edit of {target} to undo.")
-        current = _readable(target)
+        current = _readable(target, real)
         if previous is None:
-            target.unlink(missing_ok=True)
+            remove_pinned(target, real)
             self.undo.wrote(target, None)
             return EditResult(
                 f"Undid the creation of {target}; the file is removed.", str(target), _diff(target, current, "")
             )
-        write_atomically(target, previous)
+        write_atomically(target, previous, real)
         self.undo.wrote(target, previous)
         return EditResult(
             f"Restored {target} to its version before the last edit.",
@@ -246,11 +248,12 @@ class FileEditor:
             _diff(target, current, previous.decode("utf-8", errors="replace")),
         )
 
-    def _write(self, target: Path, file: TextFile, updated: str) -> None:
-        with open(target, "rb") as handle:
+    def _write(self, target: Path, file: TextFile, updated: str, real: str | None) -> None:
+        """`real`: where `target` pointed when the change was rated (the write goes there or nowhere)."""
+        with open_rated(target, real) as handle:
             self.undo.push(target, handle.read(MAX_EDIT_BYTES + 1))
         data = file.encode(updated)
-        write_atomically(target, data)
+        write_atomically(target, data, real)
         self.undo.wrote(target, data)
 
 
@@ -294,9 +297,9 @@ def _shown_name(name: str) -> str:
     return name.encode("utf-8", errors="surrogateescape").decode("utf-8", errors="replace")
 
 
-def _readable(target: Path) -> str:
+def _readable(target: Path, real: str | None) -> str:
     try:
-        with open(target, "rb") as handle:
+        with open_rated(target, real) as handle:
             return handle.read(MAX_EDIT_BYTES).decode("utf-8", errors="replace")
     except OSError:
         return ""

@@ -14,6 +14,7 @@ import contextlib
 import errno
 import hashlib
 import os
+import secrets
 import select
 import shutil
 import stat
@@ -76,14 +77,15 @@ class TextFile:
     crlf: bool
 
     @classmethod
-    def read(cls, target: Path, limit: int = MAX_EDIT_BYTES) -> TextFile:
+    def read(cls, target: Path, limit: int = MAX_EDIT_BYTES, real: str | None = None) -> TextFile:
+        """`real`: where `target` pointed when the action was rated; the file there is read."""
         info = check_regular(target)
         if info.st_size > limit:
             raise EditorError(
                 f"{target} is {info.st_size:,} bytes, more than the editor works on ({limit:,}). View a range "
                 "with `view_range`, or change it with a command (sed, a script) in the terminal."
             )
-        with open(target, "rb") as handle:
+        with open_rated(target, real) as handle:
             data = handle.read(limit + 1)
         if b"\0" in data[:8192]:
             raise EditorError(f"{target} looks binary; the editor only handles text files.")
@@ -101,27 +103,78 @@ class TextFile:
         return text.encode("utf-8", errors="surrogateescape")
 
 
-def write_atomically(target: Path, data: bytes) -> None:
+def write_atomically(target: Path, data: bytes, real: str | None = None) -> None:
     """Write to a temporary file beside `target`, then rename it over: a crash or a full disk
     leaves the old content, never half of the new one. Keeps the file's permission bits, and
-    writes through a symlink to the file it points at (as the risk rules judged it)."""
-    target = Path(os.path.realpath(target))
-    mode = None
-    with contextlib.suppress(FileNotFoundError):
-        mode = stat.S_IMODE(os.stat(target).st_mode)
-    if mode is not None and not os.access(target, os.W_OK):  # renaming over it would succeed, and
-        code = errno.EROFS if _on_read_only_mount(target) else errno.EACCES  # take it over
-        raise OSError(code, os.strerror(code), str(target))
-    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    writes through a symlink to the file it points at (as the risk rules judged it).
+
+    `real` is where `target` pointed when the change was rated. The write happens in that very
+    directory or not at all: a link swapped in since (by a process the agent left running) makes
+    it fail instead of sending the change into `.git/hooks` or a home directory nobody judged."""
+    with pinned_parent(target, real) as (directory, name):
+        mode = None
+        with contextlib.suppress(FileNotFoundError):
+            mode = stat.S_IMODE(os.stat(name, dir_fd=directory).st_mode)
+        if mode is not None and not os.access(name, os.W_OK, dir_fd=directory):  # renaming over it
+            code = errno.EROFS if _on_read_only_mount(Path(os.path.realpath(target))) else errno.EACCES
+            raise OSError(code, os.strerror(code), str(target))  # would succeed, and take it over
+        temporary = f".{name}.{secrets.token_hex(4)}.tmp"
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+        handle = os.open(temporary, flags, 0o600, dir_fd=directory)
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(data)
+                if mode is not None:
+                    os.fchmod(out.fileno(), mode)
+            os.replace(temporary, name, src_dir_fd=directory, dst_dir_fd=directory)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary, dir_fd=directory)
+            raise
+
+
+def open_rated(target: Path, real: str | None = None) -> BinaryIO:
+    """`target` opened for reading in the directory it was rated in (as `write_atomically`
+    writes there): a link raced in since, to `~/.netrc` say, makes it fail instead of showing
+    the model a file nobody judged."""
+    with pinned_parent(target, real) as (directory, name):
+        flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+        handle = os.open(name, flags, dir_fd=directory)
+    if not stat.S_ISREG(os.fstat(handle).st_mode):
+        os.close(handle)
+        raise OSError(errno.EINVAL, "not a regular file", str(target))
+    return os.fdopen(handle, "rb")
+
+
+def remove_pinned(target: Path, real: str | None = None) -> None:
+    """Remove `target` (undoing its creation) from the directory it was rated in, as above."""
+    with pinned_parent(target, real) as (directory, name), contextlib.suppress(FileNotFoundError):
+        os.unlink(name, dir_fd=directory)
+
+
+#: A directory opened only to be walked through (`O_PATH`: no read permission needed).
+_DIRECTORY_ONLY = getattr(os, "O_PATH", os.O_RDONLY) | os.O_DIRECTORY | os.O_CLOEXEC
+
+
+@contextlib.contextmanager
+def pinned_parent(target: Path, real: str | None) -> Iterator[tuple[int, str]]:
+    """An open descriptor of the directory `target` really is in, reached one component at a
+    time without following any link, and the file's name there. If `target` no longer resolves
+    to `real` (when given), or a component turns into a link on the way, it raises."""
+    resolved = os.path.realpath(target)
+    if real is not None and resolved != real:
+        raise OSError(errno.ELOOP, f"it now points to {resolved}, not to {real} as when it was checked", str(target))
+    parent, name = os.path.split(resolved)
+    directory = os.open("/", _DIRECTORY_ONLY)
     try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        if mode is not None:
-            os.chmod(temporary, mode)
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+        for part in [p for p in parent.split(os.sep) if p]:
+            flags = _DIRECTORY_ONLY | os.O_NOFOLLOW
+            inner = os.open(part, flags, dir_fd=directory)
+            os.close(directory)
+            directory = inner
+        yield directory, name
+    finally:
+        os.close(directory)
 
 
 def _on_read_only_mount(path: Path) -> bool:

@@ -106,7 +106,7 @@ class FileEditorTool(ToolDefinition[FileEditorAction]):
         try:
             # on a worker thread: a big file must not hold up Esc, signals or other agents, and
             # a read stuck in the kernel must not keep the process alive once the run has ended
-            result = await run_detached(self._dispatch, action)
+            result = await run_detached(self._dispatch, action, real)
         except EditorError as exc:
             return FileEditorObservation(text=str(exc), is_error=True, command=action.command, path=action.path)
         except OSError as exc:
@@ -128,17 +128,18 @@ class FileEditorTool(ToolDefinition[FileEditorAction]):
                 return digest
         return None
 
-    def _dispatch(self, action: FileEditorAction) -> EditResult:
+    def _dispatch(self, action: FileEditorAction, real: str | None) -> EditResult:
+        """Carry out `action`; a change lands where `real` (the path as rated) is, or nowhere."""
         editor = self.editor
         if action.command == "view":
-            return editor.view(action.path, action.view_range)
+            return editor.view(action.path, action.view_range, real)
         if action.command == "create":
-            return editor.create(action.path, action.file_text)
+            return editor.create(action.path, action.file_text, real)
         if action.command == "str_replace":
-            return editor.str_replace(action.path, action.old_str, action.new_str)
+            return editor.str_replace(action.path, action.old_str, action.new_str, real)
         if action.command == "insert":
-            return editor.insert(action.path, action.insert_line, action.new_str)
-        return editor.undo_edit(action.path)
+            return editor.insert(action.path, action.insert_line, action.new_str, real)
+        return editor.undo_edit(action.path, real)
 
     async def close(self) -> None:
         self.editor.close()

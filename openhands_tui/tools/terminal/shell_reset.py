@@ -34,7 +34,7 @@ NON_INTERACTIVE = {
 #: Reset after every command (see the module docstring); the first group silences xtrace.
 _RESET_STATE = (
     "{ set +o xtrace +o verbose +o functrace +o errtrace; } 2>/dev/null; trap - DEBUG RETURN ERR EXIT 2>/dev/null; "
-    "shopt -u extdebug 2>/dev/null; unalias -a 2>/dev/null; "
+    "shopt -u extdebug dotglob nocaseglob cdable_vars 2>/dev/null; unset GLOBIGNORE; unalias -a 2>/dev/null; "
     'for __oht_f in $(compgen -A function); do unset -f "$__oht_f"; done; unset __oht_f; '
 )
 #: bash refuses to assign these two; nothing else in RUNS_CODE_LATER is left out.
