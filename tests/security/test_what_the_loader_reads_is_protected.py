@@ -49,19 +49,10 @@ def test_read_by_the_loader_means_high_to_write(path: str, workspace: Path) -> N
         assert risk == Risk.HIGH, f"writing {where}: {risk}"
 
 
-def test_the_nested_skills_look_goes_no_further_than_the_sandboxs() -> None:
-    from openhands_tui.sdk.context import nested_skills
-    from openhands_tui.tools.terminal import git_state
-
-    assert nested_skills.NESTED_DEPTH == git_state.NESTED_DEPTH
-    assert nested_skills.MAX_DIRECTORIES == git_state.NESTED_MAX_DIRECTORIES
-    assert nested_skills.SKIPPED == git_state._SKIPPED
-
-
 def test_every_nested_skill_the_loader_reads_is_read_only_in_the_sandbox(workspace: Path) -> None:
     """A package's skills are read from folders the sandbox binds read-only, also on a tree so big
     that its nested look stops early: a skill past that point is not read at all."""
-    from openhands_tui.sdk.context import nested_skills
+    from openhands_tui.sdk import nested_look
     from openhands_tui.tools.terminal.sandbox import ProtectedPaths
 
     def skill(folder: Path, name: str) -> None:
@@ -71,7 +62,7 @@ def test_every_nested_skill_the_loader_reads_is_read_only_in_the_sandbox(workspa
 
     for where in loader.SKILL_DIRS:
         skill(workspace / "pkg" / where, "in-" + where.strip(".").replace("/", "-"))
-    for index in range(nested_skills.MAX_DIRECTORIES):  # a wide tree: the look's budget runs out
+    for index in range(nested_look.MAX_DIRECTORIES):  # a wide tree: the look's budget runs out
         (workspace / "wide" / f"d{index:04}").mkdir(parents=True)
     # breadth first: every folder two deep is looked at before this one, three deep
     skill(workspace / "wide" / "d0000" / "sub" / ".claude/skills", "past-the-budget")

@@ -23,35 +23,8 @@ from pathlib import Path
 
 from openhands_tui.sdk.context.skill import Skill
 from openhands_tui.sdk.context.skill_dirs import load_directory
+from openhands_tui.sdk.nested_look import DEPTH, MAX_DIRECTORIES, SKIPPED
 
-#: The sandbox's nested look (tools/terminal/git_state.py): how deep, how many folders, which
-#: trees it skips. Equal there and here, or a skill could be read from a folder left writable.
-NESTED_DEPTH = 6
-MAX_DIRECTORIES = 2000
-SKIPPED = frozenset(
-    {
-        "build",
-        "dist",
-        "out",
-        "_deps",
-        ".build",
-        ".git",
-        "node_modules",
-        ".venv",
-        "venv",
-        "__pycache__",
-        ".tox",
-        ".nox",
-        ".mypy_cache",
-        ".ruff_cache",
-        ".pytest_cache",
-        ".cache",
-        "site-packages",
-        "target",
-        ".gradle",
-        ".terraform",
-    }
-)
 #: Skill folders read below the workspace; more are reported, not read (each is a listing line
 #: per skill in every request).
 MAX_NESTED_SKILL_DIRS = 20
@@ -111,7 +84,7 @@ def nested_skill_dirs(workspace: Path, skill_dirs: tuple[str, ...]) -> list[tupl
         for entry in entries:
             if entry.name.lower() == ".git" and directory != top:
                 continue
-            if depth < NESTED_DEPTH and entry.name not in SKIPPED and entry.is_dir(follow_symlinks=False):
+            if depth < DEPTH and entry.name not in SKIPPED and entry.is_dir(follow_symlinks=False):
                 pending.append((entry.path, depth + 1))
     return found
 

@@ -14,6 +14,8 @@ from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 
+from openhands_tui.sdk.nested_look import DEPTH, MAX_DIRECTORIES, SKIPPED
+
 
 def _keys(text: str) -> frozenset[str]:
     return frozenset(text.split())
@@ -132,47 +134,12 @@ def harmless_new_git(path: Path) -> bool:
     return False
 
 
-#: How deep below the workspace nested repositories are looked for (`a/b/c/.git` is depth 3; a
-#: monorepo vendors at `packages/web/vendor/lib/x`, depth 5), and how many directories one look
-#: may open: the look is breadth first, so the budget bounds its cost however deep it may go
-#: (~20 ms on a 2,000-directory site-packages, the same at depth 3 and 6).
-NESTED_DEPTH = 6
-NESTED_MAX_DIRECTORIES = 2000
-#: Trees that hold no repository the user works in, and can be huge; build output too, where
-#: tools clone dependencies (CMake's `build/_deps/x-src/.git`) that `rm -rf build` must still delete
-#: (a protected path is a mount point: it cannot be removed).
-_SKIPPED = frozenset(
-    {
-        "build",
-        "_deps",
-        "dist",
-        "out",
-        ".build",
-        ".git",
-        "node_modules",
-        ".venv",
-        "venv",
-        "__pycache__",
-        ".tox",
-        ".nox",
-        ".mypy_cache",
-        ".ruff_cache",
-        ".pytest_cache",
-        ".cache",
-        "site-packages",
-        "target",
-        ".gradle",
-        ".terraform",
-    }
-)
-
-
 #: Called for each directory the nested look lists, with its entries: more paths to protect.
 ExtraLook = Callable[[Path, list[os.DirEntry[str]]], list[Path]]
 
 
 def nested_repositories_state(workspace: Path, also: ExtraLook | None = None) -> list[Path]:
-    """For every repository nested in the working tree (depth <= NESTED_DEPTH): its hooks and
+    """For every repository nested in the working tree (depth <= DEPTH): its hooks and
     config (and its own submodules'), or the `.git` file itself when it points elsewhere. git
     runs those hooks and obeys that config when the user works in the nested directory.
     Breadth first, so a budget cut on a huge tree drops the deepest directories, not vendor/.
@@ -181,10 +148,10 @@ def nested_repositories_state(workspace: Path, also: ExtraLook | None = None) ->
     found: list[Path] = []
     top = str(workspace)
     pending, seen = deque([(top, 0)]), 0
-    while pending and seen < NESTED_MAX_DIRECTORIES:
+    while pending and seen < MAX_DIRECTORIES:
         directory, depth = pending.popleft()
         seen += 1
-        if depth == NESTED_DEPTH and also is None:  # only whether it is a repository: one lstat, not a listing
+        if depth == DEPTH and also is None:  # only whether it is a repository: one lstat, not a listing
             if os.path.lexists(directory + "/.git"):
                 found += _repository_state(Path(directory, ".git"))
             continue
@@ -197,7 +164,7 @@ def nested_repositories_state(workspace: Path, also: ExtraLook | None = None) ->
         for entry in entries:
             if entry.name.lower() == ".git" and directory != top:
                 found += _repository_state(Path(entry.path))
-            elif depth < NESTED_DEPTH and entry.name not in _SKIPPED and entry.is_dir(follow_symlinks=False):
+            elif depth < DEPTH and entry.name not in SKIPPED and entry.is_dir(follow_symlinks=False):
                 pending.append((entry.path, depth + 1))
     return found
 
