@@ -560,3 +560,26 @@ def test_text_options_naming_a_secret_stay_below_high(hooked_project: Path) -> N
         "grep -e.env -r src",
     ):
         assert _risk(command, hooked_project) != Risk.HIGH, assess_command(command, str(hooked_project))
+
+
+def test_an_editor_create_makes_its_folders_where_it_was_rated_or_nowhere(tmp_path: Path) -> None:
+    """`create docs/new/deep/x.md` was rated with `docs` a plain folder; `docs` became a link to a
+    folder outside the workspace before the editor (unconfined) ran. `mkdir -p` followed the link
+    and made `new/deep` out there before the write was refused; now nothing is made there."""
+    from openhands_tui.tools.file_editor.editor import EditorError, FileEditor
+
+    workspace, outside = tmp_path / "ws", tmp_path / "outside"
+    (workspace / "docs").mkdir(parents=True)
+    outside.mkdir()
+    target = workspace / "docs" / "new" / "deep" / "x.md"
+    rated = str(target.resolve())
+    (workspace / "docs").rmdir()
+    (workspace / "docs").symlink_to(outside)
+    editor = FileEditor(workspace)
+    with pytest.raises((OSError, EditorError)):
+        editor.create(str(target), "text\n", rated)
+    assert list(outside.iterdir()) == []
+    (workspace / "docs").unlink()
+    (workspace / "docs").mkdir()
+    editor.create(str(target), "text\n", rated)  # as rated: the folders are made, the file written
+    assert target.read_text() == "text\n"

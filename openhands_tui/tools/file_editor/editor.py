@@ -24,6 +24,7 @@ from openhands_tui.tools.file_editor.files import (
     UndoStore,
     bounded_lines,
     check_regular,
+    make_parents_pinned,
     open_rated,
     remove_pinned,
     write_atomically,
@@ -160,7 +161,7 @@ class FileEditor:
                 f"{target} already exists; `create` never overwrites. Use `str_replace` to change it "
                 "(or `view` it first)."
             )
-        target.parent.mkdir(parents=True, exist_ok=True)
+        make_parents_pinned(target, real)
         data = file_text.encode("utf-8", errors="surrogateescape")
         write_atomically(target, data, real)
         self.undo.push(target, None)

@@ -152,6 +152,26 @@ def remove_pinned(target: Path, real: str | None = None) -> None:
         os.unlink(name, dir_fd=directory)
 
 
+def make_parents_pinned(target: Path, real: str | None = None) -> None:
+    """Create the folders `target` needs where it was rated (`real`, else where it points now),
+    one at a time from the root, never through a link: `mkdir -p` through a link swapped in
+    since the rating (`docs` -> `/etc`) made folders outside the workspace, unconfined, before
+    the write itself was refused. A link on the way now makes it fail, having made nothing."""
+    parent = os.path.dirname(real if real is not None else os.path.realpath(target))
+    directory = os.open("/", _DIRECTORY_ONLY)
+    try:
+        for part in [p for p in parent.split(os.sep) if p]:
+            try:
+                inner = os.open(part, _DIRECTORY_ONLY | os.O_NOFOLLOW, dir_fd=directory)
+            except FileNotFoundError:
+                os.mkdir(part, 0o777, dir_fd=directory)
+                inner = os.open(part, _DIRECTORY_ONLY | os.O_NOFOLLOW, dir_fd=directory)
+            os.close(directory)
+            directory = inner
+    finally:
+        os.close(directory)
+
+
 #: A directory opened only to be walked through (`O_PATH`: no read permission needed).
 _DIRECTORY_ONLY = getattr(os, "O_PATH", os.O_RDONLY) | os.O_DIRECTORY | os.O_CLOEXEC
 
