@@ -40,7 +40,7 @@ from openhands_tui.cli_usage import (  # noqa: E402
     usage_line,
 )
 from openhands_tui.interrupts import interrupted, raise_on_interrupt  # noqa: E402
-from openhands_tui.standard_streams import make_standard_streams_safe  # noqa: E402
+from openhands_tui.standard_streams import lost_output, make_standard_streams_safe  # noqa: E402
 from openhands_tui.startup import collector_paused  # noqa: E402
 from openhands_tui.task_text import task_text  # noqa: E402
 
@@ -336,4 +336,9 @@ def main(argv: list[str] | None = None) -> int:
         if interrupted():
             return 130
         raise
-    return code if isinstance(code, int) else 0
+    code = code if isinstance(code, int) else 0
+    lost = lost_output()
+    if lost is not None:  # `tui sessions > list.txt` on a full disk: not a silent exit 0
+        print(f"tui: standard output: cannot write ({lost})", file=sys.stderr)
+        return code or 1
+    return code

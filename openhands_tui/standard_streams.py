@@ -10,9 +10,9 @@ A standard output whose encoding cannot show the model's text (`PYTHONIOENCODING
 Latin-1 locale) would end the run with a UnicodeEncodeError on the first non-ASCII answer:
 such characters are shown as `?` instead.
 
-A standard error that cannot be written (a closed pipe, a full disk) drops what is written to
-it instead of raising (`_ErrorsDropped`), and a headless run's output is written by a thread
-of its own (`QueuedOutput`), so a reader that stops reading never freezes the run.
+A standard output or error that cannot be written (a closed pipe, a full disk) drops what is
+written to it instead of raising (`_WritesNeverRaise`), and a headless run's output is written
+by a thread of its own (`QueuedOutput`), so a reader that stops reading never freezes the run.
 """
 
 from __future__ import annotations
@@ -48,33 +48,36 @@ def make_standard_streams_safe() -> None:
         if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
             with contextlib.suppress(ValueError, OSError):  # detached or closed: leave it alone
                 stream.reconfigure(errors="replace")
-    errors_never_raise()
+    writes_never_raise()
 
 
-class _ErrorsDropped:
-    """Standard error that outlives whatever reads it. A closed pipe (`tui ... 2>&1 | head`), a
-    full disk (`2>log` on a full one) or a terminal that went away made the next `print(...,
-    file=sys.stderr)` raise, ending a run that had nothing wrong with it, or its last line a
-    traceback. Diagnostics are not worth that: once a write fails, the descriptor becomes
-    /dev/null and the run goes on to its own end and exit code."""
+class _WritesNeverRaise:
+    """A standard stream that outlives whatever reads it. A closed pipe (`tui sessions | head
+    -1`, `tui ... 2>&1 | head`), a full disk (`> out.txt` on a full one) or a terminal that went
+    away made the next `print()` raise: a traceback, or a finished run exiting 1. Once a write
+    fails, the descriptor becomes /dev/null and the command goes on to its own end; a failure
+    other than a reader that went away is kept in `lost`, for the command to say and exit 1."""
 
     def __init__(self, stream: TextIO) -> None:
         self._stream = stream
+        self.lost: str | None = None
 
     def write(self, text: str) -> int:
         try:
             return self._stream.write(text)
-        except OSError:
-            self._to_null()
+        except OSError as exc:
+            self._to_null(exc)
             return len(text)
 
     def flush(self) -> None:
         try:
             self._stream.flush()
-        except OSError:
-            self._to_null()
+        except OSError as exc:
+            self._to_null(exc)
 
-    def _to_null(self) -> None:
+    def _to_null(self, exc: OSError) -> None:
+        if not isinstance(exc, BrokenPipeError):
+            self.lost = self.lost or (exc.strerror or str(exc))
         with contextlib.suppress(OSError, ValueError, io.UnsupportedOperation):
             null = os.open(os.devnull, os.O_WRONLY)
             os.dup2(null, self._stream.fileno())
@@ -86,10 +89,20 @@ class _ErrorsDropped:
         return getattr(self._stream, name)
 
 
-def errors_never_raise() -> None:
-    """From here on a failed write to standard error is dropped, not raised."""
-    if not isinstance(sys.stderr, _ErrorsDropped):
-        sys.stderr = cast(TextIO, _ErrorsDropped(sys.stderr))
+def writes_never_raise() -> None:
+    """From here on a failed write to standard output or error is dropped, not raised."""
+    if not isinstance(sys.stdout, _WritesNeverRaise):
+        sys.stdout = cast(TextIO, _WritesNeverRaise(sys.stdout))
+    if not isinstance(sys.stderr, _WritesNeverRaise):
+        sys.stderr = cast(TextIO, _WritesNeverRaise(sys.stderr))
+
+
+def lost_output() -> str | None:
+    """Why standard output could not be written (after flushing it), or None: nothing was lost,
+    or its reader simply went away (`| head`), which is the reader's choice, not a failure."""
+    with contextlib.suppress(OSError, ValueError):
+        sys.stdout.flush()
+    return getattr(sys.stdout, "lost", None)
 
 
 class QueuedOutput:

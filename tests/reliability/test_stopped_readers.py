@@ -11,6 +11,8 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -109,3 +111,34 @@ def test_a_standard_error_that_cannot_be_written_is_not_an_error(
         os.close(reader)  # the reader goes away while the run still has lines to say
     assert forker.ended(pid) == "exit 0"
     assert out.read_text().rstrip().endswith("all done")
+
+
+@pytest.mark.subprocess
+@pytest.mark.parametrize("command", [["--version"], ["--help"], ["sessions"], ["mcp", "list"]])
+def test_any_command_whose_output_is_lost_says_so_in_one_line(
+    tmp_path: Path, forker: WarmLauncher, command: list[str]
+) -> None:
+    """Every command, not only a run: `tui sessions > list.txt` on a full disk was a traceback."""
+    err = tmp_path / "stderr"
+    pid = forker.start(command, Path("/dev/full"), err)
+    assert forker.ended(pid) == "exit 1"
+    assert err.read_text().splitlines() == ["tui: standard output: cannot write (No space left on device)"]
+
+
+@pytest.mark.subprocess
+@pytest.mark.parametrize("command", [["--version"], ["sessions"]])
+def test_a_reader_that_went_away_ends_a_command_quietly(command: list[str]) -> None:
+    """`tui sessions | head -1`: the reader's choice, not a failure — exit 0, nothing on stderr."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # gone before the first write
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "openhands_tui", *command],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
+            timeout=60,
+        )
+    finally:
+        os.close(write_end)
+    assert (result.returncode, result.stderr.decode()) == (0, "")
