@@ -31,10 +31,12 @@ def config_path() -> Path:
 
 
 def load_config(path: Path | None = None) -> dict[str, Any]:
-    """The parsed config file, or {} when there is none. A broken file is a one-line error."""
+    """The parsed config file, or {} when there is none. A broken file is a one-line error.
+    A byte-order mark (Notepad saves one) is skipped: TOML has none, and tomllib called such a
+    file an "invalid statement at line 1, column 1" that nothing on the screen showed."""
     path = path or config_path()
     try:
-        return tomllib.loads(read_regular(path).decode("utf-8"))
+        return tomllib.loads(read_regular(path).decode("utf-8-sig"))
     except FileNotFoundError:
         return {}
     except UnicodeDecodeError:

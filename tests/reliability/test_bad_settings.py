@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from openhands_tui.sdk.errors import SettingsError
-from openhands_tui.sdk.settings import config_path, llm_tuning, resolve_llm_settings
+from openhands_tui.sdk.settings import config_path, llm_tuning, load_config, resolve_llm_settings, save_config
 from openhands_tui.testing import Script, Turn
 from tests.conftest import model_args, run_tui
 
@@ -83,3 +83,13 @@ def test_the_command_says_it_in_one_line_before_any_request(
     (said,) = result.stderr.strip().splitlines()
     assert said.startswith(line)
     assert not server.requests
+
+
+def test_a_config_saved_with_a_byte_order_mark_is_read(isolated_home: Path) -> None:
+    """Windows editors save UTF-8 with a BOM; tomllib refused it as an invisible bad statement."""
+    path = config_path()
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b'\xef\xbb\xbf[llm]\nmodel = "openai/gpt-4o"\n')
+    assert resolve_llm_settings().model == "openai/gpt-4o"
+    save_config({"theme": "openhands-light"})  # and saving it keeps the setting (and drops the mark)
+    assert load_config() == {"theme": "openhands-light", "llm": {"model": "openai/gpt-4o"}}
