@@ -91,43 +91,43 @@ class TranscriptPrinter:
 
     def _format(self, event: Event) -> str | None:
         if isinstance(event, DelegationOpenedEvent):
-            self.names[event.agent_id], self.depths[event.agent_id] = event.agent_name, event.depth
+            self.names[event.agent_id], self.depths[event.agent_id] = _shown(event.agent_name), event.depth
             return None
         who = self._who(event)
         if isinstance(event, SystemPromptEvent):
-            self.names.setdefault(event.agent_id, event.agent_name)
-            return f"{who}── agent {event.agent_name} · {event.model}"
+            self.names.setdefault(event.agent_id, _shown(event.agent_name))
+            return f"{who}── agent {_shown(event.agent_name)} · {_shown(event.model)}"
         if isinstance(event, MicroagentTriggeredEvent):
-            why = f"keyword {event.keyword!r}" if event.keyword else "always on"
-            return f"{who}  ◆ microagent {event.name} ({event.type}, {why}, {event.tokens} tokens)"
+            why = f"keyword {_shown(repr(event.keyword))}" if event.keyword else "always on"
+            return f"{who}  ◆ microagent {_shown(event.name)} ({event.type}, {why}, {event.tokens} tokens)"
         if isinstance(event, MicroagentsLoadedEvent):
             for problem in [*event.warnings, *event.shadowed]:
                 print(f"warning: {strip_controls(problem)}", file=self.err or sys.stderr)
             return None
         if isinstance(event, DelegationClosedEvent) and event.status == "rejected":
-            return f"{who}✗ not started: {event.reason}"
+            return f"{who}✗ not started: {_shown(event.reason)}"
         if isinstance(event, MessageEvent):
             if event.role == "user":
-                return f"{who}› {event.content}"
+                return f"{who}› {_shown(event.content)}"
             lines = [thinking_marker(who, event)] if event.thinking else []
             if event.content.strip():
-                lines.append(f"{who}{event.content}")
+                lines.append(f"{who}{_shown(event.content)}")
             return "\n".join(lines) or None
         if isinstance(event, ActionEvent):
             if isinstance(event.subject, Finish):
                 self.finishing.add(event.tool_call_id)  # its message is the run's result, printed at the end
             risk = f"  [{event.risk}]" if event.risk and event.risk != "LOW" else ""
             together = "⇉ " if event.parallel > 1 else ""  # ran side by side with its neighbours
-            return f"{who}  ▸ {together}{event.summary}{risk}"
+            return f"{who}  ▸ {together}{_shown(event.summary)}{risk}"
         if isinstance(event, ObservationEvent):
             if event.tool_call_id in self.finishing:
                 return None
-            return _indent(_preview(event.content), f"{who}    ")
+            return _indent(_preview(_shown(event.content)), f"{who}    ")
         if isinstance(event, ConfirmationResolvedEvent) and event.decided_by.startswith("rule:"):
             verdict = "✓ approved" if event.approved else "⊘ rejected"  # which rule (and file) decided
-            return f"{who}    {verdict} ({event.decided_by})"
+            return f"{who}    {verdict} ({_shown(event.decided_by)})"
         if isinstance(event, AgentErrorEvent):
-            return f"{who}  ! {event.error}"
+            return f"{who}  ! {_shown(event.error)}"
         if isinstance(event, ResultsTruncatedEvent):
             return f"{who}  ⇊ shortened {len(event.positions)} tool result(s) to fit the context window"
         if isinstance(event, CondensationEvent):
@@ -136,7 +136,7 @@ class TranscriptPrinter:
                 f"{event.tokens_before:,} → {event.tokens_after:,} tokens"
             )
         if isinstance(event, StatusEvent) and event.status in ("finished", "error", "stuck", "paused"):
-            detail = f": {event.detail}" if event.detail else ""
+            detail = f": {_shown(event.detail)}" if event.detail else ""
             return f"{who}● {event.status}{detail}"
         return None
 
@@ -163,6 +163,13 @@ def usage_line(tree: DelegationTree) -> str | None:
     if unpriced:  # no price for the model: say so rather than show a cost too low or none
         money = f"{money} · cost unknown{f' for {unpriced:,} calls' if cost else ''} (no price for the model)"
     return f"tokens: {prompt:,} in{cache} · {output:,} out{money}"
+
+
+def _shown(text: str) -> str:
+    """Text from an event, made safe before the transcript's own prefixes are put around it: a
+    carriage return in a file name or a command's output (`a\\r● finished`) flattened after the
+    prefix was added erased the indentation, and the line read as one of the run's own."""
+    return safe_for_terminal(text)
 
 
 def _preview(text: str) -> str:
