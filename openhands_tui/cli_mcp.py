@@ -37,7 +37,9 @@ def _fail(message: str, code: int = 2) -> typer.Exit:
 
 
 def _workspace(workspace: Path | None) -> Path:
-    path = (workspace or Path.cwd()).expanduser().resolve()
+    from openhands_tui.cli_usage import working_directory
+
+    path = working_directory(workspace, _fail)
     if not path.is_dir():
         raise _fail(f"--workspace {workspace}: not a directory")
     return path
