@@ -35,6 +35,7 @@ def acp_command(
 
     from openhands_tui.sdk.errors import OpenHandsTUIError
 
+    _check_streams()
     try:
         from openhands_tui.acp.agent import serve
         from openhands_tui.launch import LaunchOptions, load_strategy_spec
@@ -56,3 +57,16 @@ def acp_command(
         raise fail(str(exc), exc.exit_code) from None
     except KeyboardInterrupt:
         raise typer.Exit(130) from None
+
+
+def _check_streams() -> None:
+    """JSON-RPC is read and written through asyncio's pipe transports: a regular file
+    (`tui acp < requests.jsonl > replies.jsonl`) was a ValueError traceback, and /dev/null, which
+    epoll refuses, a traceback and then a wait for ever. Pipes, sockets and terminals work."""
+    import os
+    import stat
+
+    for fd, name in ((0, "standard input"), (1, "standard output")):
+        mode = os.fstat(fd).st_mode
+        if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or os.isatty(fd)):
+            raise fail(f"acp: {name} is not a pipe or a terminal; editors run tui acp with pipes (JSON-RPC on stdio)")

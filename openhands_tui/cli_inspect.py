@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from openhands_tui.cli_usage import check_theme, fail
+from openhands_tui.cli_usage import check_theme, fail, working_directory
 
 
 def sessions_command(
@@ -63,7 +63,7 @@ def microagents_command(
     def shown(text: str) -> str:
         return " ".join(strip_controls(text).split())
 
-    root = (workspace or Path.cwd()).resolve()
+    root = working_directory(workspace)
     if not root.is_dir():
         raise fail(f"--workspace {workspace}: not a directory")
     loaded = load_microagents(root)
@@ -115,7 +115,7 @@ def risk_command(
     """Rate an action LOW / MEDIUM / HIGH with the rule-based analyzer, and say why."""
     from openhands_tui.sdk.security.analyzer import assess_case
 
-    root = (workspace or Path.cwd()).resolve()
+    root = working_directory(workspace)
     if not root.is_dir():
         raise fail(f"--workspace {workspace}: not a directory")
     if not json_lines:

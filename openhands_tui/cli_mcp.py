@@ -9,6 +9,7 @@ Only typer is imported up front: `tui --help` stays fast.
 
 from __future__ import annotations
 
+import errno
 import json
 import sys
 from pathlib import Path
@@ -36,7 +37,9 @@ def _fail(message: str, code: int = 2) -> typer.Exit:
 
 
 def _workspace(workspace: Path | None) -> Path:
-    path = (workspace or Path.cwd()).expanduser().resolve()
+    from openhands_tui.cli_usage import working_directory
+
+    path = working_directory(workspace, _fail)
     if not path.is_dir():
         raise _fail(f"--workspace {workspace}: not a directory")
     return path
@@ -49,13 +52,18 @@ def _file(project: bool, workspace: Path) -> Path:
 
 
 def _load_raw(path: Path) -> dict[str, Any]:
-    """The file's JSON object (other keys kept when we write it back)."""
+    """The file's JSON object (other keys kept when we write it back). Read as the engine reads
+    it: a FIFO in its place (a project's `.mcp.json`) blocked `tui mcp` for ever."""
+    from openhands_tui.sdk.file_read import read_regular
+
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_regular(path).decode("utf-8")
     except FileNotFoundError:
         return {"mcpServers": {}}
     except OSError as exc:
         raise _fail(f"{path}: cannot read it ({exc.strerror or exc})") from None
+    except UnicodeDecodeError:
+        raise _fail(f"{path}: not UTF-8 text; fix or remove it") from None
     try:
         data = json.loads(text) if text.strip() else {}
     except json.JSONDecodeError as exc:
@@ -70,7 +78,12 @@ def _load_raw(path: Path) -> dict[str, Any]:
 def _write(path: Path, data: dict[str, Any]) -> None:
     from openhands_tui.sdk.private_file import replace_privately
 
-    replace_privately(path, json.dumps(data, indent=2) + "\n")  # headers and env often hold tokens
+    try:
+        replace_privately(path, json.dumps(data, indent=2) + "\n")  # headers and env often hold tokens
+    except OSError as exc:  # a full disk, a read-only directory: the file is as it was
+        full = exc.errno in (errno.ENOSPC, errno.EDQUOT)
+        why = "disk full" if full else f"cannot write it ({exc.strerror or exc})"
+        raise _fail(f"{path}: {why}; it is unchanged", 1) from None
 
 
 def _rows(workspace: Path) -> list[dict[str, Any]]:

@@ -5,7 +5,9 @@ the check of `--theme`. Cheap to import: `tui --help` is a start-up path."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from enum import StrEnum
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
@@ -33,6 +35,15 @@ def fail(message: str, code: int = 2) -> typer.Exit:
     """Say what is wrong in one line on stderr; the caller raises the returned exit."""
     print(f"tui: {message}", file=sys.stderr)
     return typer.Exit(code)
+
+
+def working_directory(workspace: Path | None, fail_with: Callable[[str], typer.Exit] = fail) -> Path:
+    """`--workspace` (default: the current directory), resolved. A current directory deleted under
+    the shell that started tui made `Path.cwd()` raise: a FileNotFoundError traceback."""
+    try:
+        return (workspace or Path.cwd()).expanduser().resolve()
+    except OSError:
+        raise fail_with("the current directory no longer exists; pass --workspace DIR") from None
 
 
 # -- the values flags accept ---------------------------------------------------------------

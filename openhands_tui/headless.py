@@ -11,6 +11,7 @@ import logging
 import os
 import signal
 import sys
+from collections.abc import Callable
 from typing import TextIO
 
 from openhands_tui.approval_details import approval_details
@@ -38,6 +39,7 @@ from openhands_tui.sdk.security.permissions import PermissionRule
 from openhands_tui.sdk.subject import Finish
 from openhands_tui.sdk.terminal_text import inert_json, safe_for_terminal, shown_for_approval, strip_controls
 from openhands_tui.sdk.tree import DelegationTree
+from openhands_tui.standard_streams import QueuedOutput
 
 PREVIEW_LINES = 8
 #: Ctrl+C, `kill`, and a closed terminal or dropped SSH connection all stop the run cleanly.
@@ -68,8 +70,9 @@ class JsonPrinter:
 class TranscriptPrinter:
     """A plain-text transcript a person can follow (and grep)."""
 
-    def __init__(self, out: TextIO) -> None:
+    def __init__(self, out: TextIO, err: TextIO | None = None) -> None:
         self.out = out
+        self.err = err  # None: sys.stderr as it is when a warning is printed
         self.names: dict[str, str] = {}
         self.depths: dict[str, int] = {}
         self.finishing: set[str] = set()
@@ -88,43 +91,43 @@ class TranscriptPrinter:
 
     def _format(self, event: Event) -> str | None:
         if isinstance(event, DelegationOpenedEvent):
-            self.names[event.agent_id], self.depths[event.agent_id] = event.agent_name, event.depth
+            self.names[event.agent_id], self.depths[event.agent_id] = _shown(event.agent_name), event.depth
             return None
         who = self._who(event)
         if isinstance(event, SystemPromptEvent):
-            self.names.setdefault(event.agent_id, event.agent_name)
-            return f"{who}── agent {event.agent_name} · {event.model}"
+            self.names.setdefault(event.agent_id, _shown(event.agent_name))
+            return f"{who}── agent {_shown(event.agent_name)} · {_shown(event.model)}"
         if isinstance(event, MicroagentTriggeredEvent):
-            why = f"keyword {event.keyword!r}" if event.keyword else "always on"
-            return f"{who}  ◆ microagent {event.name} ({event.type}, {why}, {event.tokens} tokens)"
+            why = f"keyword {_shown(repr(event.keyword))}" if event.keyword else "always on"
+            return f"{who}  ◆ microagent {_shown(event.name)} ({event.type}, {why}, {event.tokens} tokens)"
         if isinstance(event, MicroagentsLoadedEvent):
             for problem in [*event.warnings, *event.shadowed]:
-                print(f"warning: {strip_controls(problem)}", file=sys.stderr)
+                print(f"warning: {strip_controls(problem)}", file=self.err or sys.stderr)
             return None
         if isinstance(event, DelegationClosedEvent) and event.status == "rejected":
-            return f"{who}✗ not started: {event.reason}"
+            return f"{who}✗ not started: {_shown(event.reason)}"
         if isinstance(event, MessageEvent):
             if event.role == "user":
-                return f"{who}› {event.content}"
+                return f"{who}› {_shown(event.content)}"
             lines = [thinking_marker(who, event)] if event.thinking else []
             if event.content.strip():
-                lines.append(f"{who}{event.content}")
+                lines.append(f"{who}{_shown(event.content)}")
             return "\n".join(lines) or None
         if isinstance(event, ActionEvent):
             if isinstance(event.subject, Finish):
                 self.finishing.add(event.tool_call_id)  # its message is the run's result, printed at the end
             risk = f"  [{event.risk}]" if event.risk and event.risk != "LOW" else ""
             together = "⇉ " if event.parallel > 1 else ""  # ran side by side with its neighbours
-            return f"{who}  ▸ {together}{event.summary}{risk}"
+            return f"{who}  ▸ {together}{_shown(event.summary)}{risk}"
         if isinstance(event, ObservationEvent):
             if event.tool_call_id in self.finishing:
                 return None
-            return _indent(_preview(event.content), f"{who}    ")
+            return _indent(_preview(_shown(event.content)), f"{who}    ")
         if isinstance(event, ConfirmationResolvedEvent) and event.decided_by.startswith("rule:"):
             verdict = "✓ approved" if event.approved else "⊘ rejected"  # which rule (and file) decided
-            return f"{who}    {verdict} ({event.decided_by})"
+            return f"{who}    {verdict} ({_shown(event.decided_by)})"
         if isinstance(event, AgentErrorEvent):
-            return f"{who}  ! {event.error}"
+            return f"{who}  ! {_shown(event.error)}"
         if isinstance(event, ResultsTruncatedEvent):
             return f"{who}  ⇊ shortened {len(event.positions)} tool result(s) to fit the context window"
         if isinstance(event, CondensationEvent):
@@ -133,7 +136,7 @@ class TranscriptPrinter:
                 f"{event.tokens_before:,} → {event.tokens_after:,} tokens"
             )
         if isinstance(event, StatusEvent) and event.status in ("finished", "error", "stuck", "paused"):
-            detail = f": {event.detail}" if event.detail else ""
+            detail = f": {_shown(event.detail)}" if event.detail else ""
             return f"{who}● {event.status}{detail}"
         return None
 
@@ -162,6 +165,13 @@ def usage_line(tree: DelegationTree) -> str | None:
     return f"tokens: {prompt:,} in{cache} · {output:,} out{money}"
 
 
+def _shown(text: str) -> str:
+    """Text from an event, made safe before the transcript's own prefixes are put around it: a
+    carriage return in a file name or a command's output (`a\\r● finished`) flattened after the
+    prefix was added erased the indentation, and the line read as one of the run's own."""
+    return safe_for_terminal(text)
+
+
 def _preview(text: str) -> str:
     lines = text.rstrip("\n").split("\n")
     if len(lines) <= PREVIEW_LINES:
@@ -177,9 +187,14 @@ def _indent(text: str, prefix: str) -> str:
 class TerminalConfirmer:
     """Asks y/n on the controlling terminal when there is one; otherwise rejects, saying why."""
 
-    def __init__(self, mode: ConfirmationMode, interactive: bool | None = None) -> None:
+    def __init__(
+        self, mode: ConfirmationMode, interactive: bool | None = None, before_asking: Callable[[], object] | None = None
+    ) -> None:
         self.mode = mode
         self.interactive = sys.stdin.isatty() if interactive is None else interactive
+        #: Called (on a worker thread) before a question is shown: the transcript so far is
+        #: written first, so the question is never above the action it asks about.
+        self.before_asking = before_asking
         self._one_at_a_time = asyncio.Lock()  # parallel children's questions queue up
 
     async def confirm(self, request: ConfirmationRequest) -> Decision:
@@ -210,6 +225,8 @@ class TerminalConfirmer:
             f"Approve? [y = yes, N = no{always}, or type a reason to reject] "
         )
         async with self._one_at_a_time:
+            if self.before_asking is not None:
+                await asyncio.to_thread(self.before_asking)
             answer = (await asyncio.to_thread(_ask, prompt)).strip()
         if answer.lower() in ("y", "yes"):
             return Decision(approved=True)
@@ -259,29 +276,49 @@ async def _run(launched: Launched, task: str | None, inputs: dict[str, str]) -> 
 
 def run_headless(options: LaunchOptions, *, json_output: bool) -> int:
     """Run to the end and return the exit code (0 finished, 1 error, 3 limit/stuck, 130 interrupted)."""
-    out = sys.stdout
-    printer = JsonPrinter(out) if json_output else TranscriptPrinter(out)
-    launched = launch(options, confirmer=TerminalConfirmer(options.confirm), subscribers=[printer])
+    output = QueuedOutput(sys.stdout, sys.stderr)  # a stalled reader must not stall the run
+    out = output.stdout
+    printer = JsonPrinter(out) if json_output else TranscriptPrinter(out, output.stderr)
+    confirmer = TerminalConfirmer(options.confirm, before_asking=output.drain)
+    try:
+        launched = launch(options, confirmer=confirmer, subscribers=[printer])
+    except BaseException:
+        output.close(timeout=1)
+        raise
     log_to_session(launched)
     logging.captureWarnings(True)  # a library's warnings (an unawaited coroutine after Ctrl-C) go to tui.log
     for warning in launched.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+        print(f"warning: {warning}", file=output.stderr)
     for request in launched.trust_requests:
         print(
             f"warning: ignoring {request.describe()}: this project's own approvals are not trusted "
             "(review them, then pass --trust-project or trust them in the app)",
-            file=sys.stderr,
+            file=output.stderr,
         )
     verb = "resuming" if launched.resumed else "session"
     what = f"{launched.strategy.name} · {launched.agent.llm.model} · sandbox {launched.sandbox}"
-    print(f"{verb} {launched.log.id} · {what}", file=sys.stderr)
-    outcome = asyncio.run(_run(launched, options.task, launched.inputs))
+    print(f"{verb} {launched.log.id} · {what}", file=output.stderr)
+    try:
+        outcome = asyncio.run(_run(launched, options.task, launched.inputs))
+    except BaseException:
+        output.close(timeout=1)
+        raise
     if not json_output and outcome.result:
         write_out(out, f"\n{safe_for_terminal(outcome.result)}\n")
+    # An interrupted run does not wait on a reader that stopped reading; a finished one hands
+    # over all of its output, as any program in a pipeline does.
+    output.close(timeout=1 if outcome.exit_code == 130 else None)
     usage = usage_line(launched.conversation.runtime.tree)
     if usage:
         print(usage, file=sys.stderr)
     why = f": {safe_for_terminal(outcome.detail)}" if outcome.detail and outcome.exit_code else ""
     again = resume_hint(launched.log.id, launched.agent.llm.model)
     print(f"{outcome.status.value}{why} · session {launched.log.id} (resume with: {again})", file=sys.stderr)
+    if output.lost is not None:
+        print(
+            f"tui: standard output: cannot write ({output.lost}); "
+            f"the whole run is in the session: tui view {launched.log.id}",
+            file=sys.stderr,
+        )
+        return outcome.exit_code or 1
     return outcome.exit_code

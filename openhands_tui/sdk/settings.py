@@ -31,10 +31,12 @@ def config_path() -> Path:
 
 
 def load_config(path: Path | None = None) -> dict[str, Any]:
-    """The parsed config file, or {} when there is none. A broken file is a one-line error."""
+    """The parsed config file, or {} when there is none. A broken file is a one-line error.
+    A byte-order mark (Notepad saves one) is skipped: TOML has none, and tomllib called such a
+    file an "invalid statement at line 1, column 1" that nothing on the screen showed."""
     path = path or config_path()
     try:
-        return tomllib.loads(read_regular(path).decode("utf-8"))
+        return tomllib.loads(read_regular(path).decode("utf-8-sig"))
     except FileNotFoundError:
         return {}
     except UnicodeDecodeError:
@@ -110,14 +112,34 @@ def resolve_llm_settings(
                 break
     effort = values.get("reasoning_effort")
     if effort is not None and effort not in REASONING_EFFORTS:
-        where = {
-            "flag": "--reasoning-effort",
-            "env": ENV_REASONING_EFFORT,
-            "session": "the stored session",
-            "config": f"reasoning_effort under [llm] in {config_path()}",
-        }[source["reasoning_effort"]]
+        where = _where("reasoning_effort", "--reasoning-effort", ENV_REASONING_EFFORT, source)
         raise SettingsError(f"{where}: expected {', '.join(REASONING_EFFORTS[:-1])} or off, got {effort!r}")
+    url = values.get("base_url")
+    if url is not None and not _http_url(url):  # else every call fails, retried, as a provider error
+        where = _where("base_url", "--base-url", ENV_BASE_URL, source)
+        raise SettingsError(f"{where}: {url!r} is not an http:// or https:// URL with a host")
     return LLMSettings(**values, source=source)
+
+
+def _where(name: str, flag: str, env: str, source: dict[str, str]) -> str:
+    """Which setting a bad value came from, as the user would find it."""
+    return {
+        "flag": flag,
+        "env": env,
+        "session": f"{name} of the stored session",
+        "config": f"{name} under [llm] in {config_path()}",
+    }[source[name]]
+
+
+def _http_url(url: str) -> bool:
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        _ = parts.port  # a port that is not a number raises
+    except ValueError:  # ... as does a bracketed host that is not an address
+        return False
+    return parts.scheme in ("http", "https") and bool(parts.hostname)
 
 
 #: How the model is called, from `LLM_<NAME>` in the environment or `<name>` under [llm].
@@ -142,15 +164,47 @@ def llm_tuning(config: dict[str, Any] | None = None) -> dict[str, Any]:
             raw, where = llm_config[name], f"{name} under [llm] in {config_path()}"
         if raw is None or raw == "":
             continue
+        expected = "a whole number" if kind is int else "a number"
+        # `timeout = true` was 1 second and `num_retries = 2.5` two retries: a wrong type is said
+        whole_float = isinstance(raw, float) and raw.is_integer()
+        if (
+            isinstance(raw, bool)
+            or not isinstance(raw, str | int | float)
+            or (kind is int and isinstance(raw, float) and not whole_float)
+        ):
+            raise SettingsError(f"{where}: expected {expected}, got {raw!r}")
         try:
             value = kind(raw)
-        except (TypeError, ValueError):
-            raise SettingsError(f"{where}: expected a number, got {raw!r}") from None
+        except (TypeError, ValueError, OverflowError):
+            raise SettingsError(f"{where}: expected {expected}, got {raw!r}") from None
         least = "above 0" if name == "timeout" else "0 or more"  # a zero timeout fails every call
         if not math.isfinite(value) or value < 0 or (name == "timeout" and value == 0):
             raise SettingsError(f"{where}: must be a finite number {least}, got {raw!r}")
         tuning[name] = value
+    check_certificates()
     return tuning
+
+
+#: Environment variables that name a certificate bundle for the model client (litellm reads
+#: both; SSL_VERIFY may instead be true/false).
+CERTIFICATE_VARIABLES = ("SSL_CERT_FILE", "SSL_VERIFY")
+
+
+def check_certificates() -> None:
+    """A certificate bundle named in the environment that cannot be one (a directory, an
+    unreadable file, a file with no PEM certificate in it) is a one-line error naming the
+    variable. Found at the first model call instead, it was an "internal error" traceback in
+    tui.log, exit 1. The file is looked at, not loaded: loading a bundle costs ~25 ms a run."""
+    for name in CERTIFICATE_VARIABLES:
+        value = os.environ.get(name)
+        if not value or not os.path.lexists(value):  # unset, or (SSL_VERIFY) a true/false
+            continue
+        try:
+            head = read_regular(value, 64 << 20)[: 1 << 20]
+        except OSError as exc:
+            raise SettingsError(f"{name}={value}: cannot read it as certificates ({exc.strerror or exc})") from None
+        if b"-----BEGIN CERTIFICATE-----" not in head and b"-----BEGIN TRUSTED CERTIFICATE-----" not in head:
+            raise SettingsError(f"{name}={value}: no PEM certificate in it")
 
 
 def sandbox_policy(mode: str | None = None, config: dict[str, Any] | None = None) -> SandboxPolicy:
