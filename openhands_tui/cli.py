@@ -206,8 +206,8 @@ def main_command(
             sandbox=sandbox.value if sandbox is not None else None,
             trust_project=trust_project,
         )
-        if not headless and (missing := _not_terminals()):
-            raise fail(f"the app needs a terminal ({missing}); use --headless")
+        if not headless and not (sys.stdin.isatty() and sys.stdout.isatty()):
+            raise fail("the app needs a terminal (standard input or output is not one); use --headless")
         if demo:
             code = _run_demo(options, json_output, headless, theme)
         elif not headless:
@@ -227,19 +227,6 @@ def main_command(
             raise typer.Exit(130) from None
         raise fail(str(exc), exc.exit_code) from None
     raise typer.Exit(code)
-
-
-def _not_terminals() -> str | None:
-    """Which standard streams the app cannot use, said plainly; None if it can use them all.
-    The app draws on standard error (Textual's choice): with `tui 2>err.log` or `2>/dev/null`
-    the screen went into the file and the terminal stayed blank while the app waited for keys."""
-    import os
-
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        return "standard input or output is not one"
-    if not os.isatty(2):  # the descriptor: Textual writes to sys.__stderr__, whatever sys.stderr is
-        return "standard error is not one, and the app draws on it: leave out 2>"
-    return None
 
 
 def _run_demo(options: LaunchOptions, json_output: bool, headless: bool, theme: str | None) -> int:

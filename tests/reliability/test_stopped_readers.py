@@ -142,32 +142,3 @@ def test_a_reader_that_went_away_ends_a_command_quietly(command: list[str]) -> N
     finally:
         os.close(write_end)
     assert (result.returncode, result.stderr.decode()) == (0, "")
-
-
-@pytest.mark.subprocess
-def test_the_app_with_standard_error_sent_elsewhere_says_so(
-    workspace: Path, tmp_path: Path, forker: WarmLauncher
-) -> None:
-    """`tui 2>err.log` from a terminal: the app draws on standard error, so its screen went into
-    the file while the terminal stayed blank and the app waited for keys nobody knew to press."""
-    import pty
-
-    controller, terminal = pty.openpty()
-    try:
-        err = tmp_path / "stderr"
-        tty = Path(os.ttyname(terminal))
-        args = ["--model", "openai/x", "--base-url", "http://127.0.0.1:9/v1", "--workspace", str(workspace)]
-        pid = forker.start(args, tty, err, stdin=tty)
-        try:
-            assert forker.ended(pid, timeout=30) == "exit 2"
-        except TimeoutError:
-            os.kill(pid, signal.SIGKILL)
-            forker.ended(pid)
-            raise AssertionError(f"the app started with its screen in {err} ({err.stat().st_size:,} bytes)") from None
-        assert err.read_text().splitlines() == [
-            "tui: the app needs a terminal (standard error is not one, and the app draws on it: leave out 2>); "
-            "use --headless"
-        ]
-    finally:
-        os.close(controller)
-        os.close(terminal)

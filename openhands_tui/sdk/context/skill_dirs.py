@@ -21,6 +21,7 @@ from pathlib import Path
 from openhands_tui.sdk.context.files import MICROAGENT_TYPES, load_file, parse_header, split_frontmatter
 from openhands_tui.sdk.context.rules import stays_inside
 from openhands_tui.sdk.context.skill import Skill
+from openhands_tui.sdk.file_read import read_head
 
 _MICROAGENT_KEYS = {"triggers", "trigger", "inputs", "type", "mcp_tools"}
 _SKIP_DIRS = {".git", "node_modules", "__pycache__", ".venv", "venv", ".tox"}
@@ -92,9 +93,8 @@ def _looks_like_microagent(path: Path, *, top_level: bool) -> bool:
     """In a skills directory, is this non-SKILL.md file an OpenHands microagent?"""
     if top_level and path.name.lower() == "repo.md":
         return True
-    try:
-        with path.open(encoding="utf-8-sig", errors="replace") as handle:
-            head = handle.read(16_384)
+    try:  # never a blocking open: a FIFO named notes.md would hang the session's start for good
+        head = read_head(path, 16_384).decode("utf-8-sig", errors="replace")
     except OSError:
         return True  # loading it says why it is skipped
     header, _ = split_frontmatter(head)
