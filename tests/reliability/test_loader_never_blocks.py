@@ -35,7 +35,9 @@ def test_fifos_wherever_the_loader_reads_do_not_block_the_start(workspace: Path,
     fifos = _fifos_everywhere_the_loader_reads(workspace)
     assert len(fifos) > 50
     result: list[object] = []
-    loading = threading.Thread(target=lambda: result.append(load_microagents(workspace, home=isolated_home)), daemon=True)
+    loading = threading.Thread(
+        target=lambda: result.append(load_microagents(workspace, home=isolated_home)), daemon=True
+    )
     loading.start()
     loading.join(timeout=30)
     try:
