@@ -583,3 +583,18 @@ def test_an_editor_create_makes_its_folders_where_it_was_rated_or_nowhere(tmp_pa
     (workspace / "docs").mkdir()
     editor.create(str(target), "text\n", rated)  # as rated: the folders are made, the file written
     assert target.read_text() == "text\n"
+
+
+def test_a_file_name_cannot_add_made_up_entries_to_a_folder_listing(tmp_path: Path) -> None:
+    """A repository's file named `notes\\nsecret_plan.md` was listed as two entries, the second
+    one made up (and `\\r` could hide what came before it): such names are shown quoted."""
+    from openhands_tui.tools.file_editor.editor import FileEditor
+
+    workspace = tmp_path / "ws"
+    (workspace / "docs").mkdir(parents=True)
+    (workspace / "notes\nsecret_plan.md").write_text("x")
+    (workspace / "docs" / "a\rREADME.md").write_text("x")
+    (workspace / "plain.md").write_text("x")
+    listing = FileEditor(workspace).view(str(workspace)).text.splitlines()[1:]
+    assert "secret_plan.md" not in listing and "README.md" not in [line.rpartition("\r")[2] for line in listing]
+    assert "'notes\\nsecret_plan.md'" in listing and "docs/'a\\rREADME.md'" in listing and "plain.md" in listing

@@ -294,8 +294,14 @@ def _is_dir(entry: os.DirEntry[str]) -> bool:
 
 
 def _shown_name(name: str) -> str:
-    """A file name as text: bytes that are not UTF-8 become U+FFFD instead of breaking the result."""
-    return name.encode("utf-8", errors="surrogateescape").decode("utf-8", errors="replace")
+    """A file name as text: bytes that are not UTF-8 become U+FFFD instead of breaking the result,
+    and a name holding a line break or another control character is shown quoted, escapes
+    visible (`'a\\nb'`): a repository's `x\\nsrc/secret_plan.md` was two entries of the listing,
+    the second one made up."""
+    text = name.encode("utf-8", errors="surrogateescape").decode("utf-8", errors="replace")
+    if any(ord(c) < 32 or 127 <= ord(c) < 160 or c in "\u2028\u2029" for c in text):
+        return repr(text)
+    return text
 
 
 def _readable(target: Path, real: str | None) -> str:
