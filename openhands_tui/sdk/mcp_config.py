@@ -31,6 +31,7 @@ from openhands_tui.sdk.file_read import read_regular
 from openhands_tui.sdk.model import Model
 from openhands_tui.sdk.security.secrets import SHELL_SECRET_NAME
 from openhands_tui.sdk.security.trust import ProjectTrust, TrustRequest, digest_of
+from openhands_tui.sdk.xdg import config_base
 
 #: Seconds a server may take to start and list its tools, and a tool call may take.
 STARTUP_TIMEOUT = 30.0
@@ -179,8 +180,7 @@ def _openhands_entry(key: str, index: int, item: Any) -> tuple[str, Any]:
 
 
 def user_mcp_file() -> Path:
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "openhands-tui" / "mcp.json"
+    return config_base() / "openhands-tui" / "mcp.json"
 
 
 def project_mcp_file(workspace: Path) -> Path:

@@ -19,6 +19,7 @@ from openhands_tui.sdk.file_read import read_regular
 from openhands_tui.sdk.model import Model
 from openhands_tui.sdk.private_file import one_writer, replace_privately
 from openhands_tui.sdk.sandbox import SandboxPolicy
+from openhands_tui.sdk.xdg import config_base
 
 ENV_MODEL, ENV_API_KEY, ENV_BASE_URL = "LLM_MODEL", "LLM_API_KEY", "LLM_BASE_URL"
 ENV_REASONING_EFFORT = "LLM_REASONING_EFFORT"
@@ -26,8 +27,7 @@ REASONING_EFFORTS = ("low", "medium", "high", "off")
 
 
 def config_path() -> Path:
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "openhands-tui" / "config.toml"
+    return config_base() / "openhands-tui" / "config.toml"
 
 
 def load_config(path: Path | None = None) -> dict[str, Any]:

@@ -29,14 +29,14 @@ from openhands_tui.sdk.event import Event
 from openhands_tui.sdk.file_read import read_regular
 from openhands_tui.sdk.model import Model
 from openhands_tui.sdk.stored_event import UnknownEventKind, parse_stored_event
+from openhands_tui.sdk.xdg import state_base
 
 #: The largest session log read back (it is read whole, once, on resume).
 MAX_LOG_BYTES = 2 * 1024 * 1024 * 1024
 
 
 def state_home() -> Path:
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "openhands-tui"
+    return state_base() / "openhands-tui"
 
 
 class SessionMeta(Model):

@@ -16,6 +16,7 @@ from pathlib import PurePosixPath
 
 from openhands_tui.sdk.security.invocation import words
 from openhands_tui.sdk.security.trusted import trusted_file_reason
+from openhands_tui.sdk.xdg import config_base
 
 HARMLESS_DEVICES = words("""
     /dev/null /dev/stdout /dev/stderr /dev/stdin /dev/tty /dev/zero /dev/random /dev/urandom
@@ -101,8 +102,7 @@ class PathJudge:
         self.home = home or os.path.expanduser("~")
         #: Our own settings, rules and trusted projects (`$XDG_CONFIG_HOME/openhands-tui`): writing
         #: there approves later actions, whatever else the path looks like.
-        config = os.environ.get("XDG_CONFIG_HOME") or os.path.join(self.home, ".config")
-        self.own_config = os.path.realpath(os.path.join(config, "openhands-tui"))
+        self.own_config = os.path.realpath(config_base(self.home) / "openhands-tui")
 
     def judge(self, raw: str, cwd: str | None = None) -> PathVerdict:
         if "\0" in raw:  # no file has such a name; resolving it would raise: judge it unknown

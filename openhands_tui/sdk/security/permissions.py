@@ -50,6 +50,7 @@ from openhands_tui.sdk.security.invocation import words
 from openhands_tui.sdk.security.trust import ProjectTrust, TrustRequest, digest_of
 from openhands_tui.sdk.shell_syntax import SimpleCommand
 from openhands_tui.sdk.subject import FileChange, MCPCall, ShellCommand, Subject
+from openhands_tui.sdk.xdg import config_base
 
 
 class PermissionRule(Model):
@@ -112,8 +113,7 @@ def project_rules_file(workspace: Path) -> Path:
 
 
 def user_rules_file() -> Path:
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "openhands-tui" / "permissions.toml"
+    return config_base() / "openhands-tui" / "permissions.toml"
 
 
 class PermissionSet:

@@ -19,13 +19,13 @@ from typing import Literal
 
 from openhands_tui.sdk.file_read import read_regular
 from openhands_tui.sdk.private_file import one_writer, replace_privately
+from openhands_tui.sdk.xdg import config_base
 
 TrustKind = Literal["permissions", "mcp"]
 
 
 def trust_store_file() -> Path:
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "openhands-tui" / "trusted-projects.json"
+    return config_base() / "openhands-tui" / "trusted-projects.json"
 
 
 @dataclass
