@@ -42,4 +42,5 @@ async def test_tool_output_stays_under_its_action(serve, workspace: Path) -> Non
     lines = out.getvalue().splitlines()
     assert [line for line in lines if line.startswith("●")] == [FORGED]  # the run's own, once
     assert lines[-1] == FORGED
-    assert lines.count(f"    {FORGED}") == 2  # the file name's line and the command's, both indented
+    assert lines.count(f"    {FORGED}") == 1  # the command's output line, indented
+    assert f"    'a\\n\\r{FORGED}'" in lines  # the file name: one entry, quoted (the editor's listing)
