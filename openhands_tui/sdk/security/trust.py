@@ -54,11 +54,18 @@ class ProjectTrust:
         self.store = store or trust_store_file()
 
     def _load(self) -> dict[str, dict[str, list[str]]]:
+        return self._read()[0]
+
+    def _read(self) -> tuple[dict[str, dict[str, list[str]]], bool]:
+        """(the decisions, whether a file is there that holds none we can read). Never a blocking
+        read: a FIFO in its place would have held up every start that asks about trust."""
         try:
-            data = json.loads(self.store.read_text())
+            data = json.loads(read_regular(self.store, 16 << 20))
+        except FileNotFoundError:
+            return {}, False  # no decisions yet
         except (OSError, ValueError, RecursionError):
-            return {}  # no decisions yet, or a damaged file: nothing is trusted
-        return data if isinstance(data, dict) else {}
+            return {}, True  # a damaged file: nothing is trusted
+        return (data, False) if isinstance(data, dict) else ({}, True)
 
     def is_trusted(self, request: TrustRequest) -> bool:
         entry = self._load().get(os.path.realpath(request.workspace), {})
@@ -67,7 +74,9 @@ class ProjectTrust:
     def trust(self, request: TrustRequest) -> None:
         """Remember that this content of this file may be used in this workspace."""
         with one_writer(self.store):  # two tuis trusting at once: both are remembered
-            data = self._load()
+            data, damaged = self._read()
+            if damaged:  # kept beside it, not written over: the user's earlier decisions may be in it
+                os.replace(self.store, self.store.with_name(self.store.name + ".damaged"))
             entry = data.setdefault(os.path.realpath(request.workspace), {})
             digests = entry.setdefault(request.kind, [])
             if request.digest not in digests:
