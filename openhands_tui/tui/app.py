@@ -79,7 +79,7 @@ class OpenHandsApp(SessionHost):
         self._opening = False
         #: Why the first session could not be opened: `tui` reports it once the app has left.
         self.launch_error: OpenHandsTUIError | None = None
-        apply_initial_theme(self, config.theme)
+        self._theme_problem = apply_initial_theme(self, config.theme)
 
     def notify(
         self,
@@ -124,6 +124,8 @@ class OpenHandsApp(SessionHost):
 
     def on_mount(self) -> None:
         self.query_one(TranscriptView).welcome = welcome_text(self.config)
+        if self._theme_problem is not None:
+            self.notify(self._theme_problem, severity="warning", timeout=8)
         prompt = self.query_one(Prompt)
         completions = self.query_one("#completions", OptionList)
         completions.display = False

@@ -9,6 +9,8 @@ from typing import Any
 from textual.app import App
 from textual.theme import Theme
 
+from openhands_tui.sdk.terminal_text import one_line
+
 DEFAULT_THEME = "openhands-dark"
 
 
@@ -29,12 +31,18 @@ def theme_names() -> list[str]:
     return ours + sorted(name for name in BUILTIN_THEMES if name not in ours)
 
 
-def apply_initial_theme(app: App[Any], name: str) -> None:
+def apply_initial_theme(app: App[Any], name: str) -> str | None:
     """Register our themes and choose one before the stylesheet is first built: setting
-    `app.theme` after mount re-parses all CSS (~40 ms of the first frame)."""
+    `app.theme` after mount re-parses all CSS (~40 ms of the first frame). Returns what to
+    tell the user when `name` (from `--theme` or the config) is no theme: a typo used to give
+    the default without a word."""
     for theme in load_themes():
         app.register_theme(theme)
-    name = name if name in app.available_themes else DEFAULT_THEME
+    unknown = None
+    if name not in app.available_themes:
+        ours = ", ".join(sorted(t for t in app.available_themes if t.startswith("openhands")))
+        unknown = f"theme {one_line(str(name))[:60]!r} is not one of this app's ({ours}, …): using {DEFAULT_THEME}"
+        name = DEFAULT_THEME
     app.set_reactive(App.theme, name)
     dark = app.current_theme.dark
     app.set_class(True, f"-theme-{name}", update=False)
@@ -42,3 +50,4 @@ def apply_initial_theme(app: App[Any], name: str) -> None:
     app.set_class(not dark, "-light-mode", update=False)
     app._refresh_truecolor_filter(app.ansi_theme)
     app.stylesheet.set_variables(app.get_css_variables())
+    return unknown

@@ -94,3 +94,16 @@ async def test_trusting_a_project_file_with_an_unwritable_config_holds_for_the_s
         tool = next(e for e in app.view.transcript("root") if e.kind == "tool")
         assert tool.data["decision"].startswith("approved (rule: allow command 'rm -rf build' (exactly)")
         assert not (workspace / "build").exists()
+
+
+@pytest.mark.parametrize("theme", ["openhands-drak", "5"])
+async def test_a_theme_that_does_not_exist_is_said_and_the_default_used(serve, workspace: Path, theme: str) -> None:
+    """`--theme openhands-drak` or `theme = 5` in the config gave the default without a word."""
+    server = serve([Script(turns=[Turn.finish("ok")])])
+    options = LaunchOptions(model=server.model, base_url=server.base_url, api_key="sk-tui-test", workspace=workspace)
+    app = build_app(options, theme=theme, preload_litellm=False, remember_theme=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: any("is not one of this app's" in n.message for n in app._notifications))
+        assert app.theme == "openhands-dark"
+        notice = next(n.message for n in app._notifications if "is not one of" in n.message)
+        assert repr(theme) in notice and "openhands-light" in notice
