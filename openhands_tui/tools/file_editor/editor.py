@@ -10,10 +10,7 @@ says what was left out, never a result that fills the model's context.
 from __future__ import annotations
 
 import difflib
-import heapq
-import os
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,11 +26,9 @@ from openhands_tui.tools.file_editor.files import (
     remove_pinned,
     write_atomically,
 )
+from openhands_tui.tools.file_editor.listing import folder_listing
 
 MAX_VIEW_CHARS = 30_000
-MAX_LISTING = 400
-#: Entries shown per directory inside a listing (the rest are counted).
-MAX_CHILDREN = 50
 SNIPPET_CONTEXT = 4
 #: Line numbers named when `old_str` appears more than once.
 MAX_OCCURRENCES_NAMED = 20
@@ -79,7 +74,7 @@ class FileEditor:
         if target.is_dir():
             if view_range:
                 raise EditorError("`view_range` only applies to files, not directories.")
-            return EditResult(self._listing(target), str(target))
+            return EditResult(folder_listing(target), str(target))
         if view_range:
             return EditResult(self._view_range(target, view_range, real), str(target))
         lines = TextFile.read(target, real=real).text.split("\n")
@@ -119,31 +114,6 @@ class FileEditor:
         if chars > MAX_VIEW_CHARS:
             text += f"\n[... cut at {MAX_VIEW_CHARS:,} characters; ask for a smaller range ...]"
         return f"{target} lines {start}-{last} of {total}\n{text}"
-
-    def _listing(self, root: Path) -> str:
-        entries: list[str] = []
-        children, more, problem = _first_entries(root, MAX_LISTING)
-        if problem:  # not "(empty directory)": the model would believe it
-            raise EditorError(f"{root}: cannot list it ({problem}).")
-        for child in children:
-            is_dir = _is_dir(child)
-            entries.append(_shown_name(child.name) + ("/" if is_dir else ""))
-            if is_dir and len(entries) < MAX_LISTING:
-                grandchildren, hidden, problem = _first_entries(Path(child.path), MAX_CHILDREN)
-                if problem:
-                    entries.append(f"{_shown_name(child.name)}/[cannot list it: {problem}]")
-                entries += [
-                    f"{_shown_name(child.name)}/{_shown_name(g.name)}" + ("/" if _is_dir(g) else "")
-                    for g in grandchildren
-                ]
-                if hidden:
-                    entries.append(f"{_shown_name(child.name)}/[... {hidden:,} more entries ...]")
-            if len(entries) >= MAX_LISTING:
-                break
-        if more or len(entries) >= MAX_LISTING:
-            entries.append(f"[... listing cut at {MAX_LISTING} entries; view a subdirectory for the rest ...]")
-        body = "\n".join(entries) if entries else "(empty directory)"
-        return f"Files and directories in {root} (two levels, hidden items skipped):\n{body}"
 
     # -- changes ---------------------------------------------------------------------------
 
@@ -258,50 +228,11 @@ class FileEditor:
         self.undo.wrote(target, data)
 
 
-def _first_entries(directory: Path, limit: int) -> tuple[list[os.DirEntry[str]], int, str]:
-    """The first `limit` visible entries by name, how many more there are, and why the
-    directory could not be listed ('' if it could), without sorting (or holding) all of a
-    directory of 100,000 names."""
-    total = 0
-
-    def visible(scan: Iterator[os.DirEntry[str]]) -> Iterator[os.DirEntry[str]]:
-        nonlocal total
-        for entry in scan:
-            if not entry.name.startswith("."):
-                total += 1
-                yield entry
-
-    try:
-        with os.scandir(directory) as scan:
-            chosen = heapq.nsmallest(limit, visible(scan), key=lambda entry: entry.name)
-    except OSError as exc:
-        return [], 0, exc.strerror or str(exc)
-    return chosen, total - len(chosen), ""
-
-
 def _is_directory(path: Path) -> bool:
     try:
         return path.is_dir()
     except OSError:
         return False
-
-
-def _is_dir(entry: os.DirEntry[str]) -> bool:
-    try:
-        return entry.is_dir(follow_symlinks=False)
-    except OSError:
-        return False
-
-
-def _shown_name(name: str) -> str:
-    """A file name as text: bytes that are not UTF-8 become U+FFFD instead of breaking the result,
-    and a name holding a line break or another control character is shown quoted, escapes
-    visible (`'a\\nb'`): a repository's `x\\nsrc/secret_plan.md` was two entries of the listing,
-    the second one made up."""
-    text = name.encode("utf-8", errors="surrogateescape").decode("utf-8", errors="replace")
-    if any(ord(c) < 32 or 127 <= ord(c) < 160 or c in "\u2028\u2029" for c in text):
-        return repr(text)
-    return text
 
 
 def _readable(target: Path, real: str | None) -> str:
