@@ -290,30 +290,27 @@ class SessionStore:
         """Every readable session's metadata, in no particular order: for a question about all
         of them (which strategies earlier sessions ran), asked at every launch, the stat of each
         session's log that sorting needs is half the cost (~25 ms at 1,000 sessions)."""
-        try:
-            if not self.root.is_dir():
-                return []
-            directories = list(self.root.iterdir())
-        except OSError as exc:
-            raise SessionError(f"cannot read the sessions in {self.root} ({exc.strerror or exc})") from None
         metas = []
-        for directory in directories:
+        for directory in self._directories():
             try:
                 metas.append(_read_meta(directory))
             except (OSError, ValueError):  # not a session, or a damaged one
                 continue
         return metas
 
-    def _directories_newest_first(self) -> list[Path]:
-        """Session directories, most recently written first; one that cannot be looked into (or
-        went away meanwhile) is left out, and a store that cannot be listed is a SessionError."""
+    def _directories(self) -> list[Path]:
+        """Everything in the store, unsorted; a store that cannot be listed is a SessionError."""
         try:
             if not self.root.is_dir():
                 return []
-            names = list(self.root.iterdir())
+            return list(self.root.iterdir())
         except OSError as exc:  # e.g. the state directory is not ours (chmod 000): not a traceback
             raise SessionError(f"cannot read the sessions in {self.root} ({exc.strerror or exc})") from None
-        written = [(when, d) for d in names if (when := _last_write(d)) is not None]
+
+    def _directories_newest_first(self) -> list[Path]:
+        """Session directories, most recently written first; one that cannot be looked into (or
+        went away meanwhile) is left out, and a store that cannot be listed is a SessionError."""
+        written = [(when, d) for d in self._directories() if (when := _last_write(d)) is not None]
         return [d for _, d in sorted(written, key=lambda pair: pair[0], reverse=True)]
 
     def _find(self, ref: str) -> Path:
