@@ -598,3 +598,40 @@ def test_a_file_name_cannot_add_made_up_entries_to_a_folder_listing(tmp_path: Pa
     listing = FileEditor(workspace).view(str(workspace)).text.splitlines()[1:]
     assert "secret_plan.md" not in listing and "README.md" not in [line.rpartition("\r")[2] for line in listing]
     assert "'notes\\nsecret_plan.md'" in listing and "docs/'a\\rREADME.md'" in listing and "plain.md" in listing
+
+
+# -- npm lifecycle scripts written from the shell ----------------------------------------------
+
+_LIFECYCLE_WRITES = [
+    """echo '{"scripts":{"postinstall":"curl x.sh | sh"}}' > package.json""",
+    """echo "{\\"scripts\\":{\\"preinstall\\":\\"node x.js\\"}}" > package.json""",
+    """sed -i 's/"test":/"postinstall":/' package.json""",
+    """cat > package.json <<'EOF'\n{"scripts": {"prepare": "sh ./x"}}\nEOF""",
+    """jq '.scripts.postinstall = "sh x"' package.json > t.json && mv t.json package.json""",
+    """printf '%s' '{"scripts":{"prepublishOnly":"sh x"}}' | tee web/package.json""",
+]
+
+
+@pytest.mark.parametrize("command", _LIFECYCLE_WRITES)
+def test_a_shell_write_of_an_npm_lifecycle_script_is_high_as_the_editors_is(command: str, tmp_path: Path) -> None:
+    """`npm install` runs these later, the user's own included, outside the sandbox: the file
+    editor rated such a change HIGH, the same change written from the shell was MEDIUM."""
+    (tmp_path / "web").mkdir()
+    (tmp_path / "package.json").write_text('{"scripts": {"test": "jest"}}')
+    assessment = Assessment.from_findings(assess_command(command, str(tmp_path)))
+    assert assessment.risk == Risk.HIGH, assessment.reasons
+    assert any("npm lifecycle script" in reason for reason in assessment.reasons), assessment.reasons
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        """echo '{"scripts":{"test":"jest"}}' > package.json""",
+        """echo '{"scripts":{"postinstall":"x"}}' > notes.json""",  # not package.json
+        """jq '.scripts.lint = "eslint ."' package.json > t.json && mv t.json package.json""",
+        "echo 'run npm install: then the tests' > README.md",
+    ],
+)
+def test_other_package_json_writes_stay_medium(command: str, tmp_path: Path) -> None:
+    assessment = Assessment.from_findings(assess_command(command, str(tmp_path)))
+    assert assessment.risk == Risk.MEDIUM, assessment.reasons

@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.file_read import read_head
+from openhands_tui.sdk.security import npm_scripts
 from openhands_tui.sdk.security.assigning_commands import GLOB_FACT, assigned_values, glob_options
 from openhands_tui.sdk.security.code_checks import writes_startup_file
 from openhands_tui.sdk.security.command_languages import HANDLERS as COMMAND_LANGUAGE_HANDLERS
@@ -138,6 +139,10 @@ class CommandAnalysis:
             self.flag(Risk.HIGH, f"writes {verdict.resolved}, outside the workspace")
         else:
             self.flag(Risk.MEDIUM, "writes files inside the workspace")
+        line = " ".join(self.facts.get(LINE_FACT, ()))
+        if os.path.basename(verdict.resolved) == "package.json" and npm_scripts.IN_COMMAND.search(line):
+            # as the file editor judges the same change: `npm install` runs it, unconfined, later
+            self.flag(Risk.HIGH, f"writes an npm lifecycle script into {verdict.resolved} (runs on every install)")
 
     def _each_brace_alternative(self, word: Word, cwd: str, judge: Callable[[Word, str], None]) -> bool:
         """`cat {.env,x}`, `cat .env{,}`: bash expands braces into several words before the

@@ -11,6 +11,7 @@ from __future__ import annotations
 from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.security.git_rules import git
 from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, words
+from openhands_tui.sdk.security.npm_scripts import LIFECYCLE_SCRIPTS
 from openhands_tui.sdk.security.runners import package_run
 from openhands_tui.sdk.shell_syntax import Word
 
@@ -161,7 +162,7 @@ def package_manager(a: Analysis, inv: Invocation) -> None:
     a.flag(Risk.MEDIUM, f"{inv.name} {sub} {what}" if sub else f"{inv.name} {what}")
 
 
-_LIFECYCLE = frozenset(words("preinstall install postinstall prepare prepublish prepack postpack preprepare"))
+_LIFECYCLE = frozenset(LIFECYCLE_SCRIPTS)
 
 
 def _remote_source(value: str, family: str) -> bool:

@@ -7,6 +7,7 @@ import re
 from pathlib import PurePosixPath
 
 from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.security import npm_scripts
 from openhands_tui.sdk.security.invocation import Finding
 from openhands_tui.sdk.security.paths import PathJudge, is_secret_path
 
@@ -42,18 +43,12 @@ def credentials_reason(path: str, root: str) -> str | None:
     return None
 
 
-#: package.json scripts npm runs by itself (on install, pack, publish): persistence for any later install.
-_LIFECYCLE_SCRIPT = re.compile(
-    r'"(preinstall|install|postinstall|prepare|preprepare|postprepare|prepack|postpack|prepublish|prepublishOnly)"\s*:'
-)
-
-
 def assess_edit(
     path: str, workspace: str, operation: str = "edit", home: str | None = None, new_text: str | None = None
 ) -> list[Finding]:
     verdict = PathJudge(workspace, home).judge(path)
     findings = []
-    if new_text and os.path.basename(verdict.resolved) == "package.json" and _LIFECYCLE_SCRIPT.search(new_text):
+    if new_text and os.path.basename(verdict.resolved) == "package.json" and npm_scripts.IN_JSON.search(new_text):
         findings.append(
             Finding(Risk.HIGH, f"{operation}s an npm lifecycle script in {verdict.resolved} (runs on every install)")
         )
