@@ -46,11 +46,16 @@ def check_regular(target: Path) -> os.stat_result:
         raise EditorError(f"{target} is a directory; `view` lists it.")
     if not stat.S_ISREG(info.st_mode):
         raise EditorError(f"{target} is not a regular file (a device, pipe or socket); the editor only reads files.")
-    if not _ready_to_read(target):
+    if os.path.realpath(target) in _CONSUMED_BY_READING or not _ready_to_read(target):
         raise EditorError(
             f"{target} would block when read (a kernel file such as /proc/kmsg); the editor only reads files."
         )
     return info
+
+
+#: Kernel files a read takes from (the kernel log's queue): readable at once only while messages
+#: wait, and a read then steals them from the system's logger; refused whether or not any wait.
+_CONSUMED_BY_READING = frozenset({"/proc/kmsg"})
 
 
 def _ready_to_read(target: Path) -> bool:
