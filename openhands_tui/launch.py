@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from openhands_tui.demo import DEMO_MODEL, resume_hint
+from openhands_tui.jail.bubblewrap import find_bubblewrap
 from openhands_tui.launch_options import BUILTIN_SOLO, LaunchOptions
 from openhands_tui.sdk.agent import Agent
 from openhands_tui.sdk.confirmation import ConfirmationPolicy, Confirmer
@@ -39,7 +40,6 @@ from openhands_tui.sdk.strategy import (
     parse_param_flags,
 )
 from openhands_tui.sdk.terminal_text import one_line
-from openhands_tui.tools.terminal.sandbox import find_bubblewrap
 
 __all__ = [
     "BUILTIN_SOLO",

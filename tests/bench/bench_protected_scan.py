@@ -16,8 +16,8 @@ from pathlib import Path
 
 from _common import describe
 
-from openhands_tui.tools.terminal.git_state import nested_repositories_state
-from openhands_tui.tools.terminal.sandbox import ProtectedPaths
+from openhands_tui.jail.git_state import nested_repositories_state
+from openhands_tui.jail.protected import ProtectedPaths
 
 
 def _measure(label: str, workspace: Path, runs: int) -> None:

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from openhands_tui.jail.bubblewrap import find_bubblewrap
 from openhands_tui.sdk.store import SessionStore
 from openhands_tui.testing import Script, Turn
-from openhands_tui.tools.terminal.sandbox import find_bubblewrap
 from tests.conftest import live_processes, model_args, run_tui
 from tests.launcher import WarmLauncher
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from openhands_tui.jail.bubblewrap import find_bubblewrap
 from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.security.analyzer import Assessment
 from openhands_tui.sdk.security.commands import assess_command
@@ -26,7 +27,6 @@ from openhands_tui.sdk.strategy import load_strategy_source
 from openhands_tui.sdk.tool import ToolContext
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 from openhands_tui.tools.terminal import TerminalAction, TerminalTool
-from openhands_tui.tools.terminal.sandbox import find_bubblewrap
 from tests.conftest import model_args, run_tui
 
 needs_bwrap = pytest.mark.skipif(find_bubblewrap().path is None, reason=f"no bubblewrap: {find_bubblewrap().problem}")
@@ -99,7 +99,7 @@ def test_a_strategy_given_through_a_link_keeps_the_link(workspace: Path) -> None
     link = workspace / "s.py"
     link.symlink_to(real)
     load_strategy_source(str(link))
-    from openhands_tui.tools.terminal.sandbox import ProtectedPaths
+    from openhands_tui.jail.protected import ProtectedPaths
 
     assert link in ProtectedPaths(workspace).existing()
     assert _risk("ln -sf evil.py s.py", workspace) == Risk.HIGH
@@ -636,8 +636,8 @@ async def test_an_editor_change_left_alone_is_kept(workspace: Path) -> None:
 
 
 def test_a_strategy_that_puts_the_workspace_on_the_import_path_does_not_freeze_the_work(workspace: Path) -> None:
+    from openhands_tui.jail.protected import ProtectedPaths
     from openhands_tui.sdk.security.trusted import note_trusted_file
-    from openhands_tui.tools.terminal.sandbox import ProtectedPaths
 
     (workspace / "notes.txt").write_text("x\n")
     note_trusted_file(str(workspace))

@@ -430,9 +430,9 @@ def test_start_up_files_of_interactive_tools_are_high_to_write(hooked_project: P
 
 
 async def test_start_up_files_of_interactive_tools_are_read_only_to_commands(hooked_project: Path) -> None:
+    from openhands_tui.jail.bubblewrap import find_bubblewrap
     from openhands_tui.sdk.tool import ToolContext
     from openhands_tui.tools.terminal import TerminalAction, TerminalTool
-    from openhands_tui.tools.terminal.sandbox import find_bubblewrap
 
     if find_bubblewrap().path is None:
         pytest.skip(f"no bubblewrap: {find_bubblewrap().problem}")

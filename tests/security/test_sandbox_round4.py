@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from openhands_tui.jail.bubblewrap import find_bubblewrap
 from openhands_tui.sdk.tool import ToolContext
 from openhands_tui.tools.terminal import TerminalAction, TerminalTool
-from openhands_tui.tools.terminal.sandbox import find_bubblewrap
 
 pytestmark = pytest.mark.skipif(find_bubblewrap().path is None, reason=f"no bubblewrap: {find_bubblewrap().problem}")
 

@@ -28,10 +28,10 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from openhands_tui.jail.jail import Jail
+from openhands_tui.jail.shell_binary import bash_binary
 from openhands_tui.sdk.sandbox import SandboxGrant
 from openhands_tui.tools.terminal.output import BoundedOutput
-from openhands_tui.tools.terminal.sandbox import Jail
-from openhands_tui.tools.terminal.shell_binary import bash_binary
 from openhands_tui.tools.terminal.shell_reset import NON_INTERACTIVE, reset_script
 from openhands_tui.tools.terminal.shell_reset import shell_quote as _quote
 
