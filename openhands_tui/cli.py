@@ -119,6 +119,14 @@ def main_command(
         Path | None,
         typer.Option(metavar="DIR", help="Directory the agents work in. Default: the current directory."),
     ] = None,
+    workspace_is_home: Annotated[
+        bool,
+        typer.Option(
+            "--workspace-is-home",
+            help="Allow the workspace to be your home directory, / or a folder above home (refused otherwise); "
+            "shell start-up files and ~/.local/bin stay read-only to commands even then.",
+        ),
+    ] = False,
     headless: Annotated[bool, typer.Option("--headless", help="Run without the interactive app.")] = False,
     json_output: Annotated[
         bool, typer.Option("--json", help="Headless: print one JSON event per line instead of a transcript.")
@@ -205,6 +213,7 @@ def main_command(
             inputs=task_input or [],
             sandbox=sandbox.value if sandbox is not None else None,
             trust_project=trust_project,
+            workspace_is_home=workspace_is_home,
         )
         if not headless and not (sys.stdin.isatty() and sys.stdout.isatty()):
             raise fail("the app needs a terminal (standard input or output is not one); use --headless")

@@ -7,6 +7,7 @@ Every problem a user can cause here raises an OpenHandsTUIError with a one-line 
 from __future__ import annotations
 
 import logging
+import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -100,6 +101,20 @@ def load_strategy_spec(spec: str | None) -> LoadedStrategy:
     return load_strategy_source(spec)
 
 
+def home_or_above(folder: Path) -> str:
+    """What `folder` is if it is too wide to be a workspace: "your home directory", "/", "a
+    folder that holds your home directory"; "" if it is not."""
+    try:
+        real, home = folder.resolve(), Path(os.path.expanduser("~")).resolve()
+    except (OSError, RuntimeError):
+        return ""
+    if real == home:
+        return "your home directory"
+    if real == Path("/"):
+        return "/"
+    return "a folder that holds your home directory" if real in home.parents else ""
+
+
 def _workspace(options: LaunchOptions, meta: SessionMeta | None, read_only: bool) -> Path:
     if options.workspace is not None:
         raw, label = options.workspace, "--workspace"
@@ -112,6 +127,12 @@ def _workspace(options: LaunchOptions, meta: SessionMeta | None, read_only: bool
             raise SettingsError("the current directory no longer exists; pass --workspace DIR") from None
     if not raw.is_dir():
         raise SettingsError(f"{label} {raw}: not a directory")
+    too_wide = home_or_above(raw)
+    if too_wide and not options.workspace_is_home:
+        raise SettingsError(
+            f"{label} {raw} is {too_wide}: commands the agent runs could change every project and your shell's "
+            "start-up files; cd into a project, or pass --workspace-is-home if you mean it"
+        )
     if not read_only:
         try:  # found now, not halfway through a task
             with tempfile.TemporaryFile(dir=raw):

@@ -36,3 +36,5 @@ class LaunchOptions:
     sandbox: str | None = None
     #: Use the project's own allow rules (and servers) without asking: the user vouches for it.
     trust_project: bool = False
+    #: Work in the home directory, `/` or a folder that holds HOME (refused without it).
+    workspace_is_home: bool = False

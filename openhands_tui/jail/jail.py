@@ -1,45 +1,105 @@
 """Bubblewrap under everything that runs code for the agent: the jail's command line, built
 from the session's SandboxPolicy, and what a failed command was stopped from doing.
 
-The jail: `/` read-only, the workspace writable (unless read-only mode), a private `/tmp`,
-user-listed paths writable, credential stores hidden, the protected paths inside the workspace
+The jail: `/` read-only with what belongs to people emptied and only toolchains bound back
+(`view.py`: deny by default), the workspace writable (unless read-only mode), a private `/tmp`
+and HOME of bounded size, user-listed paths writable, the protected paths inside the workspace
 bound read-only (`protected.py`), its own PID, IPC and (unless allowed) network namespaces,
-and `--die-with-parent`, so nothing a command started outlives the session.
+limits on processes and file size, and `--die-with-parent`, so nothing a command started
+outlives the session.
+
+What a command was stopped from doing is judged from its output only as far as the jail
+confirms it (`evidence.py`): a forged "Read-only file system" line earns no offer.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import shutil
+import signal
 from pathlib import Path
 
+from openhands_tui.jail import evidence
 from openhands_tui.jail.protected import ProtectedPaths
-from openhands_tui.sdk.sandbox import (
-    HIDDEN_IN_HOME,
-    SandboxDenial,
-    SandboxGrant,
-    SandboxPolicy,
-)
+from openhands_tui.jail.view import SYSTEM_TOP, View, build_view
+from openhands_tui.sdk.sandbox import HIDDEN_IN_HOME, SandboxDenial, SandboxGrant, SandboxPolicy
+from openhands_tui.sdk.security.paths import PathJudge
 
 #: Under /run, what commands still see: the resolver's files (`/etc/resolv.conf` may point here).
 _RUN_KEPT = ("/run/systemd/resolve", "/run/resolvconf", "/run/NetworkManager/resolv.conf")
+#: System folders below which a write may be granted (not the folders themselves).
+_GRANTABLE_SYSTEM = (Path("/var/tmp"), Path("/opt"), Path("/srv"))
+#: Size of the tmpfs that empties an ancestor of the workspace (nothing is meant to go there).
+_ANCESTOR_TMPFS = 16 * 1024 * 1024
+#: With the workspace at HOME or above it (`--workspace-is-home`): what still stays read-only.
+HOME_STARTUP = [
+    ".bashrc",
+    ".bash_profile",
+    ".bash_login",
+    ".bash_logout",
+    ".profile",
+    ".zshrc",
+    ".zprofile",
+    ".zshenv",
+    ".zlogin",
+    ".zlogout",
+    ".cshrc",
+    ".tcshrc",
+    ".kshrc",
+    ".inputrc",
+    ".config/fish",
+    ".config/autostart",
+    ".config/systemd",
+    ".config/environment.d",
+    ".local/bin",
+    ".local/share/applications",
+    ".gitconfig",
+    ".config/git",
+    ".xprofile",
+    ".xsession",
+    ".xinitrc",
+    ".pam_environment",
+    ".config/openhands-tui",
+    ".local/state/openhands-tui",
+    ".config/plasma-workspace",
+    ".vimrc",
+    ".config/nvim",
+    ".emacs",
+    ".emacs.d",
+]
 
 
 class Jail:
     """Builds the bwrap command line for one workspace and policy."""
 
-    def __init__(self, policy: SandboxPolicy, workspace: Path, bwrap: str, home: str | None = None) -> None:
+    def __init__(
+        self,
+        policy: SandboxPolicy,
+        workspace: Path,
+        bwrap: str,
+        home: str | None = None,
+        environ: dict[str, str] | None = None,
+    ) -> None:
         self.policy = policy
         self.workspace = workspace
         self.bwrap = bwrap
         self.home = Path(home or os.path.expanduser("~"))
+        self.environ = dict(os.environ if environ is None else environ)
         self.protected = ProtectedPaths(workspace)
+        #: The view the last command line was built with (what is hidden, what bound back).
+        self.view = View([], [], [], [])
 
-    def argv(self, cwd: str, readable: list[Path], grant: SandboxGrant | None = None) -> list[str]:
-        """`bwrap ... --` for a shell in `cwd`; `readable` are host paths the shell must read
-        (our scratch directory under the host's /tmp)."""
+    def argv(
+        self, cwd: str, readable: list[Path], grant: SandboxGrant | None = None, scratch: Path | None = None
+    ) -> list[str]:
+        """`bwrap ... --` for a process in `cwd`; `readable` are host paths it must read (our
+        scratch directory under the host's /tmp); `scratch`: where copies the jail shows
+        (git's config without credentials) may be written."""
         grant = grant or SandboxGrant()
-        args = [self.bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
+        tmp_size = str(self.policy.tmp_size_mb * 1024 * 1024)
+        args = [self.bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+        args += ["--size", tmp_size, "--tmpfs", "/tmp"]
         # /run holds the host's sockets (the session bus, whose `systemd-run --user` runs anything
         # outside the jail; docker, podman, databases, gpg and ssh agents): a read-only mount does
         # not stop a connect(). Only what name resolution reads is kept.
@@ -52,11 +112,7 @@ class Jail:
         for kept in _RUN_KEPT:
             if os.path.exists(kept):
                 args += ["--ro-bind", kept, kept]
-        for target in self._hidden():
-            if target.is_dir() and not target.is_symlink():
-                args += ["--tmpfs", str(target)]
-            elif target.exists():
-                args += ["--ro-bind", "/dev/null", str(target)]
+        args += self._view_args(scratch, grant)
         workspace = str(self.workspace)
         args += ["--bind" if self.policy.mode == "workspace-write" else "--ro-bind", workspace, workspace]
         git = self.workspace / ".git"
@@ -64,6 +120,7 @@ class Jail:
             # a mount point cannot be renamed or removed: `.git` cannot be swapped for one whose
             # hooks and config the agent wrote (its hooks and config are bound read-only below)
             args += ["--bind", str(git), str(git)]
+        args += self._home_inside_workspace()
         for listed in [*self.policy.writable, *grant.write]:
             target = Path(os.path.expanduser(listed))
             if target.exists():
@@ -77,38 +134,118 @@ class Jail:
         if not (self.policy.network or grant.network):
             args.append("--unshare-net")
         args += ["--die-with-parent", "--new-session", "--chdir", cwd if Path(cwd).is_dir() else workspace, "--"]
+        return args + self.limits()
+
+    def _view_args(self, scratch: Path | None, grant: SandboxGrant) -> list[str]:
+        """Deny by default: people's folders and the workspace's ancestors emptied, toolchains
+        bound back read-only, credentials and sockets inside them covered."""
+        self.view = view = build_view(
+            self.home,
+            Path(os.path.realpath(self.workspace)),
+            [*self.policy.readable, *grant.read],
+            self.environ,
+            scratch,
+        )
+        args: list[str] = []
+        for folder in view.emptied:
+            size = self.policy.tmp_size_mb * 1024 * 1024 if folder == self.home else _ANCESTOR_TMPFS
+            args += ["--size", str(size), "--tmpfs", str(folder)]
+        for folder in view.bound:
+            args += ["--ro-bind", str(folder), str(folder)]
+        for copy, shown in view.git_configs:
+            args += ["--ro-bind", str(copy), str(shown)]
+        for covered in view.covered:
+            args += _cover(covered)
+        for target in self._our_own_config():
+            args += _cover(target)
         return args
 
-    def _hidden(self) -> list[Path]:
-        """Credential stores in the home directory, and our own config and sessions (API key,
-        permission rules, trust records) wherever XDG variables moved them."""
-        paths = [self.home / hidden for hidden in HIDDEN_IN_HOME]
+    def _home_inside_workspace(self) -> list[str]:
+        """The workspace is HOME or holds it (the user insisted): credential stores stay hidden,
+        start-up files and our own config read-only."""
+        workspace = Path(os.path.realpath(self.workspace))
+        home = Path(os.path.realpath(self.home))
+        if not (home == workspace or workspace in home.parents):
+            return []
+        args: list[str] = []
+        for hidden in HIDDEN_IN_HOME:
+            args += _cover(home / hidden)
+        for startup in HOME_STARTUP:
+            target = home / startup
+            if target.exists() and not any(home / h in target.parents or home / h == target for h in HIDDEN_IN_HOME):
+                args += ["--ro-bind", str(target), str(target)]
+        return args
+
+    def _our_own_config(self) -> list[Path]:
+        """Our own config and sessions (API key, permission rules, trust records) wherever XDG
+        variables moved them."""
+        paths = []
         for variable in ("XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME"):
-            base = os.environ.get(variable)
+            base = self.environ.get(variable) or os.environ.get(variable)
             if base and os.path.isabs(base):
                 paths.append(Path(base) / "openhands-tui")
         return paths
 
+    def limits(self) -> list[str]:
+        """`prlimit ... --` before the jailed program: processes (this user's running ones plus
+        the policy's allowance; RLIMIT_NPROC counts per user, and is not enforced for root) and
+        the largest file a command may write."""
+        prlimit = shutil.which("prlimit")
+        if prlimit is None:
+            return []
+        processes = _tasks_of(os.getuid()) + self.policy.max_processes
+        size = self.policy.max_file_mb * 1024 * 1024
+        return [prlimit, f"--nproc={processes}", f"--fsize={size}", "--"]
+
     def denial(
-        self, output: str, exit_code: int | None, cwd: str, grant: SandboxGrant | None = None
+        self,
+        output: str,
+        exit_code: int | None,
+        cwd: str,
+        grant: SandboxGrant | None = None,
+        pid: int | None = None,
+        failed_outbound: int = 0,
     ) -> SandboxDenial | None:
-        """What the jail stopped, judged from a failed command's output (None if nothing)."""
+        """What the jail stopped, from a failed command's output as far as the jail confirms it:
+        `pid` is a process still inside the jail (None: nothing can be confirmed, nothing is
+        offered); `failed_outbound`: how many outbound attempts its network namespace saw fail
+        during the command."""
         if exit_code == 0:
             return None
         grant = grant or SandboxGrant()
-        if not (self.policy.network or grant.network):
-            line = _first_match(_NETWORK_FAILURES, output)
-            if line is not None:
-                return SandboxDenial(reason=f"the sandbox has no network access ({line})", network=True)
+        limit = self._limit_hit(output, exit_code, pid)
+        if limit is not None:
+            return SandboxDenial(reason=limit, grantable=False)
+        if not (self.policy.network or grant.network) and failed_outbound > 0:
+            said = _first_match(_NETWORK_FAILURES, output) or "a connection or a name lookup failed"
+            return SandboxDenial(reason=f"the sandbox has no network access ({said})", network=True)
+        if pid is None:
+            return None
         line = _first_match(_READ_ONLY, output)
         if line is None:
             busy = _first_match(_BUSY, output)  # `rm -rf vendor`: a protected path is a mount point
             target = _path_in(busy, cwd) if busy else None
-            return self._protected_denial(target) if target is not None else None
+            if target is not None:
+                return self._protected_denial(target)
+            return self._hidden_denial(output, cwd, pid)
         target = _path_in(line, cwd)
-        if target is None:
-            return SandboxDenial(reason=f"the sandbox made a path read-only ({line})", grantable=False)
+        if target is None or evidence.read_only_in_jail(pid, target) is not True:
+            return None  # the jail shows that path writable, or cannot be asked: the line is not its
         return self._write_denial(target, line)
+
+    def _limit_hit(self, output: str, exit_code: int | None, pid: int | None) -> str | None:
+        if exit_code == 128 + signal.SIGXFSZ:
+            return f"the sandbox's file-size limit ({self.policy.max_file_mb} MiB per file) stopped it"
+        if pid is not None and _first_match(_NO_SPACE, output) is not None:
+            free = evidence.free_bytes_in_jail(pid, Path("/tmp"))
+            if free is not None and free < 1024 * 1024:
+                return f"the sandbox's private /tmp is full ({self.policy.tmp_size_mb} MiB; [sandbox] tmp_size_mb)"
+        if _first_match(_NO_PROCESSES, output) is not None:
+            return (
+                f"the sandbox's process limit ({self.policy.max_processes} processes and threads; "
+                "[sandbox] max_processes) stopped it from starting more"
+            )
+        return None
 
     def _protected_denial(self, target: Path) -> SandboxDenial | None:
         resolved = Path(os.path.realpath(target))
@@ -128,18 +265,93 @@ class Jail:
         protected = self._protected_denial(target)
         if protected is not None:
             return protected
-        for hidden in HIDDEN_IN_HOME:
-            secret = self.home / hidden
-            if resolved == secret or secret in resolved.parents:
-                return SandboxDenial(reason=f"{target} holds credentials; the sandbox keeps it hidden", grantable=False)
+        verdict = PathJudge(str(workspace), str(self.home)).judge(str(resolved))
+        if verdict.secret:
+            return SandboxDenial(reason=f"{target} holds credentials; the sandbox keeps it hidden", grantable=False)
         inside = resolved == workspace or workspace in resolved.parents
         directory = resolved if resolved.is_dir() else resolved.parent
         while not directory.exists() and directory != directory.parent:
             directory = directory.parent
+        steers = verdict.sensitive if verdict.sensitive != "system files" else None  # judged by the folder below
+        if not inside and (steers or not self._grantable_folder(directory)):
+            what = verdict.sensitive or "a folder the sandbox never opens to commands"
+            return SandboxDenial(
+                reason=f"the sandbox blocked a write to {target} ({what}); if it is needed, the user does it",
+                grantable=False,
+            )
         where = "the workspace is read-only in this session" if inside else "outside the workspace"
         return SandboxDenial(
             reason=f"the sandbox blocked a write to {target}: {where} ({line})", write=[str(directory)]
         )
+
+    def _grantable_folder(self, directory: Path) -> bool:
+        """A folder outside the workspace a write grant may open: never `/`, a system folder,
+        HOME, an ancestor of HOME or of the workspace."""
+        home = Path(os.path.realpath(self.home))
+        workspace = Path(os.path.realpath(self.workspace))
+        if directory == Path("/") or directory == home or directory in home.parents:
+            return False
+        if directory in workspace.parents or str(directory) in SYSTEM_TOP:
+            return False
+        top = Path(*directory.parts[:2])
+        if str(top) not in SYSTEM_TOP:
+            return True
+        # of the system's folders, only those that hold data and programs of one's own
+        return (
+            any(directory == f or f in directory.parents for f in _GRANTABLE_SYSTEM)
+            and directory not in _GRANTABLE_SYSTEM
+        )
+
+    def _hidden_denial(self, output: str, cwd: str, pid: int) -> SandboxDenial | None:
+        """A path a failed command could not find or open that the host has and the jail hides:
+        offered for reading, unless it holds credentials."""
+        for line in _MISSING.finditer(output[-20_000:]):
+            target = _path_in(line.group(0), cwd)
+            if target is None or not target.is_absolute():
+                continue
+            target = Path(os.path.normpath(target))
+            if not os.path.lexists(target) or not self.view.hides(target):
+                continue
+            if evidence.exists_in_jail(pid, target) is not False:
+                continue  # the jail has it: the line speaks of something else
+            verdict = PathJudge(str(self.workspace), str(self.home)).judge(str(target))
+            if verdict.secret or _credential_store(target, self.home):
+                return SandboxDenial(reason=f"{target} holds credentials; the sandbox keeps it hidden", grantable=False)
+            return SandboxDenial(
+                reason=f"the sandbox hides {target} (outside the workspace, not a toolchain it binds by default)",
+                read=[str(target)],
+            )
+        return None
+
+
+def _credential_store(path: Path, home: Path) -> bool:
+    return any(path == home / h or home / h in path.parents for h in HIDDEN_IN_HOME)
+
+
+def _cover(target: Path) -> list[str]:
+    """Arguments that hide `target` in place: an empty folder over a folder, /dev/null over
+    anything else (a file, a socket)."""
+    if target.is_dir() and not target.is_symlink():
+        return ["--tmpfs", str(target)]
+    if os.path.lexists(target) and not target.is_symlink():
+        return ["--ro-bind", "/dev/null", str(target)]
+    return []
+
+
+def _tasks_of(uid: int) -> int:
+    """Processes and threads `uid` runs now (RLIMIT_NPROC counts them all, everywhere)."""
+    count = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            if os.stat(f"/proc/{entry}").st_uid != uid:
+                continue
+            with open(f"/proc/{entry}/stat") as handle:
+                count += int(handle.read().rsplit(")", 1)[1].split()[17])
+        except (OSError, ValueError, IndexError):
+            continue
+    return count
 
 
 #: Lines that show a command failed for want of network (DNS, connect) inside the jail.
@@ -152,6 +364,9 @@ _NETWORK_FAILURES = re.compile(
 )
 _READ_ONLY = re.compile(r"^.*(Read-only file system|EROFS).*$", re.MULTILINE)
 _BUSY = re.compile(r"^.*(Device or resource busy|EBUSY).*$", re.MULTILINE)
+_NO_SPACE = re.compile(r"^.*(No space left on device|ENOSPC).*$", re.MULTILINE)
+_NO_PROCESSES = re.compile(r"^.*(fork: (retry: )?Resource temporarily unavailable|EAGAIN.*fork|fork.*EAGAIN).*$", re.M)
+_MISSING = re.compile(r"^.*(No such file or directory|ENOENT|cannot open|can't open|not found).*$", re.MULTILINE)
 _QUOTED = re.compile(r"""['"‘`]([^'"’`]+)['"’`]""")
 
 
@@ -161,10 +376,10 @@ def _first_match(pattern: re.Pattern[str], output: str) -> str | None:
 
 
 def _path_in(line: str, cwd: str) -> Path | None:
-    """The path a read-only error names: quoted (`touch: cannot touch 'x'`), before the
+    """The path an error line names: quoted (`touch: cannot touch 'x'`), before the
     message (`bash: line 1: x: Read-only file system`), or any absolute path on the line."""
     candidates = [c for c in _QUOTED.findall(line) if c.strip()]
-    before = re.search(r"([^\s:'\"]+):\s*Read-only file system", line)
+    before = re.search(r"([^\s:'\"]+):\s*(Read-only file system|No such file or directory)", line)
     if before:
         candidates.append(before.group(1))
     bare = re.search(r"(/[^\s:'\"]+)", line)

@@ -62,9 +62,17 @@ class SandboxPolicy(Model):
     writable: list[str] = Field(
         default_factory=list, description="Paths outside the workspace commands may write (caches a build needs)."
     )
-    keep_env: list[str] = Field(
-        default_factory=list, description="Secret-looking environment variables the agent's shell may still see."
+    readable: list[str] = Field(
+        default_factory=list,
+        description="Paths outside the workspace commands may read, beyond the toolchains bound by default.",
     )
+    keep_env: list[str] = Field(
+        default_factory=list,
+        description="Environment variables the agent's shell gets beyond the ones a shell needs (`AWS_*` globs).",
+    )
+    max_processes: int = Field(default=512, ge=16, le=65536, description="Processes and threads a command may run.")
+    tmp_size_mb: int = Field(default=1024, ge=16, description="Size of the jail's private /tmp and HOME, in MiB.")
+    max_file_mb: int = Field(default=8192, ge=1, description="Largest file a command may write, in MiB.")
 
     @property
     def enabled(self) -> bool:
@@ -76,6 +84,8 @@ class SandboxGrant(Model):
 
     network: bool = False
     write: list[str] = Field(default_factory=list)
+    #: Paths the jail hides that this command may read.
+    read: list[str] = Field(default_factory=list)
 
 
 class SandboxDenial(Model):
@@ -84,16 +94,18 @@ class SandboxDenial(Model):
     reason: str
     network: bool = False
     write: list[str] = Field(default_factory=list)
+    read: list[str] = Field(default_factory=list)
     #: False when no grant can help (a protected path: that change goes through the editor).
     grantable: bool = True
 
     def grant(self) -> SandboxGrant:
-        return SandboxGrant(network=self.network, write=list(self.write))
+        return SandboxGrant(network=self.network, write=list(self.write), read=list(self.read))
 
     def asks_for(self) -> str:
         """What running it again would allow, in words for the confirmation prompt."""
         wants = ["network access"] if self.network else []
         wants += [f"write access to {path}" for path in self.write]
+        wants += [f"read access to {path}" for path in self.read]
         return " and ".join(wants) or "nothing more"
 
 

@@ -62,3 +62,19 @@ def test_help_shows_whole_descriptions_examples_config_and_environment(capsys) -
 def test_view_usage_reads_like_the_command(capsys) -> None:
     assert main(["view", "--help"]) == 0
     assert capsys.readouterr().out.splitlines()[0] == "Usage: tui view SESSION [--theme NAME]"
+
+
+@pytest.mark.parametrize("where", ["home", "root", "above home"])
+def test_a_workspace_that_is_home_or_holds_it_is_refused_in_one_line(where: str, capsys, isolated_home) -> None:
+    folder = {"home": isolated_home, "root": isolated_home.anchor, "above home": isolated_home.parent}[where]
+    argv = ["--headless", "-t", "x", "--model", "openai/x", "--api-key", "k", "--workspace", str(folder)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith(f"tui: --workspace {folder} is ")
+    assert err[0].endswith("cd into a project, or pass --workspace-is-home if you mean it")
+
+
+def test_a_workspace_at_home_is_taken_when_the_user_insists(capsys, isolated_home) -> None:
+    argv = ["--headless", "-t", "x", "--model", "openai/x", "--api-key", "k", "--workspace", str(isolated_home)]
+    main([*argv, "--workspace-is-home", "--base-url", "http://127.0.0.1:9/v1", "--max-iterations", "1"])
+    assert "--workspace-is-home if you mean it" not in capsys.readouterr().err

@@ -84,17 +84,66 @@ async def test_no_network_not_even_the_hosts_loopback(terminal: TerminalTool) ->
         listener.close()
 
 
+_UNLABELLED_SECRETS = {
+    "MYSQL_PWD": "mysql-pw-4f8a9c2e",
+    "DB_PASS": "db-pass-71c3e09d",
+    "SENTRY_DSN": "https://0a1b2c3d4e5f@o1.ingest.sentry.io/42",
+    "SLACK_WEBHOOK_URL": "https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXXXXXX",
+    "STRIPE_SK": "rk_live_51Habcdefghijklmnop",
+}
+
+
+async def test_only_the_variables_a_shell_needs_and_the_user_kept_are_inherited(
+    workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name, value in _UNLABELLED_SECRETS.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("HARMLESS_SETTING", "visible")
+    monkeypatch.setenv("HARMLESS_TOKEN", "token-by-a-glob-1234")
+    monkeypatch.setenv("VIRTUAL_ENV", str(workspace))
+    policy = SandboxPolicy(keep_env=["HARMLESS_*", "DB_PASS"])
+    tool = TerminalTool(ToolContext(workspace, "root", sandbox=policy))
+    try:
+        env = (await _run(tool, "env")).text
+        assert "HARMLESS_SETTING=visible" in env and f"VIRTUAL_ENV={workspace}" in env
+        assert "DB_PASS=db-pass-71c3e09d" in env  # named outright by the user: kept
+        assert "HARMLESS_TOKEN" not in env  # a glob never lets a secret-looking name through
+        assert "MYSQL_PWD" not in env and "SENTRY_DSN" not in env
+    finally:
+        await tool.close()
+
+
+def test_every_value_the_shell_does_not_get_is_redacted_where_it_shows(monkeypatch: pytest.MonkeyPatch) -> None:
+    from openhands_tui.sdk.security.secrets import Redactor
+
+    for name, value in _UNLABELLED_SECRETS.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("SOME_FLAG", "true")
+    redactor = Redactor.from_environment()
+    shown = redactor.redact(" ".join(_UNLABELLED_SECRETS.values()) + f" {os.environ['PATH']} true")
+    for value in _UNLABELLED_SECRETS.values():
+        assert value not in shown
+    assert os.environ["PATH"] in shown and shown.endswith(" true")  # what the shell gets, and plain words, stay
+
+
 async def test_the_parents_environment_and_secrets_stay_out_of_reach(
     workspace: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("DEPLOY_API_KEY", "sk-live-abcdefgh12345")
     monkeypatch.setenv("DATABASE_URL", "postgres://app:hunter2hunter2@db:5432/app")
+    # secrets whose names say nothing: only an allowlist keeps them out
+    for name, value in _UNLABELLED_SECRETS.items():
+        monkeypatch.setenv(name, value)
     monkeypatch.setenv("HARMLESS_SETTING", "visible")
+    monkeypatch.setenv("LANG", "C.UTF-8")
     tool = TerminalTool(ToolContext(workspace, "root"))
     try:
         env = await _run(tool, "env")
-        assert "HARMLESS_SETTING=visible" in env.text
+        assert "LANG=C.UTF-8" in env.text and "PATH=" in env.text and "HOME=" in env.text
+        assert "HARMLESS_SETTING" not in env.text  # not asked for: not inherited
         assert "sk-live" not in env.text and "hunter2" not in env.text
+        for name, value in _UNLABELLED_SECRETS.items():
+            assert name not in env.text and value not in env.text
         procs = await _run(tool, "cat /proc/*/environ 2>/dev/null | tr '\\0' '\\n' | grep -c sk-live; ls /proc")
         assert procs.text.splitlines()[0] == "0"  # no process it can see holds the key
         assert str(os.getpid()) not in procs.text.split()  # the parent is not even visible

@@ -9,12 +9,15 @@ records. Short values are left alone: redacting "1" or "true" would mangle every
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import logging
 import os
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+
+from openhands_tui.sdk.shell_environment import shell_needs
 
 SECRET_NAME = re.compile(
     r"(API_?KEY|_TOKEN$|^TOKEN$|_SECRET|SECRET_|PASSWORD|PASSWD|PRIVATE_?KEY|ACCESS_?KEY|_CREDENTIALS?$)",
@@ -24,29 +27,51 @@ MIN_SECRET_LENGTH = 8
 
 
 def secret_environment(environ: Mapping[str, str] | None = None) -> dict[str, str]:
-    """Environment variables that look like secrets, with values long enough to matter."""
+    """Values of the environment that may be secret, by name: every variable a shell does not
+    need (`SHELL_NEEDS`) and the user did not keep, whatever it is called (`MYSQL_PWD`,
+    `SENTRY_DSN`, `SLACK_WEBHOOK_URL`, `STRIPE_SK`), with a value long enough to matter and not
+    plainly harmless (a number, a word like `true`, a path or list of paths that exist)."""
     environ = os.environ if environ is None else environ
+    allowed_values = {value for name, value in environ.items() if shell_needs(name)}
     return {
-        name: value for name, value in environ.items() if SECRET_NAME.search(name) and len(value) >= MIN_SECRET_LENGTH
+        name: value
+        for name, value in environ.items()
+        if (SECRET_NAME.search(name) or not shell_needs(name))
+        and len(value) >= MIN_SECRET_LENGTH
+        and (SECRET_NAME.search(name) or (value not in allowed_values and not _plainly_harmless(value)))
     }
 
 
-#: Names the agent's shell never inherits (unless the user keeps them): the issue's families,
-#: wider than SECRET_NAME on purpose — a variable only has to look secret to be dropped.
+def _plainly_harmless(value: str) -> bool:
+    text = value.strip()
+    if text.lower() in ("true", "false", "yes", "no", "on", "off") or text.replace(".", "").isdigit():
+        return True
+    parts = [p for p in text.split(os.pathsep) if p]
+    return bool(parts) and all(p.startswith("/") and os.path.exists(p) for p in parts)
+
+
+#: Names the agent's shell never inherits, even if the user's allowlist matches them by a glob:
+#: a variable only has to look secret to be dropped (an explicit name in `keep_env` still wins).
 SHELL_SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|(^|_)AUTH(_|$))", re.IGNORECASE)
 _URL_WITH_PASSWORD = re.compile(r"^[a-z][a-z0-9+.-]*://[^/\s:@]*:[^/\s@]+@", re.IGNORECASE)
 
 
 def shell_environment(environ: Mapping[str, str] | None = None, keep: Iterable[str] = ()) -> dict[str, str]:
-    """The environment for the agent's shell: everything except what looks secret (by name, or
-    a URL carrying a password), unless the user listed the name in `keep`."""
+    """The environment for the agent's shell, by allowlist: what a shell and the toolchains need
+    (`SHELL_NEEDS`), plus the names the user keeps (`[sandbox] keep_env`, globs such as `AWS_*`);
+    nothing else of the parent's environment. A kept glob never lets through a secret-looking
+    name or a URL carrying a password; a name the user spelled out does."""
     environ = os.environ if environ is None else environ
-    kept = set(keep)
-    return {
-        name: value
-        for name, value in environ.items()
-        if name in kept or not (SHELL_SECRET_NAME.search(name) or _URL_WITH_PASSWORD.match(value.strip()))
-    }
+    exact = {k for k in keep if not any(c in k for c in "*?[")}
+    globs = [k for k in keep if k not in exact]
+    chosen: dict[str, str] = {}
+    for name, value in environ.items():
+        if name in exact or (
+            (shell_needs(name) or any(fnmatch.fnmatchcase(name, g) for g in globs))
+            and not (SHELL_SECRET_NAME.search(name) or _URL_WITH_PASSWORD.match(value.strip()))
+        ):
+            chosen[name] = value
+    return chosen
 
 
 _DOTENV_LINE = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*(.*?)\s*$")

@@ -28,6 +28,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from openhands_tui.jail import evidence
 from openhands_tui.jail.jail import Jail
 from openhands_tui.jail.shell_binary import bash_binary
 from openhands_tui.sdk.sandbox import SandboxGrant
@@ -53,6 +54,11 @@ class CommandResult:
     shell_restarted: bool = False
     #: Protected paths (instructions, hooks, CI...) the command created or replaced, now undone.
     undone: list[str] = field(default_factory=list)
+    #: A process still inside the jail after the command (the shell), for the jail's own word
+    #: on what it stopped; None without a jail or once the shell is gone.
+    jail_pid: int | None = None
+    #: Outbound attempts the jail's network namespace saw fail during the command.
+    failed_outbound: int = 0
 
 
 class BashSession:
@@ -77,6 +83,7 @@ class BashSession:
         #: started was still running then (it could change them before the next check).
         self._settled: dict[Path, tuple[int, int] | None] | None = None
         self._lingering = False
+        self._inside: tuple[int, int] | None = None
         self._reset = reset_script(self._env())
 
     @property
@@ -96,7 +103,7 @@ class BashSession:
 
     async def _start(self) -> asyncio.subprocess.Process:
         cwd = self.cwd if Path(self.cwd).is_dir() else str(Path.home())
-        prefix = self.jail.argv(cwd, [self._scratch]) if self.jail is not None else _LIFELINE
+        prefix = self.jail.argv(cwd, [self._scratch], scratch=self._scratch) if self.jail is not None else _LIFELINE
         self._process = await asyncio.create_subprocess_exec(
             *prefix,
             bash_binary(),
@@ -138,6 +145,8 @@ class BashSession:
                 before = self.jail.protected.snapshot()
             restarted = self._process is not None and self._process.returncode is not None
             process = self._process if self._process and self._process.returncode is None else await self._start()
+            inside = self._inside_pid(process)
+            outbound = evidence.failed_outbound(inside) if inside is not None else 0
             try:
                 result = await asyncio.wait_for(self._exchange(process, command), timeout)
             except TimeoutError:
@@ -154,7 +163,23 @@ class BashSession:
             result.shell_restarted = result.shell_restarted or restarted
             if self.jail is not None:
                 result.undone = undone
+                inside = inside or self._inside_pid(process)  # a new shell: its counters started at 0
+                if inside is not None and process.returncode is None and self._process is process:
+                    result.jail_pid = inside
+                    result.failed_outbound = evidence.failed_outbound(inside) - outbound
             return result
+
+    def _inside_pid(self, process: asyncio.subprocess.Process) -> int | None:
+        """The shell's pid inside the jail (found once per shell; the first command may find it
+        still starting, and then looks again)."""
+        if self.jail is None:
+            return None
+        if self._inside is None or self._inside[0] != process.pid:
+            found = evidence.inside_pid(process.pid)
+            if found is None:
+                return None
+            self._inside = (process.pid, found)
+        return self._inside[1]
 
     async def run_granted(self, command: str, timeout: float, grant: SandboxGrant) -> CommandResult:
         """Run one command in a wider jail (`grant`), where the shell is and with its exported
@@ -174,7 +199,7 @@ class BashSession:
             earlier = self._undo_background_changes()
             before = self.jail.protected.snapshot()
             process = await asyncio.create_subprocess_exec(
-                *self.jail.argv(self.cwd, [self._scratch], grant),
+                *self.jail.argv(self.cwd, [self._scratch], grant, scratch=self._scratch),
                 bash_binary(),
                 "--noprofile",
                 "--norc",

@@ -65,14 +65,14 @@ class TerminalTool(ToolDefinition[TerminalAction]):
             self.session = executor.terminal.session
             return
         policy = ctx.sandbox
+        environment = shell_environment(os.environ, keep=policy.keep_env)
+        environment.pop("LLM_API_KEY", None)  # the agent's shell has no business with our model's key
         self.jail = None
         if policy.enabled:
             bwrap = find_bubblewrap()
             if bwrap.path is None:
                 raise RuntimeError(f"the sandbox cannot run here: {bwrap.problem}; use --sandbox off to run without it")
-            self.jail = Jail(policy, ctx.workspace, bwrap.path)
-        environment = shell_environment(os.environ, keep=policy.keep_env)
-        environment.pop("LLM_API_KEY", None)  # the agent's shell has no business with our model's key
+            self.jail = Jail(policy, ctx.workspace, bwrap.path, environ=environment)
         self.session = BashSession(
             ctx.workspace, max_output_bytes=max_output_bytes, jail=self.jail, environment=environment
         )
@@ -139,7 +139,14 @@ class TerminalTool(ToolDefinition[TerminalAction]):
             text += "\n" + "\n".join(notes)
         denial = None
         if self.jail is not None and not result.timed_out:
-            denial = self.jail.denial(result.output, result.exit_code, result.cwd, grant)
+            denial = self.jail.denial(
+                result.output,
+                result.exit_code,
+                result.cwd,
+                grant,
+                pid=result.jail_pid,
+                failed_outbound=result.failed_outbound,
+            )
         return TerminalObservation(
             text=text,
             output=result.output,
