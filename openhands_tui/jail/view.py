@@ -191,6 +191,7 @@ def build_view(
     for entry in environ.get("PATH", "").split(os.pathsep):
         if entry and os.path.isabs(entry):
             wanted.append(Path(entry))
+    wanted += _base_interpreters([*wanted, workspace / ".venv", workspace / "venv", workspace / "env"])
     bound: list[Path] = []
     for path in wanted:
         path = Path(os.path.normpath(path))
@@ -205,6 +206,23 @@ def build_view(
     covered = [c for b in bound for c in _secrets_and_sockets(b)]
     git_configs = _git_configs(home, scratch) if _under_any(home, emptied) else []
     return View(emptied=emptied, bound=bound, covered=covered, git_configs=git_configs)
+
+
+def _base_interpreters(candidates: list[Path]) -> list[Path]:
+    """The Python a virtualenv was made from (`home =` in its `pyvenv.cfg`): a venv in the
+    workspace or on PATH runs that interpreter, wherever it lives (`~/.pyenv/versions/3.12.1`)."""
+    found: list[Path] = []
+    for candidate in candidates:
+        for config in (candidate / "pyvenv.cfg", candidate.parent / "pyvenv.cfg"):
+            try:
+                text = config.read_text(errors="replace") if config.is_file() else ""
+            except OSError:
+                continue
+            for line in text.splitlines()[:20]:
+                key, _, value = line.partition("=")
+                if key.strip() == "home" and os.path.isabs(value.strip()):
+                    found.append(Path(value.strip()).parent)
+    return found
 
 
 def _emptied_ancestor(ancestor: Path, home: Path) -> bool:
@@ -273,9 +291,46 @@ def _secrets_and_sockets(folder: Path) -> list[Path]:
                     found.append(Path(entry.path))
                 elif depth + 1 < _LOOK_DEPTH and entry.name not in ("node_modules", "site-packages", "__pycache__"):
                     frontier.append((Path(entry.path), depth + 1))
-            elif stat.S_ISREG(mode) and (is_secret_name(entry.name) or entry.name in _CREDENTIAL_NAMES):
+            elif stat.S_ISREG(mode) and _credential_file(entry.name):
                 found.append(Path(entry.path))
     return found
+
+
+#: Inside a toolchain, names that are code or public data whatever they are called (Python's
+#: own `secrets.py`, a package's `token.js`, certifi's `cacert.pem`).
+_CODE_OR_DATA = [
+    ".py",
+    ".pyc",
+    ".pyi",
+    ".js",
+    ".mjs",
+    ".cjs",
+    ".ts",
+    ".d.ts",
+    ".rb",
+    ".go",
+    ".rs",
+    ".java",
+    ".class",
+    ".so",
+    ".dylib",
+    ".h",
+    ".c",
+    ".md",
+    ".rst",
+    ".txt",
+    ".html",
+    ".json.gz",
+]
+
+
+def _credential_file(name: str) -> bool:
+    lowered = name.lower()
+    if lowered in _CREDENTIAL_NAMES:
+        return True
+    if lowered.endswith(tuple(_CODE_OR_DATA)) or "cacert" in lowered or "ca-bundle" in lowered:
+        return False
+    return is_secret_name(name)
 
 
 #: Lines of a git config that can hold or fetch a credential; dropped from the jail's copy.

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import shutil
 import socket
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -56,7 +57,7 @@ def home(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     tool.chmod(0o755)
     (home / ".pyenv" / ".npmrc").write_text("//registry/:_authToken=pyenv-secret-13\n")
     (home / ".gitconfig").write_text(
-        "[user]\n\tname = Jail Tester\n[credential]\n\thelper = store\n"
+        "[user]\n\tname = Jail Tester\n\temail = jail@example.com\n[credential]\n\thelper = store\n"
         '[http "https://example.com/"]\n\textraHeader = AUTHORIZATION: bearer gitconfig-secret-14\n'
     )
     monkeypatch.setenv("HOME", str(home))
@@ -223,3 +224,50 @@ async def test_with_home_as_the_workspace_start_up_files_stay_read_only_and_keys
     assert (home / ".bashrc").read_text() == "# mine\n" and not (home / ".local" / "bin" / "git").exists()
     assert "ssh-key-secret-15" not in tried.text and "gitcred-secret-9" not in tried.text
     assert (home / "projects" / "app" / "made.txt").read_text() == "fine\n"
+
+
+def _wheel(folder: Path) -> None:
+    """A pure-Python wheel of one module, written by hand (no build tools needed)."""
+    import zipfile
+
+    folder.mkdir()
+    files = {
+        "demo_pkg/__init__.py": "VALUE = 'from-the-wheel'\n",
+        "demo_pkg-0.1.dist-info/METADATA": "Metadata-Version: 2.1\nName: demo-pkg\nVersion: 0.1\n",
+        "demo_pkg-0.1.dist-info/WHEEL": "Wheel-Version: 1.0\nGenerator: hand\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+    }
+    record = "".join(f"{name},,\n" for name in files) + "demo_pkg-0.1.dist-info/RECORD,,\n"
+    with zipfile.ZipFile(folder / "demo_pkg-0.1-py3-none-any.whl", "w") as wheel:
+        for name, text in files.items():
+            wheel.writestr(name, text)
+        wheel.writestr("demo_pkg-0.1.dist-info/RECORD", record)
+
+
+async def test_ordinary_work_runs_with_toolchains_from_home(home: Path) -> None:
+    """git commits under the name in ~/.gitconfig, pip installs from a local wheel folder into
+    the project's venv, npm runs the tests with node reached through ~/.nvm."""
+    app = home / "projects" / "app"
+    _wheel(app / "wheels")
+    node, npm = shutil.which("node"), shutil.which("npm")
+    commands = [
+        "git init -q . && git add -A && git commit -qm first && git log --format=%an -1",
+        f"{sys.executable} -m venv .venv && .venv/bin/pip install -q --no-index --find-links wheels demo-pkg "
+        "&& .venv/bin/python -c 'import demo_pkg; print(demo_pkg.VALUE)'",
+    ]
+    if node and npm:
+        nvm = home / ".nvm" / "versions" / "node" / "v20" / "bin"
+        nvm.mkdir(parents=True)
+        (nvm / "node").symlink_to(os.path.realpath(node))
+        (app / "package.json").write_text('{"name": "app", "version": "1.0.0", "scripts": {"test": "node t.js"}}\n')
+        (app / "t.js").write_text("console.log('node', process.execPath)\n")
+        commands.append(f"PATH={nvm}:$PATH; {npm} test")
+    tool = TerminalTool(ToolContext(app, "root"))
+    try:
+        results = [await _run(tool, command) for command in commands]
+    finally:
+        await tool.close()
+    assert [r.exit_code for r in results] == [0] * len(results), [r.text for r in results]
+    assert results[0].text.startswith("Jail Tester")
+    assert "from-the-wheel" in results[1].text
+    if node and npm:
+        assert f"node {nvm / 'node'}" in results[2].text or "node /" in results[2].text
