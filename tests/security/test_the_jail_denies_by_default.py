@@ -234,7 +234,9 @@ def _wheel(folder: Path) -> None:
     files = {
         "demo_pkg/__init__.py": "VALUE = 'from-the-wheel'\n",
         "demo_pkg-0.1.dist-info/METADATA": "Metadata-Version: 2.1\nName: demo-pkg\nVersion: 0.1\n",
-        "demo_pkg-0.1.dist-info/WHEEL": "Wheel-Version: 1.0\nGenerator: hand\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+        "demo_pkg-0.1.dist-info/WHEEL": (
+            "Wheel-Version: 1.0\nGenerator: hand\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+        ),
     }
     record = "".join(f"{name},,\n" for name in files) + "demo_pkg-0.1.dist-info/RECORD,,\n"
     with zipfile.ZipFile(folder / "demo_pkg-0.1-py3-none-any.whl", "w") as wheel:
