@@ -89,6 +89,7 @@ class Jail:
         self.protected = ProtectedPaths(workspace)
         #: The view the last command line was built with (what is hidden, what bound back).
         self.view = View([], [], [], [])
+        self._view_key: tuple[tuple[str, ...], Path | None] | None = None
 
     def argv(
         self, cwd: str, readable: list[Path], grant: SandboxGrant | None = None, scratch: Path | None = None

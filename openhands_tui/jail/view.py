@@ -22,6 +22,7 @@ import os
 import re
 import stat
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from openhands_tui.sdk.security.paths import is_secret_name
@@ -146,8 +147,8 @@ SYSTEM_TOP = frozenset(
 )
 
 #: How far and how much each bound folder is looked through for credential files and sockets.
-_LOOK_DEPTH = 4
-_LOOK_BUDGET = 4000
+_LOOK_DEPTH = 3
+_LOOK_BUDGET = 600
 
 
 @dataclass(frozen=True)
@@ -330,7 +331,11 @@ def _credential_file(name: str) -> bool:
         return True
     if lowered.endswith(tuple(_CODE_OR_DATA)) or "cacert" in lowered or "ca-bundle" in lowered:
         return False
-    return is_secret_name(name)
+    return _secret_name(name)
+
+
+#: Names repeat across toolchains (`LICENSE`, `bin`, `index.js`): each judged once per process.
+_secret_name = lru_cache(maxsize=8192)(is_secret_name)
 
 
 #: Lines of a git config that can hold or fetch a credential; dropped from the jail's copy.

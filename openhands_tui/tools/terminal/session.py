@@ -84,6 +84,8 @@ class BashSession:
         self._settled: dict[Path, tuple[int, int] | None] | None = None
         self._lingering = False
         self._inside: tuple[int, int] | None = None
+        #: Failed outbound attempts the jail's network namespace had counted after the last command.
+        self._outbound = 0
         self._reset = reset_script(self._env())
 
     @property
@@ -146,7 +148,8 @@ class BashSession:
             restarted = self._process is not None and self._process.returncode is not None
             process = self._process if self._process and self._process.returncode is None else await self._start()
             inside = self._inside_pid(process)
-            outbound = evidence.failed_outbound(inside) if inside is not None else 0
+            # as the last command left them (one read per command); a new shell's start at 0
+            outbound = self._outbound if self._inside is not None and self._inside[0] == process.pid else 0
             try:
                 result = await asyncio.wait_for(self._exchange(process, command), timeout)
             except TimeoutError:
@@ -166,7 +169,8 @@ class BashSession:
                 inside = inside or self._inside_pid(process)  # a new shell: its counters started at 0
                 if inside is not None and process.returncode is None and self._process is process:
                     result.jail_pid = inside
-                    result.failed_outbound = evidence.failed_outbound(inside) - outbound
+                    self._outbound = evidence.failed_outbound(inside)
+                    result.failed_outbound = self._outbound - outbound
             return result
 
     def _inside_pid(self, process: asyncio.subprocess.Process) -> int | None:
