@@ -71,7 +71,7 @@ class SandboxPolicy(Model):
         description="Environment variables the agent's shell gets beyond the ones a shell needs (`AWS_*` globs).",
     )
     max_processes: int = Field(default=512, ge=16, le=65536, description="Processes and threads a command may run.")
-    tmp_size_mb: int = Field(default=1024, ge=16, description="Size of the jail's private /tmp and HOME, in MiB.")
+    tmp_size_mb: int = Field(default=512, ge=16, description="Size of the jail's private /tmp and HOME, in MiB.")
     max_file_mb: int = Field(default=8192, ge=1, description="Largest file a command may write, in MiB.")
 
     @property
