@@ -222,6 +222,7 @@ def _launch(
         redactor.add(value, label)
     sandbox_text = describe_sandbox(sandbox)
     permissions, trust_request = PermissionSet.load(workspace, trust_project=options.trust_project)
+    sandbox.readable += [p for p in permissions.readable() if p not in sandbox.readable]  # "always" answers
     mcp = session_servers(workspace, trust_project=options.trust_project)  # started by the root agent
     warnings += mcp.problems
     trust_requests = [r for r in (trust_request, mcp.trust_request) if r is not None]

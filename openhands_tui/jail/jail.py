@@ -140,13 +140,15 @@ class Jail:
     def _view_args(self, scratch: Path | None, grant: SandboxGrant) -> list[str]:
         """Deny by default: people's folders and the workspace's ancestors emptied, toolchains
         bound back read-only, credentials and sockets inside them covered."""
-        self.view = view = build_view(
-            self.home,
-            Path(os.path.realpath(self.workspace)),
-            [*self.policy.readable, *grant.read],
-            self.environ,
-            scratch,
-        )
+        workspace = Path(os.path.realpath(self.workspace))
+        if grant.read:  # one command's wider view: built for it, the shell's own view kept
+            view = build_view(self.home, workspace, [*self.policy.readable, *grant.read], self.environ, scratch)
+        else:
+            key = (tuple(self.policy.readable), scratch)
+            if self._view_key != key:  # a look through HOME's toolchains: once per jail, not per restart
+                self.view = build_view(self.home, workspace, list(self.policy.readable), self.environ, scratch)
+                self._view_key = key
+            view = self.view
         args: list[str] = []
         for folder in view.emptied:
             size = self.policy.tmp_size_mb * 1024 * 1024 if folder == self.home else _ANCESTOR_TMPFS
@@ -160,6 +162,11 @@ class Jail:
         for target in self._our_own_config():
             args += _cover(target)
         return args
+
+    def view_outdated(self) -> bool:
+        """Whether the policy now lets commands read more than the running jail shows (the user
+        answered "always" to a read): the shell is restarted with the wider view."""
+        return self._view_key is not None and tuple(self.policy.readable) != self._view_key[0]
 
     def _home_inside_workspace(self) -> list[str]:
         """The workspace is HOME or holds it (the user insisted): credential stores stay hidden,

@@ -10,6 +10,7 @@ to the model instead.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from openhands_tui.sdk.actor import Actor
@@ -61,7 +62,23 @@ async def _escalation_refused(actor: Actor, runtime: Runtime, event: ActionEvent
     it may, else what to tell the model."""
     if runtime.policy.mode is ConfirmationMode.NEVER:
         return "Confirmations are off (--confirm never), so nothing runs outside the sandbox; do without it."
-    decision = await ask(actor, runtime, event, risk=Risk.HIGH, reasons=[denial.reason], escalation=denial.asks_for())
+    # a path to read is the one grant worth remembering: "always" lets later commands read it too
+    only_reads = denial.read and not (denial.write or denial.network)
+    suggested = {"action": "allow", "read": denial.read[0]} if only_reads and len(denial.read) == 1 else None
+    decision = await ask(
+        actor,
+        runtime,
+        event,
+        risk=Risk.HIGH,
+        reasons=[denial.reason],
+        escalation=denial.asks_for(),
+        suggested_rule=suggested,
+    )
+    if decision.approved and decision.remember is not None and decision.remember.read is not None:
+        runtime.sandbox.readable.append(decision.remember.read)  # the jail binds it from the next command on
+        if runtime.rules_file is not None:
+            with contextlib.suppress(OSError):  # unsaved: it holds for this session
+                runtime.permissions.remember(decision.remember, runtime.rules_file)
     actor.record(
         ConfirmationResolvedEvent,
         action_id=event.id,

@@ -273,3 +273,35 @@ async def test_ordinary_work_runs_with_toolchains_from_home(home: Path) -> None:
     assert "from-the-wheel" in results[1].text
     if node and npm:
         assert f"node {nvm / 'node'}" in results[2].text or "node /" in results[2].text
+
+
+async def test_always_reading_a_hidden_path_is_remembered_and_holds_for_later_commands(serve, home: Path) -> None:
+    from openhands_tui.sdk import Agent
+    from openhands_tui.sdk.confirmation import Decision
+    from openhands_tui.sdk.security.permissions import PermissionRule, PermissionSet, user_rules_file
+    from openhands_tui.testing import Script, Turn
+    from openhands_tui.tools.preset.default import get_default_tools
+    from tests.conftest import llm_for
+    from tests.sdk.helpers import ScriptedConfirmer, run
+
+    app, notes = home / "projects" / "app", home / "projects" / "other" / "notes.txt"
+    (app / "show.py").write_text(f"print(open({str(notes)!r}).read())\n")  # project code: runs unasked
+    turns = [Turn.call("terminal", command="python3 show.py"), Turn.call("terminal", command="python3 show.py")]
+    server = serve([Script(turns=[*turns, Turn.finish("done")])])
+    rule = PermissionRule(action="allow", read=str(notes))
+    confirmer = ScriptedConfirmer([Decision(approved=True, remember=rule)])
+    rules_file = user_rules_file()
+    result = await run(
+        Agent(llm=llm_for(server), tools=get_default_tools()),
+        app,
+        "go",
+        confirmer=confirmer,
+        permissions=PermissionSet(workspace=app.resolve()),
+        rules_file=rules_file,
+    )
+    assert [r.escalation for r in confirmer.requests] == [f"read access to {notes}"]  # asked once
+    assert confirmer.requests[0].suggested_rule == {"action": "allow", "read": str(notes)}
+    first, second = result.kinds("observation")[:2]
+    assert "just notes" in first.content and "just notes" in second.content  # the second ran in the shell
+    assert f'read = "{notes}"' in rules_file.read_text()
+    assert PermissionSet.load(app)[0].readable() == [str(notes)]  # and it holds in later sessions

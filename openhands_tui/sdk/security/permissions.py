@@ -16,6 +16,9 @@ and, for a project, in `.openhands-tui/permissions.toml`:
     [[rule]]
     action = "allow"
     mcp = "git/git_commit"    # an MCP server's tool (`mcp:git/git_commit`; `git/*`: all of them)
+    [[rule]]
+    action = "allow"
+    read = "~/src/shared"     # user rules only: commands may read this path the sandbox hides
 
 Deny beats allow, and deny rules apply even where the policy would not ask. An allow rule
 approves a command only if it covers every part of it: `git status && rm -rf /` is not
@@ -63,6 +66,9 @@ class PermissionRule(Model):
     exact: bool = False
     #: Commands this rule allows also run with network access (honoured in user rules only).
     network: bool = False
+    #: A path outside the workspace the sandbox hides that commands may read ("always" for a
+    #: read escalation; honoured in user rules only).
+    read: str | None = None
     #: The workspace the rule was made in (None: every workspace).
     workspace: str | None = None
     source: str = ""
@@ -70,6 +76,8 @@ class PermissionRule(Model):
     def describe(self) -> str:
         if self.mcp is not None:
             target = f"mcp:{self.mcp_pattern}"
+        elif self.read is not None:
+            target = f"reading {self.read!r} in the sandbox"
         else:
             target = f"command {self.command!r}" if self.command is not None else f"path {self.path!r}"
         target += " (exactly)" if self.exact else ""
@@ -129,7 +137,7 @@ class PermissionSet:
         user trusts that file (or `trust_project`); else the request to trust it."""
         rules = _read_rules(user_rules_file())
         project_file = project_rules_file(workspace)
-        project = _read_rules(project_file)
+        project = [r for r in _read_rules(project_file) if r.read is None]  # a clone never opens HOME
         rules += [r.model_copy(update={"network": False}) for r in project if r.action == "deny"]
         allows = [r.model_copy(update={"network": False}) for r in project if r.action == "allow"]
         request = None
@@ -166,6 +174,10 @@ class PermissionSet:
                 if fnmatch.fnmatchcase(name, rule.mcp_pattern):
                     return RuleDecision(approved=action == "allow", rule=rule)
         return None
+
+    def readable(self) -> list[str]:
+        """Paths the user let commands read for good (user rules: project ones are dropped)."""
+        return [r.read for r in self._of("allow", "read") if r.read is not None]
 
     def network_for(self, subject: ShellCommand) -> PermissionRule | None:
         """The user rule that grants `subject` network access, if every part is covered by one."""
@@ -232,6 +244,7 @@ class PermissionSet:
         entry += f"command = {json.dumps(rule.command)}\n" if rule.command is not None else ""
         entry += f"path = {json.dumps(rule.path)}\n" if rule.path is not None else ""
         entry += f"mcp = {json.dumps(rule.mcp_pattern)}\n" if rule.mcp is not None else ""
+        entry += f"read = {json.dumps(rule.read)}\n" if rule.read is not None else ""
         entry += "exact = true\n" if rule.exact else ""
         entry += f"workspace = {json.dumps(workspace)}\n" if workspace is not None else ""
         with open(file, "a") as handle:
@@ -332,13 +345,13 @@ def _read_rules(path: Path) -> list[PermissionRule]:
             raise SettingsError(f"{path}: rule {index} is not a table of settings")
         unknown = sorted(set(entry) - set(PermissionRule.model_fields) - {"source"})
         if unknown:
-            valid = "action, command, path, mcp, exact, network, workspace"
+            valid = "action, command, path, mcp, read, exact, network, workspace"
             raise SettingsError(f"{path}: rule {index} has unknown setting {unknown[0]!r} (valid: {valid})")
         try:
             rule = PermissionRule.model_validate({**entry, "source": str(path)})
         except ValidationError as exc:
             raise SettingsError(f"{path}: rule {index} is invalid ({exc.errors()[0]['msg']})") from None
-        if [rule.command, rule.path, rule.mcp].count(None) != 2:
-            raise SettingsError(f"{path}: rule {index} needs exactly one of `command`, `path` or `mcp`")
+        if [rule.command, rule.path, rule.mcp, rule.read].count(None) != 3:
+            raise SettingsError(f"{path}: rule {index} needs exactly one of `command`, `path`, `mcp` or `read`")
         rules.append(rule)
     return rules
