@@ -90,6 +90,8 @@ class Jail:
         #: The view the last command line was built with (what is hidden, what bound back).
         self.view = View([], [], [], [])
         self._view_key: tuple[tuple[str, ...], Path | None] | None = None
+        #: With the workspace at HOME: the start-up files that did not exist when the jail was built.
+        self.startup_missing: list[Path] = []
 
     def argv(
         self, cwd: str, readable: list[Path], grant: SandboxGrant | None = None, scratch: Path | None = None
@@ -178,11 +180,27 @@ class Jail:
         args: list[str] = []
         for hidden in HIDDEN_IN_HOME:
             args += _cover(home / hidden)
+        missing: list[Path] = []
         for startup in HOME_STARTUP:
             target = home / startup
-            if target.exists() and not any(home / h in target.parents or home / h == target for h in HIDDEN_IN_HOME):
+            if any(home / h in target.parents or home / h == target for h in HIDDEN_IN_HOME):
+                continue
+            if os.path.lexists(target):
                 args += ["--ro-bind", str(target), str(target)]
+            else:
+                missing.append(target)  # cannot be bound; made by a command, it is removed after it
+        self.startup_missing = missing
         return args
+
+    def undo_new_startup_files(self) -> list[str]:
+        """With the workspace at HOME: start-up files and folders a command created where there
+        were none (a new `~/.bash_profile` would shadow `~/.profile`), removed; what was removed."""
+        undone = []
+        for target in self.startup_missing:
+            if os.path.lexists(target):
+                _remove(target)
+                undone.append(str(target))
+        return undone
 
     def _our_own_config(self) -> list[Path]:
         """Our own config and sessions (API key, permission rules, trust records) wherever XDG
@@ -334,6 +352,17 @@ class Jail:
 
 def _credential_store(path: Path, home: Path) -> bool:
     return any(path == home / h or home / h in path.parents for h in HIDDEN_IN_HOME)
+
+
+def _remove(target: Path) -> None:
+    """Remove what a command made, never following a link (this runs unconfined)."""
+    try:
+        if target.is_dir() and not target.is_symlink():
+            shutil.rmtree(target)
+        else:
+            target.unlink()
+    except OSError:
+        pass
 
 
 def _cover(target: Path) -> list[str]:

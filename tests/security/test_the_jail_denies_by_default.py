@@ -217,11 +217,13 @@ async def test_with_home_as_the_workspace_start_up_files_stay_read_only_and_keys
         tried = await _run(
             tool,
             "echo planted >> .bashrc; echo x > .local/bin/git; cat .ssh/id_ed25519 .git-credentials; "
+            "echo planted > .bash_profile; mkdir -p .config/autostart && echo x > .config/autostart/a.desktop; "
             "echo fine > projects/app/made.txt",
         )
     finally:
         await tool.close()
     assert (home / ".bashrc").read_text() == "# mine\n" and not (home / ".local" / "bin" / "git").exists()
+    assert not (home / ".bash_profile").exists() and not (home / ".config" / "autostart").exists()
     assert "ssh-key-secret-15" not in tried.text and "gitcred-secret-9" not in tried.text
     assert (home / "projects" / "app" / "made.txt").read_text() == "fine\n"
 

@@ -161,7 +161,7 @@ class BashSession:
                 raise
             finally:
                 if self.jail is not None:
-                    undone = earlier + self.jail.protected.check(before)
+                    undone = earlier + self.jail.protected.check(before) + self.jail.undo_new_startup_files()
                     self._settle()
             result.shell_restarted = result.shell_restarted or restarted
             if self.jail is not None:
@@ -223,7 +223,7 @@ class BashSession:
                 code, timed_out = None, True
             finally:
                 await _kill_group(process)
-            undone = earlier + self.jail.protected.check(before)
+            undone = earlier + self.jail.protected.check(before) + self.jail.undo_new_startup_files()
             self._settle()
             shown = _as_bash(output.render(), script)
             return CommandResult(
