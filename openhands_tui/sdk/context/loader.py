@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import subprocess
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -58,6 +57,7 @@ from openhands_tui.sdk.context.rules import (
 from openhands_tui.sdk.context.skill import Skill
 from openhands_tui.sdk.context.skill_dirs import load_directory
 from openhands_tui.sdk.model import Model
+from openhands_tui.sdk.own_git import run_git
 
 #: Always-on context (repo microagents, instruction files, the skills list) above this many
 #: tokens is reported: every request of every agent carries it.
@@ -327,17 +327,9 @@ def _real(source: str) -> str | None:
 
 
 def _git_root(workspace: Path) -> Path | None:
-    try:
-        out = subprocess.run(
-            ["git", "-C", str(workspace), "rev-parse", "--show-toplevel"],
-            capture_output=True,
-            text=True,
-            timeout=5,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return Path(out.stdout.strip()).resolve() if out.returncode == 0 and out.stdout.strip() else None
+    out = run_git(workspace, ["rev-parse", "--show-toplevel"])
+    root = out.stdout.decode("utf-8", "replace").strip() if out is not None and out.returncode == 0 else ""
+    return Path(root).resolve() if root else None
 
 
 # Kept importable from here: older code and tests read one file through the loader.

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 from pathlib import Path
 from typing import Any
 
 from openhands_tui.sdk.context.files import load_file, parse_header, split_frontmatter
 from openhands_tui.sdk.context.skill import Skill
+from openhands_tui.sdk.own_git import run_git
 
 CURSOR_RULES_DIR = ".cursor/rules"
 COPILOT_INSTRUCTIONS_DIR = ".github/instructions"
@@ -191,16 +191,8 @@ def _from_git(workspace: Path, instruction_names: dict[str, str]) -> list[str] |
     specs = [
         "*/" + "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in name) for name in instruction_names
     ]
-    try:
-        out = subprocess.run(
-            ["git", "-C", str(workspace), "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", *specs],
-            capture_output=True,
-            timeout=5,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if out.returncode != 0:
+    out = run_git(workspace, ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", *specs])
+    if out is None or out.returncode != 0:
         return None
     names = out.stdout.decode("utf-8", "replace").split("\0")
     return sorted(
