@@ -402,7 +402,9 @@ _NETWORK_FAILURES = re.compile(
 _READ_ONLY = re.compile(r"^.*(Read-only file system|EROFS).*$", re.MULTILINE)
 _BUSY = re.compile(r"^.*(Device or resource busy|EBUSY).*$", re.MULTILINE)
 _NO_SPACE = re.compile(r"^.*(No space left on device|ENOSPC).*$", re.MULTILINE)
-_NO_PROCESSES = re.compile(r"^.*(fork: (retry: )?Resource temporarily unavailable|EAGAIN.*fork|fork.*EAGAIN).*$", re.M)
+#: A process the kernel would not start: bash's `fork: retry:` and Python's BlockingIOError say it
+#: alike (only a note: nothing is offered on it).
+_NO_PROCESSES = re.compile(r"^.*(Resource temporarily unavailable|EAGAIN).*$", re.M)
 _MISSING = re.compile(r"^.*(No such file or directory|ENOENT|cannot open|can't open|not found).*$", re.MULTILINE)
 _QUOTED = re.compile(r"""['"‘`]([^'"’`]+)['"’`]""")
 

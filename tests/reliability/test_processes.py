@@ -194,10 +194,12 @@ def test_read_only_places_are_found_at_start(serve, workspace: Path, tmp_path: P
     server = serve([Script(turns=[Turn.finish("never")])])
     state = tmp_path / "ro-state"
     state.mkdir()
+    writable = tmp_path / "writable"  # a workspace that can be written, so the state folder is what fails
+    writable.mkdir()
     python, flags = sys.executable, _tui_flags(server, workspace)
     script = (
         f"{python} -m openhands_tui {flags}; echo EXIT=$?; "
-        f"XDG_STATE_HOME={state} {python} -m openhands_tui {flags} --workspace / --workspace-is-home; echo EXIT=$?"
+        f"XDG_STATE_HOME={state} {python} -m openhands_tui {flags} --workspace {writable}; echo EXIT=$?"
     )
     result = _in_jail(["--ro-bind", str(workspace), str(workspace), "--ro-bind", str(state), str(state)], script)
     lines = [line for line in result.stderr.splitlines() if line.strip()]

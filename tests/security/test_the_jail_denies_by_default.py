@@ -201,7 +201,9 @@ async def test_a_command_cannot_start_more_processes_than_the_limit(home: Path) 
     policy = SandboxPolicy(max_processes=32)
     tool = TerminalTool(ToolContext(home / "projects" / "app", "root", sandbox=policy))
     try:
-        many = await _run(tool, "for i in $(seq 100); do sleep 5 & done; wait")
+        shutil.copy(Path(__file__).parent / "probes" / "fork_until_refused.py", home / "projects" / "app")
+        many = await _run(tool, "python3 fork_until_refused.py")
+        assert many.exit_code != 0 and "Resource temporarily unavailable" in many.text, many.text
         assert many.sandbox_denial is not None and "process limit (32" in many.sandbox_denial.reason, many.text
     finally:
         await tool.close()
