@@ -26,7 +26,9 @@ def time_server(tag: str = "mcp-test") -> dict[str, Any]:
 
 
 def git_server(repo: Path, tag: str = "mcp-test") -> dict[str, Any]:
-    return {"command": PYTHON, "args": ["-W", f"ignore:{tag}", "-m", "mcp_server_git", "--repository", str(repo)]}
+    """mcp-server-git on `repo`, which its sandbox lets it write (the user's call, in its entry)."""
+    args = ["-W", f"ignore:{tag}", "-m", "mcp_server_git", "--repository", str(repo)]
+    return {"command": PYTHON, "args": args, "sandbox": {"writable": [str(repo)]}}
 
 
 def git_repo(path: Path) -> Path:
