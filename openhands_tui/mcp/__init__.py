@@ -11,10 +11,13 @@ from pathlib import Path
 
 from openhands_tui.mcp.hub import MCPHub
 from openhands_tui.sdk.mcp_port import MCPToolSource, use_mcp_client
+from openhands_tui.sdk.sandbox import SandboxPolicy
 
 
-def _new_hub(workspace: Path) -> MCPToolSource:
-    return MCPHub(workspace)
+def _new_hub(workspace: Path, sandbox: SandboxPolicy | None = None) -> MCPToolSource:
+    """The session's client; `sandbox` is the session's policy (servers run unconfined when it
+    is off), passed once the engine's port hands it on (until then: the default policy)."""
+    return MCPHub(workspace, sandbox)
 
 
 use_mcp_client(_new_hub)

@@ -7,9 +7,11 @@ open session from their own tasks. Every way a server can go wrong — the progr
 or exits, it never answers, it writes something that is not JSON-RPC, an HTTP error — ends
 in `state == "failed"` with a one-line `error`, never an exception escaping to the run.
 
-A stdio server's standard error goes to a temporary file (never the terminal the app draws
-on); its last lines are quoted in the error. Its environment is the SDK's minimal default
-(PATH, HOME, USER...) plus the server's own `env`: API keys in ours are not handed on.
+A stdio server starts inside a jail of its own (`wall.py`: by default the workspace read-only
+and no network; its entry's `sandbox` says more), unless its entry or the session's sandbox is
+off. Its standard error goes to a temporary file (never the terminal the app draws on); its
+last lines are quoted in the error. Its environment is the shell's (secrets and our model's
+key removed) plus the server's own `env`.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import Any
 
 from openhands_tui.sdk.mcp_config import STARTUP_TIMEOUT, TOOL_TIMEOUT, MCPServerConfig
 from openhands_tui.sdk.mcp_port import MCPState
+from openhands_tui.sdk.sandbox import SandboxPolicy
 from openhands_tui.sdk.terminal_text import strip_controls
 
 # The SDK logs a server's malformed output with a traceback; it must never reach the terminal
@@ -39,10 +42,16 @@ class MCPUnavailable(Exception):
 
 
 class ServerConnection:
-    def __init__(self, name: str, config: MCPServerConfig, workspace: Path) -> None:
+    def __init__(
+        self, name: str, config: MCPServerConfig, workspace: Path, sandbox: SandboxPolicy | None = None
+    ) -> None:
         self.name = name
         self.config = config
         self.workspace = workspace
+        #: The session's sandbox: when it is off, servers run unconfined as the user chose.
+        self.sandbox = sandbox or SandboxPolicy()
+        #: Whether the running server is inside its jail (set when it starts).
+        self.jailed = False
         self.state: MCPState = "starting"
         self.error = ""
         self.tools: list[Any] = []  # mcp.types.Tool
@@ -150,11 +159,13 @@ class ServerConnection:
         if config.command is not None:
             from mcp.client.stdio import StdioServerParameters, stdio_client
 
+            from openhands_tui.mcp.wall import launch
+
+            # finding bubblewrap runs a probe once per process: not on this loop
+            started = await asyncio.to_thread(launch, self.name, config, self.workspace, self.sandbox)
+            self.jailed = started.jailed
             params = StdioServerParameters(
-                command=os.path.expandvars(config.command),
-                args=[os.path.expandvars(arg) for arg in config.args],
-                env={key: os.path.expandvars(value) for key, value in config.env.items()},
-                cwd=os.path.expanduser(config.cwd) if config.cwd else str(self.workspace),
+                command=started.argv[0], args=started.argv[1:], env=started.env, cwd=started.cwd
             )
             streams = await stack.enter_async_context(stdio_client(params, errlog=self._stderr))
             return streams[0], streams[1]

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import ConfigDict, Field, ValidationError, model_validator
+from pydantic import ConfigDict, Field, StrictBool, ValidationError, field_validator, model_validator
 
 from openhands_tui.sdk.file_read import read_regular
 from openhands_tui.sdk.model import Model
@@ -52,6 +52,50 @@ def _shown_word(word: str) -> str:
     return f"$'{escaped}'"
 
 
+class MCPSandbox(Model):
+    """The wall a stdio server runs inside (`"sandbox": {...}` in its entry). By default it sees
+    the workspace read-only and has no network; what more it needs is the user's call, stated
+    here (and shown when a project's `.mcp.json` asks for trust):
+
+    - `workspace`: "read-only" (default), "write", or "none" (the workspace is hidden from it);
+    - `network`: true lets it reach the network (`npx`/`uvx` need it to download the server);
+    - `writable`: folders outside the workspace it may write (`~` is expanded; relative paths
+      are inside the workspace);
+    - `mode`: "jail" (default) or "off" — the server runs unconfined, as every server does in a
+      session started with `--sandbox off`.
+    """
+
+    model_config = ConfigDict(defer_build=True, extra="forbid")
+
+    workspace: Literal["read-only", "write", "none"] = "read-only"
+    network: StrictBool = False
+    writable: list[str] = Field(default_factory=list)
+    mode: Literal["jail", "off"] = "jail"
+
+    @field_validator("writable")
+    @classmethod
+    def _real_paths(cls, paths: list[str]) -> list[str]:
+        for path in paths:
+            if not path.strip() or "\0" in path:
+                raise ValueError("each entry must be a folder's path")
+            if os.path.normpath(os.path.expanduser(path)) == "/":
+                raise ValueError("'/' cannot be writable: name the folders the server needs")
+        return paths
+
+    @property
+    def is_default(self) -> bool:
+        return self == MCPSandbox()
+
+    def describe(self) -> str:
+        """One line, as a trust question and `tui mcp list` show it."""
+        if self.mode == "off":
+            return "no sandbox: runs with all your rights"
+        seen = {"read-only": "workspace read-only", "write": "may write the workspace", "none": "workspace hidden"}
+        parts = [seen[self.workspace], "network" if self.network else "no network"]
+        parts += [f"may write {path}" for path in self.writable]
+        return "sandbox: " + ", ".join(parts)
+
+
 class MCPServerConfig(Model):
     """One server. Exactly one of `command` (stdio) and `url` (HTTP or SSE)."""
 
@@ -69,11 +113,15 @@ class MCPServerConfig(Model):
     #: Seconds one tool call may take (default TOOL_TIMEOUT).
     tool_timeout: float | None = Field(default=None, gt=0)
     disabled: bool = False
+    #: The wall a stdio server runs inside (see MCPSandbox).
+    sandbox: MCPSandbox = Field(default_factory=MCPSandbox)
 
     @model_validator(mode="after")
     def _one_transport(self) -> MCPServerConfig:
         if (self.command is None) == (self.url is None):
             raise ValueError("give either `command` (a program over stdio) or `url` (HTTP/SSE), not both or neither")
+        if self.url is not None and "sandbox" in self.model_fields_set:
+            raise ValueError("`sandbox` applies to a program over stdio (a `command`), not to a `url`")
         if self.command is not None and self.type not in (None, "stdio"):
             raise ValueError(f"type {self.type!r} needs a `url`, not a `command`")
         if self.url is not None and self.type == "stdio":
@@ -108,6 +156,8 @@ class MCPServerConfig(Model):
             hidden = set(self.secrets().values())
             shown = [f"{k}=<secret>" if f"env {k}" in hidden else f"{k}={_shown_word(v)}" for k, v in self.env.items()]
             text += " with env " + " ".join(shown)
+        if not self.sandbox.is_default:  # what it may reach beyond the default wall is part of the grant
+            text += f" [{self.sandbox.describe()}]"
         return text
 
     def secrets(self) -> dict[str, str]:
@@ -273,19 +323,13 @@ def microagent_servers(
 
 
 def _local_programs(servers: Mapping[str, MCPServerConfig], workspace: Path) -> list[Path]:
-    """The workspace files a project's servers run (`sh tools/server.sh`, `./mcp/server.py`):
-    trusting the config trusts them as they are now, so a change to one (an agent's edit) must
-    ask again, as a change to the config does."""
-    found: list[Path] = []
-    top = os.path.realpath(workspace)
-    for config in servers.values():
-        base = workspace / config.cwd if config.cwd else workspace
-        for word in [config.command or "", *config.args]:
-            if not word or word.startswith("-") or "\0" in word:
-                continue
-            candidate = Path(os.path.realpath(base / word))
-            if candidate.is_relative_to(top) and candidate.is_file() and candidate not in found:
-                found.append(candidate)
+    """The workspace files a project's servers run (`sh tools/server.sh`, `./mcp/server.py`, and
+    the modules those import; `security/mcp_programs.py`): trusting the config trusts them as
+    they are now, so a change to one (an agent's edit) must ask again, as a change to the
+    config does."""
+    from openhands_tui.sdk.security.mcp_programs import server_programs
+
+    found = {program for config in servers.values() for program in server_programs(config, workspace)}
     return sorted(found)
 
 
@@ -299,7 +343,9 @@ def _local_programs_grants(servers: Mapping[str, MCPServerConfig], workspace: Pa
 def _digest_with_programs(path: Path, servers: Mapping[str, MCPServerConfig], workspace: Path) -> str:
     """The config's digest, extended by the content of the workspace files its servers run
     (unchanged when they run none, so earlier trust decisions still hold)."""
-    programs = _local_programs(servers, workspace)
+    from openhands_tui.sdk.security.mcp_programs import program_files
+
+    programs = program_files(_local_programs(servers, workspace))
     digest = digest_of(path)
     if not programs:
         return digest

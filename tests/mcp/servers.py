@@ -26,7 +26,9 @@ def time_server(tag: str = "mcp-test") -> dict[str, Any]:
 
 
 def git_server(repo: Path, tag: str = "mcp-test") -> dict[str, Any]:
-    return {"command": PYTHON, "args": ["-W", f"ignore:{tag}", "-m", "mcp_server_git", "--repository", str(repo)]}
+    """mcp-server-git on `repo`, which its sandbox lets it write (the user's call, in its entry)."""
+    args = ["-W", f"ignore:{tag}", "-m", "mcp_server_git", "--repository", str(repo)]
+    return {"command": PYTHON, "args": args, "sandbox": {"writable": [str(repo)]}}
 
 
 def git_repo(path: Path) -> Path:
@@ -131,3 +133,56 @@ class HTTPServer:
         self._server.should_exit = True
         self._thread.join(5)
         self._sock.close()
+
+
+#: A stdio server whose tools try what a prompt-injected model would have a server do; each
+#: answers with what happened ("ok ..." or the error), so a test can see the wall hold.
+PROBING_SERVER = """
+import os, socket, sys
+from mcp.server.mcpserver import MCPServer
+
+app = MCPServer("probe", log_level="ERROR")
+
+@app.tool()
+def write(path: str, text: str) -> str:
+    \"\"\"Append text to a file.\"\"\"
+    try:
+        with open(os.path.expanduser(path), "a") as handle:
+            handle.write(text)
+        return "ok wrote " + path
+    except OSError as exc:
+        return f"error {exc}"
+
+@app.tool()
+def read(path: str) -> str:
+    \"\"\"Read a file.\"\"\"
+    try:
+        with open(os.path.expanduser(path)) as handle:
+            return "ok " + handle.read()
+    except OSError as exc:
+        return f"error {exc}"
+
+@app.tool()
+def connect(port: int) -> str:
+    \"\"\"Open a TCP connection to 127.0.0.1:port.\"\"\"
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=3).close()
+        return "ok connected"
+    except OSError as exc:
+        return f"error {exc}"
+
+@app.tool()
+def env(name: str) -> str:
+    \"\"\"An environment variable's value.\"\"\"
+    return "ok " + os.environ.get(name, "<unset>")
+
+app.run()
+"""
+
+
+def probing_server(folder: Path, **entry: Any) -> dict[str, Any]:
+    """The probing server as an entry (its script in `folder`), with `entry`'s settings."""
+    folder.mkdir(parents=True, exist_ok=True)
+    script = folder / "probe_server.py"
+    script.write_text(PROBING_SERVER)
+    return {"command": PYTHON, "args": [str(script)], **entry}

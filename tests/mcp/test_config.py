@@ -85,7 +85,8 @@ def test_risk_follows_the_servers_annotations(workspace: Path) -> None:
     analyzer = RuleAnalyzer()
     assert analyzer.assess(_call("git_status", read_only=True), workspace).risk is Risk.LOW
     assert analyzer.assess(_call("git_reset", destructive=True), workspace).risk is Risk.HIGH
-    assert analyzer.assess(_call("git_commit"), workspace).risk is Risk.MEDIUM
+    # no read-only hint: asked (HIGH) until the user allows that tool
+    assert analyzer.assess(_call("git_commit"), workspace).risk is Risk.HIGH
 
 
 def test_rules_name_mcp_tools(workspace: Path) -> None:
@@ -98,9 +99,13 @@ def test_rules_name_mcp_tools(workspace: Path) -> None:
         workspace,
     )
     assert rules.decide(_call("git_commit"), Risk.MEDIUM).approved  # type: ignore[union-attr]
+    unhinted = rules.decide(_call("git_commit"), Risk.HIGH)  # HIGH for want of a read-only hint: the glob allows
+    assert unhinted is not None and unhinted.approved
     assert not rules.decide(_call("git_checkout"), Risk.MEDIUM).approved  # type: ignore[union-attr]
-    assert rules.decide(_call("git_reset"), Risk.HIGH).rule.mcp == "git/git_reset"  # type: ignore[union-attr]
-    assert PermissionSet([PermissionRule(action="allow", mcp="git/*")], workspace).decide(_call("x"), Risk.HIGH) is None
+    reset = rules.decide(_call("git_reset", destructive=True), Risk.HIGH)
+    assert reset is not None and reset.rule.mcp == "git/git_reset"
+    glob = PermissionSet([PermissionRule(action="allow", mcp="git/*")], workspace)
+    assert glob.decide(_call("x", destructive=True), Risk.HIGH) is None
     suggested = suggest_rule(_call("git_commit"), workspace)
     assert (
         suggested is not None

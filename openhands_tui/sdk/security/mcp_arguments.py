@@ -1,29 +1,43 @@
-"""What an MCP call's arguments say it will touch, beyond its server's hints.
+"""What an MCP call's arguments hold, judged by content, beyond its server's hints.
 
-MCP servers run outside the sandbox, with the user's rights. A server's annotations are hints
-its author wrote about the tool, not about this call: a "run a command" tool without a
-read-only hint was MEDIUM (so it ran unasked under `--confirm risky`) whatever the command,
-and a read-only file tool read `~/.ssh/id_rsa` as LOW. So the arguments are judged too, as the
-terminal and the file editor judge theirs: a command-like argument by the shell rules, a
-path-like one by what it points at (a secret; for a tool that may write, a file that steers
-later sessions: shell start-up files, git hooks, agent instructions, CI). Only
-arguments that name a command or a path are judged; free text (a message, a query) is not.
-A `file://` URI is a path whatever its argument is called, and so, for secrets, is any value
-that is nothing but an absolute or home path (`{"location": "~/.ssh/id_rsa"}`). Every path is
-judged (they cost a `realpath` each) up to a generous bound, and every command up to fifty;
-more than that is HIGH, so a call cannot bury one write under a pile of harmless ones.
+A server's annotations are hints its author wrote about the tool, not about this call, and a
+server names its arguments as it likes. So every string among the arguments (nested objects and
+lists followed) is judged by what it is (`mcp_content.py`): SQL by its statements, code
+(Python, JavaScript, a shell line) by the shell rules as `python3 -c`/`node -e`/the terminal
+would be, a URL by what it carries out (a known or secret-shaped token, a payload), any value by
+whether it holds a secret. Key names still help where content cannot tell: a `command`/`cmd`
+argument is a command line, a program with its argument vector is one, a `path`/`file` argument
+is a path judged as the editor judges one (a secret; for a tool that may write, a file that
+steers later sessions), and so is a `file://` URI or an absolute or home path anywhere. Every
+path is judged up to a generous bound, and every command up to fifty; more than that is HIGH, so
+a call cannot bury one write under a pile of harmless ones.
+
+A call to a tool without a read-only hint is HIGH (`unhinted`), so it is asked under the default
+`--confirm risky` unless the user allowed that tool ("always": `mcp = "server/tool"`); the
+user's rule approves the tool, never arguments judged HIGH by content (`permissions.py`).
 """
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
+from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
 from openhands_tui.sdk.event import Risk
 from openhands_tui.sdk.security.invocation import Finding
+from openhands_tui.sdk.security.mcp_content import (
+    RUNS_CODE_TOOL,
+    code_command,
+    secret_finding,
+    secret_matcher,
+    sql_findings,
+    url_findings,
+)
 from openhands_tui.sdk.security.paths import PathJudge, PathVerdict
+from openhands_tui.sdk.security.secrets import SECRET_NAME, SHELL_SECRET_NAME, dotenv_secrets
 
 #: Argument names whose value is a shell command line.
 _COMMAND_KEY = re.compile(r"^(command|cmd|commandline|command_line|shell|shell_command|script|bash|sh)$", re.I)
@@ -35,35 +49,76 @@ _PROGRAM_KEY = re.compile(r"^(command|cmd|program|executable|exe|binary|bin|file
 _ARGV_KEY = re.compile(r"^(args|arguments|argv|params|parameters|cmd|command|command_args)$", re.I)
 _MAX_COMMANDS = 50
 _MAX_PATHS = 1000
+_MAX_TEXT = 200_000
 _FILE_URI = re.compile(r"^file://(?:localhost)?(/\S*)$", re.I)
 _BARE_PATH = re.compile(r"^(?:/|~/?)\S*$")
 
 
 def assess_arguments(
-    arguments: dict[str, Any], workspace: str, read_only: bool, home: str | None = None
+    arguments: dict[str, Any],
+    workspace: str,
+    read_only: bool,
+    home: str | None = None,
+    *,
+    tool: str = "",
+    secrets: dict[str, str] | None = None,
 ) -> list[Finding]:
-    """Findings for the command- and path-like values in `arguments` (nested objects and lists
-    followed), each reason naming the argument."""
+    """Findings for what `arguments` hold (`argument_findings`), and for a tool that may write
+    (no read-only hint), the HIGH finding that has it asked until the user allows that tool."""
+    findings = argument_findings(arguments, workspace, read_only, home, tool=tool, secrets=secrets)
+    return [*findings, *unhinted(read_only)]
+
+
+def unhinted(read_only: bool) -> list[Finding]:
+    if read_only:
+        return []
+    return [
+        Finding(
+            Risk.HIGH,
+            "the tool has no read-only hint, so it may change whatever its server reaches: asked until you "
+            "allow this tool (always)",
+        )
+    ]
+
+
+def argument_findings(
+    arguments: dict[str, Any],
+    workspace: str,
+    read_only: bool,
+    home: str | None = None,
+    *,
+    tool: str = "",
+    secrets: dict[str, str] | None = None,
+) -> list[Finding]:
+    """Findings for what the string values of `arguments` hold (nested objects and lists
+    followed), each reason naming the argument. `tool`: the tool's name (one that runs code
+    has its text judged as code); `secrets`: known secret values by label (default: the
+    environment's secret-named values and the workspace's `.env` values)."""
     from openhands_tui.sdk.security.commands import assess_command
 
     judge = PathJudge(workspace, home)
+    known = secret_matcher(secrets if secrets is not None else known_secrets(workspace))
+    runs_code = bool(tool) and RUNS_CODE_TOOL.search(tool) is not None
     findings: list[Finding] = []
     commands = paths = 0
-    for key, line in _command_lines(arguments):
+
+    def command(key: str, line: str) -> None:
+        nonlocal commands
         commands += 1
         if commands <= _MAX_COMMANDS:
-            findings += [
+            findings.extend(
                 Finding(f.risk, f"argument {key!r}: {f.reason}") for f in assess_command(line, workspace, home=home)
-            ]
+            )
+
+    for key, line in _command_lines(arguments):
+        command(key, line)
     for key, value in _strings(arguments):
         uri = _FILE_URI.match(value)
+        secret = secret_finding(value, key, known)
+        findings += [secret] if secret is not None else []
+        findings += url_findings(value, key, known)
         if _COMMAND_KEY.match(key) and value.strip():
-            commands += 1
-            if commands <= _MAX_COMMANDS:
-                findings += [
-                    Finding(f.risk, f"argument {key!r}: {f.reason}")
-                    for f in assess_command(value, workspace, home=home)
-                ]
+            command(key, value)
         elif uri is not None or (_PATH_KEY.search(key) and _looks_like_path(value)):
             paths += 1
             if paths <= _MAX_PATHS:
@@ -72,6 +127,14 @@ def assess_arguments(
             verdict = judge.judge(value)  # a path under another name: only a secret raises it
             if verdict.secret and not verdict.device:
                 findings.append(Finding(Risk.HIGH, f"argument {key!r} names {verdict.resolved}: {verdict.secret}"))
+        else:
+            sql = sql_findings(value, key) if len(value) <= _MAX_TEXT else None
+            if sql is not None:
+                findings += sql
+                continue
+            code = code_command(value, runs_code)
+            if code is not None:
+                command(key, code)
     if commands > _MAX_COMMANDS or paths > _MAX_PATHS:
         findings.append(
             Finding(
@@ -80,6 +143,19 @@ def assess_arguments(
             )
         )
     return findings
+
+
+def known_secrets(workspace: str, environ: dict[str, str] | None = None) -> dict[str, str]:
+    """Secret values a call could carry out, by label: the environment's secret-named values
+    (what the shell is never handed) and the workspace's `.env` values."""
+    environ = dict(os.environ) if environ is None else environ
+    found = {
+        value: f"environment variable {name}"
+        for name, value in environ.items()
+        if (SECRET_NAME.search(name) or SHELL_SECRET_NAME.search(name)) and len(value) >= 8 and " " not in value
+    }
+    found.update(dotenv_secrets(Path(workspace)))
+    return found
 
 
 def _path_findings(verdict: PathVerdict, key: str, read_only: bool) -> list[Finding]:

@@ -163,21 +163,38 @@ class PermissionSet:
         if isinstance(subject, FileChange):
             return self._decide_path(subject.path, high=risk is Risk.HIGH)
         if isinstance(subject, MCPCall):
-            return self._decide_mcp(f"{subject.server}/{subject.tool}", high=risk is Risk.HIGH)
+            return self._decide_mcp(subject, high=risk is Risk.HIGH)
         return None
 
-    def _decide_mcp(self, name: str, high: bool) -> RuleDecision | None:
+    def _decide_mcp(self, call: MCPCall, high: bool) -> RuleDecision | None:
+        """A tool's own rule ("always" saves `mcp = "server/tool"`) approves that tool, whatever
+        its hints (no read-only hint, destructive); it never approves what a call's arguments
+        hold (`DROP TABLE`, code deleting outside the workspace, a token in a URL): such a call
+        is asked every time. A glob (`server/*`) approves the server's tools too (a call without a
+        read-only hint is HIGH only for want of the hint), but never a destructive one."""
+        name = f"{call.server}/{call.tool}"
         for action in ("deny", "allow"):
             for rule in self._of(action, "mcp"):
-                if action == "allow" and high and not _is_literal(rule.mcp_pattern):
+                if action == "allow" and high and not _is_literal(rule.mcp_pattern) and call.annotations.destructive:
                     continue  # a glob never approves a destructive tool; the tool's own rule may
-                if fnmatch.fnmatchcase(name, rule.mcp_pattern):
-                    return RuleDecision(approved=action == "allow", rule=rule)
+                if not fnmatch.fnmatchcase(name, rule.mcp_pattern):
+                    continue
+                if action == "allow" and high and self._arguments_are_high(call):
+                    return None
+                return RuleDecision(approved=action == "allow", rule=rule)
         return None
 
     def readable(self) -> list[str]:
         """Paths the user let commands read for good (user rules: project ones are dropped)."""
         return [r.read for r in self._of("allow", "read") if r.read is not None]
+
+    def _arguments_are_high(self, call: MCPCall) -> bool:
+        from openhands_tui.sdk.security.mcp_arguments import argument_findings
+
+        read_only = bool(call.annotations.read_only) and not call.annotations.destructive
+        workspace = str(self.workspace) if self.workspace is not None else os.getcwd()
+        findings = argument_findings(call.arguments, workspace, read_only, tool=call.tool)
+        return any(f.risk is Risk.HIGH for f in findings)
 
     def network_for(self, subject: ShellCommand) -> PermissionRule | None:
         """The user rule that grants `subject` network access, if every part is covered by one."""

@@ -2,9 +2,11 @@
 
 Rules decide whether to ask and the sandbox what a command can touch; both must know the files
 whose change reaches past them: Python `tui` runs unconfined (a session's strategy, the modules
-it imports, its own installation in a workspace venv) and text it hands every later session (a
-file an instruction file imports). Whoever finds one records it here (the strategy loader, the
-launcher); the path rules rate writing it HIGH and the terminal's sandbox keeps it read-only.
+it imports, its own installation in a workspace venv), what an MCP server runs from the
+workspace (its script and the modules it loads: `mcp_programs.py`), and text it hands every
+later session (a file an instruction file imports). Whoever finds one records it here (the
+strategy loader, the launcher, the MCP client); the path rules rate writing it HIGH and the
+terminal's sandbox keeps it read-only.
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ _TRUSTED: dict[str, str] = {}
 
 RUNS_OUTSIDE = "code this tool runs outside the sandbox (a session's strategy or a module it imports)"
 READ_AS_INSTRUCTIONS = "agent instructions (an instruction file imports it with @path)"
+RUNS_AS_MCP_SERVER = "code an MCP server runs (its script or a module it loads; it starts again next session)"
+#: Reasons for code that runs: Python's compiled cache of such a file is the same code.
+_RUNS_CODE = (RUNS_OUTSIDE, RUNS_AS_MCP_SERVER)
 
 
 def note_trusted_file(path: str, reason: str = RUNS_OUTSIDE) -> None:
@@ -55,6 +60,8 @@ def trusted_file_reason(resolved: str, workspace: str | None = None) -> str | No
         source = os.path.join(os.path.dirname(directory), name.split(".", 1)[0] + ".py")
         if _TRUSTED.get(source) == RUNS_OUTSIDE:
             return "compiled code this tool runs outside the sandbox (the cache of a session's strategy or its modules)"
+        if _TRUSTED.get(source) in _RUNS_CODE:
+            return "compiled code an MCP server runs (the cache of its script or a module it loads)"
     return None
 
 
