@@ -94,11 +94,17 @@ class Jail:
         self.startup_missing: list[Path] = []
 
     def argv(
-        self, cwd: str, readable: list[Path], grant: SandboxGrant | None = None, scratch: Path | None = None
+        self,
+        cwd: str,
+        readable: list[Path],
+        grant: SandboxGrant | None = None,
+        scratch: Path | None = None,
+        extra: list[str] | None = None,
     ) -> list[str]:
-        """`bwrap ... --` for a process in `cwd`; `readable` are host paths it must read (our
-        scratch directory under the host's /tmp); `scratch`: where copies the jail shows
-        (git's config without credentials) may be written."""
+        """`bwrap ... -- prlimit ... --` for a process in `cwd`; `readable` are host paths it must
+        read (our scratch directory under the host's /tmp); `scratch`: where copies the jail shows
+        (git's config without credentials) may be written; `extra`: bwrap arguments laid over
+        everything else (an MCP server's own view of the workspace)."""
         grant = grant or SandboxGrant()
         tmp_size = str(self.policy.tmp_size_mb * 1024 * 1024)
         args = [self.bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
@@ -132,6 +138,7 @@ class Jail:
             args += ["--ro-bind", str(protected), str(protected)]
         for path in readable:
             args += ["--ro-bind", str(path), str(path)]
+        args += extra or []
         # run as root, the jail would keep CAP_SYS_ADMIN: `mount -o remount,rw /` undoes it all
         args += ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--cap-drop", "ALL"]
         if not (self.policy.network or grant.network):

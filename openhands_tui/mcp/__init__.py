@@ -16,7 +16,7 @@ from openhands_tui.sdk.sandbox import SandboxPolicy
 
 def _new_hub(workspace: Path, sandbox: SandboxPolicy | None = None) -> MCPToolSource:
     """The session's client; `sandbox` is the session's policy (servers run unconfined when it
-    is off), passed once the engine's port hands it on (until then: the default policy)."""
+    is off)."""
     return MCPHub(workspace, sandbox)
 
 

@@ -81,7 +81,7 @@ def launch(name: str, config: MCPServerConfig, workspace: Path, session: Sandbox
         for path in _readable([command, *args], cwd, workspace)
         if not any(_under(path, folder) for folder in writable)  # bound read-only after: it would win
     ]
-    prefix = Jail(policy, workspace, bwrap.path).argv(cwd, [p for p in readable if not _under(p, workspace)])
+    extra: list[str] = []
     if wall.workspace == "none":  # an empty folder where the workspace was; what the server runs is kept
         extra = ["--tmpfs", str(workspace)]
         for path in readable:
@@ -89,7 +89,8 @@ def launch(name: str, config: MCPServerConfig, workspace: Path, session: Sandbox
                 extra += ["--ro-bind", str(path), str(path)]
         if _under(Path(cwd), workspace):
             extra += ["--dir", cwd]
-        prefix = [*prefix[:-1], *extra, "--chdir", cwd, "--"]
+    outside = [p for p in readable if not _under(p, workspace)]
+    prefix = Jail(policy, workspace, bwrap.path).argv(cwd, outside, extra=extra)
     return Launch([*prefix, command, *args], env, cwd, jailed=True)
 
 

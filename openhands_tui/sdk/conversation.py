@@ -67,6 +67,7 @@ class Conversation:
         self.bus = EventBus(log, redactor if redactor is not None else Redactor.from_environment())
         for subscriber in subscribers:
             self.bus.subscribe(subscriber)
+        sandbox = sandbox or SandboxPolicy()
         self.runtime = Runtime(
             bus=self.bus,
             workspace=workspace.resolve(),
@@ -76,12 +77,12 @@ class Conversation:
             limits=limits or Limits(),
             permissions=permissions or PermissionSet(workspace=workspace.resolve()),
             rules_file=rules_file,
-            sandbox=sandbox or SandboxPolicy(),
+            sandbox=sandbox,
             earlier_sandbox=earlier_sandbox,
             microagents=microagents
             if microagents is not None
             else load_microagents(workspace.resolve(), strategy_skills=agent.context.skills),
-            mcp=mcp if mcp is not None else new_mcp_client(workspace.resolve()),
+            mcp=mcp if mcp is not None else new_mcp_client(workspace.resolve(), sandbox),
             mcp_servers=dict(mcp_servers or {}),
             trust_project=trust_project,
         )

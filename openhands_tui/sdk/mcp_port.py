@@ -20,6 +20,7 @@ from pydantic import Field
 from openhands_tui.sdk.errors import ToolResolutionError
 from openhands_tui.sdk.mcp_config import MCPServerConfig
 from openhands_tui.sdk.model import Model
+from openhands_tui.sdk.sandbox import SandboxPolicy
 
 if TYPE_CHECKING:
     from openhands_tui.sdk.tool import ToolDefinition
@@ -56,8 +57,9 @@ class MCPToolSource(Protocol):
         """Stop every server (and its processes); the source may be started again after."""
 
 
-#: Makes a session's client, given the workspace (where stdio servers run by default).
-MCPClientFactory = Callable[[Path], MCPToolSource]
+#: Makes a session's client, given the workspace (where stdio servers run by default) and the
+#: session's sandbox (servers run unconfined only when it is off).
+MCPClientFactory = Callable[[Path, SandboxPolicy], MCPToolSource]
 _client_factory: MCPClientFactory | None = None
 
 
@@ -67,8 +69,8 @@ def use_mcp_client(factory: MCPClientFactory) -> None:
     _client_factory = factory
 
 
-def new_mcp_client(workspace: Path) -> MCPToolSource | None:
-    return _client_factory(workspace) if _client_factory is not None else None
+def new_mcp_client(workspace: Path, sandbox: SandboxPolicy) -> MCPToolSource | None:
+    return _client_factory(workspace, sandbox) if _client_factory is not None else None
 
 
 class MCPTools:

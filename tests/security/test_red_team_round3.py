@@ -305,6 +305,12 @@ def test_git_state_without_credentials_is_low_to_read(secret_project: Path, path
     assert assess_case("read", {"path": path}, secret_project).risk is Risk.LOW
 
 
+def _argument_high(project: Path, home: str, tool: str, arguments: dict) -> bool:
+    from openhands_tui.sdk.security.mcp_arguments import argument_findings
+
+    return any(f.risk is Risk.HIGH for f in argument_findings(arguments, str(project), False, home, tool=tool))
+
+
 def test_an_mcp_calls_arguments_are_judged_as_the_terminals_and_editors_are(secret_project: Path) -> None:
     """MCP servers run outside the sandbox. A command tool without a read-only hint ran
     `rm -rf ~` as MEDIUM (unasked under --confirm risky); a read-only file tool read a private
@@ -326,11 +332,14 @@ def test_an_mcp_calls_arguments_are_judged_as_the_terminals_and_editors_are(secr
     assert rate("read_file", {"path": ".env"}, reads) is Risk.HIGH
     assert rate("write_file", {"path": "~/.bashrc", "content": "x"}) is Risk.HIGH
     assert rate("move_file", {"source": "a.txt", "destination": ".git/hooks/pre-commit"}) is Risk.HIGH
-    assert rate("run", {"command": "ls -la"}) is Risk.MEDIUM
     assert rate("read_file", {"path": "src/app.py"}, reads) is Risk.LOW
-    assert rate("write_file", {"path": "src/app.py", "content": "rm -rf ~"}) is Risk.MEDIUM
-    assert rate("create_issue", {"title": "rm -rf ~ breaks", "body": "see /etc/passwd"}) is Risk.MEDIUM
     assert rate("search", {"query": "cat .env"}, reads) is Risk.LOW
+    # a tool without a read-only hint is asked until the user allows it, whatever it is given;
+    # once allowed, what its arguments hold decides (text that is a destructive command is HIGH)
+    assert rate("run", {"command": "ls -la"}) is Risk.HIGH
+    assert not _argument_high(secret_project, home, "run", {"command": "ls -la"})
+    assert _argument_high(secret_project, home, "write_file", {"path": "src/app.py", "content": "rm -rf ~"})
+    assert not _argument_high(secret_project, home, "create_issue", {"title": "fix", "body": "see /etc/passwd"})
 
 
 def test_our_own_rules_are_sensitive_wherever_xdg_puts_them(secret_project: Path, monkeypatch) -> None:

@@ -513,12 +513,13 @@ def test_a_tui_installed_elsewhere_says_nothing(workspace: Path) -> None:
 
 
 def _mcp_risk(project: Path, tool: str, arguments: dict, read_only: bool = False) -> Risk:
-    from openhands_tui.sdk.security.analyzer import RuleAnalyzer
-    from openhands_tui.sdk.subject import MCPAnnotations, MCPCall
+    """The call's risk once the user allowed its tool: what the arguments hold, over the
+    server's hint (a tool without a read-only hint is HIGH until allowed: tests/mcp)."""
+    from openhands_tui.sdk.security.mcp_arguments import argument_findings
 
-    annotations = MCPAnnotations(read_only=True) if read_only else MCPAnnotations()
-    call = MCPCall(server="fs", tool=tool, arguments=arguments, annotations=annotations)
-    return RuleAnalyzer(home=str(project.parent / "home")).assess(call, project).risk
+    findings = argument_findings(arguments, str(project), read_only, str(project.parent / "home"), tool=tool)
+    floor = Risk.LOW if read_only else Risk.MEDIUM
+    return max([floor, *(f.risk for f in findings)], key=lambda risk: risk.severity)
 
 
 def test_an_mcp_call_cannot_hide_a_path_behind_fifty_harmless_ones(secret_project: Path) -> None:

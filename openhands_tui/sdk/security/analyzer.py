@@ -84,18 +84,19 @@ def _assess_mcp(call: MCPCall, workspace: str, home: str | None = None) -> Asses
     """The server's own hints: read-only is LOW, destructive is HIGH, anything else MEDIUM.
     A tool that says both (contradictory hints) is treated as destructive. Its arguments can
     only raise that: a command or a path in them is judged as the terminal's or the editor's."""
-    from openhands_tui.sdk.security.mcp_arguments import assess_arguments
+    from openhands_tui.sdk.security.mcp_arguments import argument_findings
 
     name = f"{call.server}/{call.tool}"
     if call.annotations.destructive:
         hint = Finding(Risk.HIGH, f"MCP tool {name} says it is destructive")
     elif call.annotations.read_only:
         hint = Finding(Risk.LOW, f"MCP tool {name} says it only reads")
-    else:
-        hint = Finding(Risk.MEDIUM, f"MCP tool {name} may change things (no read-only hint)")
+    else:  # it may change whatever its server reaches: asked until the user allows this very tool
+        hint = Finding(Risk.HIGH, f"MCP tool {name} has no read-only hint: it may change things (asked until allowed)")
     read_only = bool(call.annotations.read_only) and not call.annotations.destructive
+    findings = argument_findings(call.arguments, workspace, read_only, home, tool=call.tool)
     raised = [
-        f for f in assess_arguments(call.arguments, workspace, read_only, home) if f.risk.severity > hint.risk.severity
+        f for f in findings if f.risk.severity > hint.risk.severity or (f.risk is Risk.HIGH and hint.risk is Risk.HIGH)
     ]
     return Assessment.from_findings([hint, *raised])
 

@@ -12,7 +12,7 @@ steers later sessions), and so is a `file://` URI or an absolute or home path an
 path is judged up to a generous bound, and every command up to fifty; more than that is HIGH, so
 a call cannot bury one write under a pile of harmless ones.
 
-A call to a tool without a read-only hint is HIGH (`unhinted`), so it is asked under the default
+A call to a tool without a read-only hint is HIGH (the analyzer's hint), so it is asked under the default
 `--confirm risky` unless the user allowed that tool ("always": `mcp = "server/tool"`); the
 user's rule approves the tool, never arguments judged HIGH by content (`permissions.py`).
 """
@@ -52,33 +52,6 @@ _MAX_PATHS = 1000
 _MAX_TEXT = 200_000
 _FILE_URI = re.compile(r"^file://(?:localhost)?(/\S*)$", re.I)
 _BARE_PATH = re.compile(r"^(?:/|~/?)\S*$")
-
-
-def assess_arguments(
-    arguments: dict[str, Any],
-    workspace: str,
-    read_only: bool,
-    home: str | None = None,
-    *,
-    tool: str = "",
-    secrets: dict[str, str] | None = None,
-) -> list[Finding]:
-    """Findings for what `arguments` hold (`argument_findings`), and for a tool that may write
-    (no read-only hint), the HIGH finding that has it asked until the user allows that tool."""
-    findings = argument_findings(arguments, workspace, read_only, home, tool=tool, secrets=secrets)
-    return [*findings, *unhinted(read_only)]
-
-
-def unhinted(read_only: bool) -> list[Finding]:
-    if read_only:
-        return []
-    return [
-        Finding(
-            Risk.HIGH,
-            "the tool has no read-only hint, so it may change whatever its server reaches: asked until you "
-            "allow this tool (always)",
-        )
-    ]
 
 
 def argument_findings(

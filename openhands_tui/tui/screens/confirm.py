@@ -80,7 +80,17 @@ class ConfirmScreen(ArmedDialog[Decision]):
                 yield Button("Reject (n)", id="reject", variant="error")
                 if request.suggested_rule:
                     rule = PermissionRule.model_validate(request.suggested_rule)
-                    target = rule.command if rule.command is not None else rule.path
+                    target = next(
+                        t
+                        for t in (
+                            rule.command,
+                            rule.path,
+                            f"mcp:{rule.mcp_pattern}" if rule.mcp else None,
+                            rule.read,
+                            "",
+                        )
+                        if t is not None
+                    )
                     yield Button(
                         f"Always allow '{shown_for_approval(target or '')}' (a)", id="always", variant="primary"
                     )
