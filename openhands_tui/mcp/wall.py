@@ -150,6 +150,8 @@ def _readable(words: list[str], cwd: str, workspace: Path) -> list[Path]:
         if any(real == secret or _under(real, secret) for secret in hidden):
             continue
         found.append(real)
+        if path != real and _under(path, home) and not any(_under(path, secret) for secret in hidden):
+            found.append(path)  # the link's own place too: HOME is empty in the jail, the name must resolve
     return found
 
 
