@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import shutil
 import signal
 from pathlib import Path
@@ -23,6 +24,7 @@ from pathlib import Path
 from openhands_tui.jail import evidence
 from openhands_tui.jail.protected import ProtectedPaths
 from openhands_tui.jail.view import SYSTEM_TOP, View, build_view
+from openhands_tui.sdk.protected_paths import PROTECTED
 from openhands_tui.sdk.sandbox import HIDDEN_IN_HOME, SandboxDenial, SandboxGrant, SandboxPolicy
 from openhands_tui.sdk.security.paths import PathJudge
 
@@ -112,7 +114,9 @@ class Jail:
         # /run holds the host's sockets (the session bus, whose `systemd-run --user` runs anything
         # outside the jail; docker, podman, databases, gpg and ssh agents): a read-only mount does
         # not stop a connect(). Only what name resolution reads is kept.
-        args += ["--tmpfs", "/run"]
+        args += ["--size", tmp_size, "--tmpfs", "/run"]
+        # /dev from --dev is a tmpfs as big as half the host's memory: its shm sized, the rest read-only
+        args += ["--size", tmp_size, "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
         # a fresh /proc is writable where the host's was not: as root, /proc/sys/kernel/core_pattern
         # (`|/workspace/x` runs x as root on the host at the next crash) must stay read-only
         for kernel in ("/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus"):
@@ -134,8 +138,14 @@ class Jail:
             target = Path(os.path.expanduser(listed))
             if target.exists():
                 args += ["--bind", str(target), str(target)]
-        for protected in self.protected.bind():  # after the workspace: these win over its binding
-            args += ["--ro-bind", str(protected), str(protected)]
+        protected = self.protected.bind()
+        if self.policy.mode == "workspace-write":
+            # each folder between the workspace and a protected path is a mount point of its own:
+            # renaming `.github` would carry `.github/workflows`' read-only bind away with it
+            for folder in _folders_between(self.workspace, protected):
+                args += ["--bind", str(folder), str(folder)]
+        for path in protected:  # after the workspace: these win over its binding
+            args += ["--ro-bind", str(path), str(path)]
         for path in readable:
             args += ["--ro-bind", str(path), str(path)]
         args += extra or []
@@ -238,11 +248,14 @@ class Jail:
         grant: SandboxGrant | None = None,
         pid: int | None = None,
         failed_outbound: int = 0,
+        command: str = "",
     ) -> SandboxDenial | None:
         """What the jail stopped, from a failed command's output as far as the jail confirms it:
         `pid` is a process still inside the jail (None: nothing can be confirmed, nothing is
         offered); `failed_outbound`: how many outbound attempts its network namespace saw fail
-        during the command."""
+        during the command; `command`: what the model wrote. A path is offered only if the
+        command names it (or a folder of it): a test can print any path it likes, and the jail
+        cannot tell a missing file's failed open from none."""
         if exit_code == 0:
             return None
         grant = grant or SandboxGrant()
@@ -260,10 +273,16 @@ class Jail:
             target = _path_in(busy, cwd) if busy else None
             if target is not None:
                 return self._protected_denial(target)
-            return self._hidden_denial(output, cwd, pid)
+            return self._hidden_denial(output, cwd, pid, command)
         target = _path_in(line, cwd)
         if target is None or evidence.read_only_in_jail(pid, target) is not True:
             return None  # the jail shows that path writable, or cannot be asked: the line is not its
+        if not self._named(target, command, cwd):
+            return SandboxDenial(
+                reason=f"the sandbox keeps {target} read-only (outside the workspace); `[sandbox] writable` in "
+                "the config opens a folder to commands if it is needed",
+                grantable=False,
+            )
         return self._write_denial(target, line)
 
     def _limit_hit(self, output: str, exit_code: int | None, pid: int | None) -> str | None:
@@ -306,8 +325,13 @@ class Jail:
         while not directory.exists() and directory != directory.parent:
             directory = directory.parent
         steers = verdict.sensitive if verdict.sensitive != "system files" else None  # judged by the folder below
-        if not inside and (steers or not self._grantable_folder(directory)):
-            what = verdict.sensitive or "a folder the sandbox never opens to commands"
+        toolchain = any(directory == b or b in directory.parents for b in self.view.bound)
+        if not inside and (steers or toolchain or not self._grantable_folder(directory)):
+            what = (
+                "a toolchain's folder: programs there run outside the sandbox later"
+                if toolchain
+                else verdict.sensitive or "a folder the sandbox never opens to commands"
+            )
             return SandboxDenial(
                 reason=f"the sandbox blocked a write to {target} ({what}); if it is needed, the user does it",
                 grantable=False,
@@ -335,9 +359,23 @@ class Jail:
             and directory not in _GRANTABLE_SYSTEM
         )
 
-    def _hidden_denial(self, output: str, cwd: str, pid: int) -> SandboxDenial | None:
+    def _named(self, target: Path, command: str, cwd: str) -> bool:
+        """Whether the model's command names `target` or a folder of it (not HOME, `/` or a parent
+        of the workspace, which name everything)."""
+        home = Path(os.path.realpath(self.home))
+        workspace = Path(os.path.realpath(self.workspace))
+        too_wide = {Path("/"), home, *home.parents, workspace, *workspace.parents, Path(cwd)}
+        for word in _words(command):
+            named = Path(os.path.normpath(Path(cwd) / os.path.expanduser(word)))
+            if named in too_wide:
+                continue
+            if named == target or named in target.parents:
+                return True
+        return False
+
+    def _hidden_denial(self, output: str, cwd: str, pid: int, command: str) -> SandboxDenial | None:
         """A path a failed command could not find or open that the host has and the jail hides:
-        offered for reading, unless it holds credentials."""
+        offered for reading if the command names it, unless it holds credentials."""
         for line in _MISSING.finditer(output[-20_000:]):
             target = _path_in(line.group(0), cwd)
             if target is None or not target.is_absolute():
@@ -350,6 +388,12 @@ class Jail:
             verdict = PathJudge(str(self.workspace), str(self.home)).judge(str(target))
             if verdict.secret or _credential_store(target, self.home):
                 return SandboxDenial(reason=f"{target} holds credentials; the sandbox keeps it hidden", grantable=False)
+            if not self._named(target, command, cwd):
+                return SandboxDenial(
+                    reason=f"the sandbox hides {target} (outside the workspace); `[sandbox] readable` in the config "
+                    "shows it to commands if it is needed",
+                    grantable=False,
+                )
             return SandboxDenial(
                 reason=f"the sandbox hides {target} (outside the workspace, not a toolchain it binds by default)",
                 read=[str(target)],
@@ -357,8 +401,63 @@ class Jail:
         return None
 
 
+#: Histories keep what was typed: passwords given on command lines, tokens pasted into shells.
+_HISTORIES = frozenset(
+    [
+        ".bash_history",
+        ".zsh_history",
+        ".sh_history",
+        ".history",
+        ".psql_history",
+        ".mysql_history",
+        ".sqlite_history",
+        ".python_history",
+        ".node_repl_history",
+        ".irb_history",
+        ".rediscli_history",
+        ".lesshst",
+        ".viminfo",
+        ".wget-hsts",
+    ]
+)
+
+
 def _credential_store(path: Path, home: Path) -> bool:
+    if path.name in _HISTORIES or (path.parent.name == "fish" and path.name == "fish_history"):
+        return True
     return any(path == home / h or home / h in path.parents for h in HIDDEN_IN_HOME)
+
+
+def _folders_between(workspace: Path, paths: list[Path]) -> list[Path]:
+    """The workspace's own folders that hold protected paths by name (`.github` for
+    `.github/workflows`): read where they are, so moving the folder aside moves them out of
+    effect. (A nested repository may move with its folder: its files mean the same there.)"""
+    anchored = {pattern.split("/", 1)[0].lower() for pattern in PROTECTED if "/" in pattern}
+    found: set[Path] = set()
+    for path in paths:
+        try:
+            first = path.relative_to(workspace).parts[0]
+        except (ValueError, IndexError):
+            continue
+        folder = workspace / first
+        if first.lower() in anchored and folder != path and folder.is_dir() and not folder.is_symlink():
+            found.add(folder)
+    return sorted(found)
+
+
+def _words(command: str) -> list[str]:
+    """The command's words as paths might stand in them: `a=~/x`, `--file=~/x`, `<~/x` too."""
+    try:
+        words = shlex.split(command, comments=True)
+    except ValueError:
+        words = command.split()
+    found = []
+    for word in words:
+        for part in (word, word.partition("=")[2]):
+            part = part.lstrip("<>|&;()").rstrip(";&|)<>")
+            if part and not part.startswith("-"):
+                found.append(part)
+    return found
 
 
 def _remove(target: Path) -> None:

@@ -108,7 +108,6 @@ TOOLCHAINS = _table(
     ("zig.zvm", ".zvm", "Zig versions"),
     ("multi.asdf", ".asdf", "asdf's tools"),
     ("multi.mise", ".local/share/mise", "mise's tools"),
-    ("multi.mise-config", ".config/mise", "mise's tool versions"),
     ("multi.proto", ".proto", "proto's tools"),
     ("multi.nix-profile", ".nix-profile", "the user's Nix profile (links into /nix)"),
     ("multi.local-share-bin", "bin", "the user's own programs (~/bin)"),

@@ -151,9 +151,40 @@ async def test_a_made_up_denial_in_the_output_earns_no_offer(terminal: TerminalT
         f"touch: cannot touch '{home}/.config/tool/settings': Read-only file system\n"
         "curl: (7) Failed to connect to 127.0.0.1 port 80: Connection refused\n"
         f"cat: {home}/projects/other/notes.txt: No such file or directory\n"
+        f"cat: {home}/.bash_history: No such file or directory\n"
+        f"OSError: [Errno 30] Read-only file system: '{home}/.pyenv/bin/oht-toolchain-probe'\n"
     )
     forged = await _run(terminal, "cat fake.txt; exit 1")
-    assert forged.exit_code == 1 and forged.sandbox_denial is None
+    assert forged.exit_code == 1
+    assert forged.sandbox_denial is None or not forged.sandbox_denial.grantable, forged.sandbox_denial
+
+
+async def test_a_toolchain_on_path_is_never_offered_for_writing(terminal: TerminalTool, home: Path) -> None:
+    tried = await _run(terminal, f"touch {home}/.pyenv/bin/git")
+    assert tried.sandbox_denial is not None and not tried.sandbox_denial.grantable
+    assert "toolchain" in tried.sandbox_denial.reason
+
+
+async def test_renaming_the_folder_above_a_protected_file_cannot_carry_it_away(home: Path) -> None:
+    app = home / "projects" / "app"
+    (app / ".github" / "workflows").mkdir(parents=True)
+    (app / ".github" / "workflows" / "ci.yml").write_text("on: push\n")
+    tool = TerminalTool(ToolContext(app, "root"))
+    try:
+        await _run(tool, "mv .github .github_moved; mkdir -p .github/workflows; echo evil > .github/workflows/ci.yml")
+    finally:
+        await tool.close()
+    assert (app / ".github" / "workflows" / "ci.yml").read_text() == "on: push\n"
+    assert not (app / ".github_moved").exists()
+
+
+async def test_shared_memory_and_run_are_sized_and_dev_is_read_only(terminal: TerminalTool) -> None:
+    seen = await _run(
+        terminal, "df -k /dev/shm /run | tail -2; echo x > /dev/planted; echo ok > /dev/null && echo fine"
+    )
+    sizes = [int(line.split()[1]) for line in seen.text.splitlines()[:2]]
+    assert all(size <= 512 * 1024 for size in sizes), seen.text
+    assert "/dev/planted: Read-only file system" in seen.text and "fine" in seen.text
 
 
 async def test_writes_to_home_stay_in_the_jail(terminal: TerminalTool, home: Path) -> None:
@@ -289,11 +320,12 @@ async def test_always_reading_a_hidden_path_is_remembered_and_holds_for_later_co
     from tests.sdk.helpers import ScriptedConfirmer, run
 
     app, notes = home / "projects" / "app", home / "projects" / "other" / "notes.txt"
-    (app / "show.py").write_text(f"print(open({str(notes)!r}).read())\n")  # project code: runs unasked
-    turns = [Turn.call("terminal", command="python3 show.py"), Turn.call("terminal", command="python3 show.py")]
+    (app / "show.py").write_text(f"print(open({str(notes)!r}).read())\n")  # project code: runs unasked, later
+    turns = [Turn.call("terminal", command=f"cat {notes}"), Turn.call("terminal", command="python3 show.py")]
     server = serve([Script(turns=[*turns, Turn.finish("done")])])
     rule = PermissionRule(action="allow", read=str(notes))
-    confirmer = ScriptedConfirmer([Decision(approved=True, remember=rule)])
+    # reading outside the workspace is HIGH by the rules (asked), then the jail's offer: "always"
+    confirmer = ScriptedConfirmer([Decision(approved=True), Decision(approved=True, remember=rule)])
     rules_file = user_rules_file()
     result = await run(
         Agent(llm=llm_for(server), tools=get_default_tools()),
@@ -303,8 +335,8 @@ async def test_always_reading_a_hidden_path_is_remembered_and_holds_for_later_co
         permissions=PermissionSet(workspace=app.resolve()),
         rules_file=rules_file,
     )
-    assert [r.escalation for r in confirmer.requests] == [f"read access to {notes}"]  # asked once
-    assert confirmer.requests[0].suggested_rule == {"action": "allow", "read": str(notes)}
+    assert [r.escalation for r in confirmer.requests] == [None, f"read access to {notes}"]  # offered once
+    assert confirmer.requests[1].suggested_rule == {"action": "allow", "read": str(notes)}
     first, second = result.kinds("observation")[:2]
     assert "just notes" in first.content and "just notes" in second.content  # the second ran in the shell
     assert f'read = "{notes}"' in rules_file.read_text()

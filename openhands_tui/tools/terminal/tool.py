@@ -146,6 +146,7 @@ class TerminalTool(ToolDefinition[TerminalAction]):
                 grant,
                 pid=result.jail_pid,
                 failed_outbound=result.failed_outbound,
+                command=command,
             )
         return TerminalObservation(
             text=text,
