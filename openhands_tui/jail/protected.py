@@ -9,8 +9,12 @@ another (`mv .git .old && mkdir -p .git/hooks`) is caught the same way, by its i
 from __future__ import annotations
 
 import contextlib
+import fnmatch
 import os
+import re
 import shutil
+from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 
 from openhands_tui.jail.git_state import (
@@ -20,9 +24,15 @@ from openhands_tui.jail.git_state import (
     submodule_hooks_and_config,
     worktree_state,
 )
-from openhands_tui.sdk.protected_paths import NESTED_PROTECTED, PROTECTED
+from openhands_tui.sdk.protected_paths import NESTED_PROTECTED, PROTECTED, VENV_PROTECTED
 from openhands_tui.sdk.sandbox import editor_wrote_under
 from openhands_tui.sdk.security.trusted import trusted_files
+
+
+@lru_cache(maxsize=256)
+def _glob(segment: str) -> Callable[[str], re.Match[str] | None]:
+    """A compiled matcher for one glob segment (a regex per name, not fnmatch's per call)."""
+    return re.compile(fnmatch.translate(segment)).match
 
 
 def _case_insensitive(
@@ -44,27 +54,81 @@ def _case_insensitive(
                         names.setdefault(name.lower(), []).append(name)
                 except OSError:
                     pass
-            next_found += [base / name for name in names.get(wanted, ())]
+            if any(c in wanted for c in "*?["):  # a glob segment: `*.code-workspace`, `lib/*/site-packages`
+                pattern = _glob(wanted)
+                next_found += [base / n for lowered, ns in names.items() if pattern(lowered) for n in ns]
+            else:
+                next_found += [base / name for name in names.get(wanted, ())]
         found = next_found
     return found
 
 
 #: NESTED_PROTECTED by the lower case of its first segment (`.github` -> its two-part patterns).
 _NESTED_BY_FIRST: dict[str, list[str]] = {}
+_NESTED_GLOBS: list[str] = []
 for _pattern in NESTED_PROTECTED:
-    _NESTED_BY_FIRST.setdefault(_pattern.split("/", 1)[0].lower(), []).append(_pattern)
+    _first = _pattern.split("/", 1)[0].lower()
+    if any(c in _first for c in "*?["):
+        _NESTED_GLOBS.append(_pattern)
+    else:
+        _NESTED_BY_FIRST.setdefault(_first, []).append(_pattern)
+
+
+#: PROTECTED split: names looked up directly, and one-name globs (`*.code-workspace`) matched in
+#: one pass over the top's listing.
+_LITERAL = [p for p in PROTECTED if not any(c in p for c in "*?[")]
+_TOP_GLOBS = [p for p in PROTECTED if p not in _LITERAL]
+assert all("/" not in p for p in _TOP_GLOBS), "a protected glob spans folders: _top_globs matches one name"
+_ANY_TOP_GLOB = re.compile("|".join(f"(?:{fnmatch.translate(g.lower())})" for g in _TOP_GLOBS) or "(?!)").match
+
+
+def _top_globs(workspace: Path, listings: dict[Path, dict[str, list[str]]]) -> list[Path]:
+    _case_insensitive(workspace, ".", listings)  # the top's listing, shared with the other looks
+    names = listings.get(workspace, {})
+    return [workspace / n for lowered, ns in names.items() if _ANY_TOP_GLOB(lowered) for n in ns]
+
+
+_ANY_NESTED_GLOB = re.compile(
+    "|".join(f"(?:{fnmatch.translate(g.split('/', 1)[0].lower())})" for g in _NESTED_GLOBS) or "(?!)"
+).match
 
 
 def _nested_agent_files(directory: Path, entries: list[os.DirEntry[str]]) -> list[Path]:
-    """The protected names among one folder's entries (any case), for a folder below the top."""
+    """The protected names among one folder's entries (any case), for a folder below the top,
+    and the virtualenvs' start-up files when the folder is one."""
     found: list[Path] = []
     for entry in entries:
-        for pattern in _NESTED_BY_FIRST.get(entry.name.lower(), ()):
+        lowered = entry.name.lower()
+        patterns = _NESTED_BY_FIRST.get(lowered, [])
+        if _ANY_NESTED_GLOB(lowered):  # one regex for all of them first: most names match none
+            patterns = patterns + [g for g in _NESTED_GLOBS if _glob(g.split("/", 1)[0].lower())(lowered)]
+        if entry.name == "pyvenv.cfg":
+            found += venv_start_up(directory)
+        for pattern in patterns:
             if "/" not in pattern:
                 found.append(Path(entry.path))
             elif entry.is_dir(follow_symlinks=False):
                 found += _case_insensitive(Path(entry.path), pattern.split("/", 1)[1])
     return found
+
+
+#: Where virtualenvs are made at a project's top (deeper ones: the nested look finds `pyvenv.cfg`).
+_VENV_NAMES = (".venv", "venv", "env", ".env", "virtualenv", ".virtualenv", "venv3", ".tox", ".nox")
+
+
+def _workspace_venvs(workspace: Path, listings: dict[Path, dict[str, list[str]]]) -> list[Path]:
+    """Virtualenvs at the top or one folder down (`.venv`, `venv`, `backend/.venv`): a folder
+    holding `pyvenv.cfg`. Deeper ones are found by the nested look (`_nested_agent_files`)."""
+    found = [workspace] if (workspace / "pyvenv.cfg").is_file() else []
+    for name in _VENV_NAMES:  # by name, not a stat of every entry: a flat workspace has 100,000
+        found += [p.parent for p in _case_insensitive(workspace, f"{name}/pyvenv.cfg", listings)]
+    return found
+
+
+def venv_start_up(venv: Path, listings: dict[Path, dict[str, list[str]]] | None = None) -> list[Path]:
+    """What every later `python` of the virtualenv, or a shell that activates it, runs."""
+    listings = {} if listings is None else listings
+    return [p for pattern in VENV_PROTECTED for p in _case_insensitive(venv, pattern, listings)]
 
 
 def _identity(path: Path) -> tuple[int, int] | None:
@@ -86,7 +150,10 @@ class ProtectedPaths:
 
     def existing(self) -> list[Path]:
         listings: dict[Path, dict[str, list[str]]] = {}
-        found = [p for pattern in PROTECTED for p in _case_insensitive(self.workspace, pattern, listings)]
+        found = [p for pattern in _LITERAL for p in _case_insensitive(self.workspace, pattern, listings)]
+        found += _top_globs(self.workspace, listings)
+        for venv in _workspace_venvs(self.workspace, listings):
+            found += venv_start_up(venv, listings)
         git = self.workspace / ".git"
         if git.is_symlink() or git.is_file():  # `gitdir: elsewhere`: a repository with other hooks and config
             found.append(git)

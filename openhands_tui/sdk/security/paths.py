@@ -14,6 +14,7 @@ import os
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from openhands_tui.sdk.protected_paths import rule_families
 from openhands_tui.sdk.security.invocation import words
 from openhands_tui.sdk.security.trusted import trusted_file_reason
 from openhands_tui.sdk.xdg import config_base
@@ -36,44 +37,9 @@ _SECRET_DIRS = words("""
     .terraform.d .config/hub .vault-token
 """)
 
-#: Relative to the workspace (or any directory): changing these changes what runs later,
-#: or what agents are told.
-_SENSITIVE = {
-    "version control internals": (".git/*", ".git", ".hg/*", ".svn/*"),
-    "CI configuration": words("""
-        .github/workflows/* .github/actions/* .gitlab-ci.yml .gitlab-ci/* .circleci/* Jenkinsfile
-        .travis.yml azure-pipelines.yml bitbucket-pipelines.yml .buildkite/* .drone.yml
-        .woodpecker.yml .woodpecker/* .gitlab/ci/* .gitea/workflows/* .forgejo/workflows/* .tekton/*
-        cloudbuild.yaml cloudbuild.yml .cirrus.yml appveyor.yml .appveyor.yml .semaphore/* buildspec.yml
-        codemagic.yaml bitrise.yml
-    """),
-    "git hooks": (".githooks/*", ".husky/*", ".pre-commit-config.yaml", "lefthook.yml", ".lefthook.yml", ".envrc"),
-    "agent instructions or permissions": words("""
-        .openhands/* .openhands .agents/* .agents AGENTS.md AGENTS.override.md agent.md CLAUDE.md CLAUDE.local.md
-        GEMINI.md .cursorrules
-        .cursor/* .claude/* .claude .openhands-tui/* .openhands-tui .github/copilot-instructions.md
-        .windsurfrules .clinerules .clinerules/* .aider* .mcp.json .cursor/mcp.json .windsurf/* .windsurf
-        .github/instructions/* .github/prompts/* .github/skills/* .github/chatmodes/* .continue/* .continue .roo/* .roo
-        .roomodes .kiro/* .kiro .junie/* .junie .goosehints .rules opencode.json opencode.jsonc .opencode/*
-        .crush.json crush.json .codex/* .codex .gemini/* .gemini .qwen/* QWEN.md .augment/* .augment-guidelines
-        .amazonq/* .trae/* .zed/* .zed .github/CODEOWNERS CODEOWNERS
-    """),
-    "package manager configuration (where packages come from, scripts that run on install)": words("""
-        pip.conf pip.ini .npmrc .yarnrc .yarnrc.yml .pnpmfile.cjs bunfig.toml uv.toml .condarc .pypirc
-        .bunfig.toml
-    """),
-    "editor auto-run configuration": words("""
-        .vscode/* .idea/* *.code-workspace .devcontainer/* .devcontainer.json .nvim.lua .nvimrc .exrc
-        .gitpod.yml
-    """),
-    "start-up commands an interactive tool reads from the folder it is started in": words("""
-        .pdbrc .irbrc irb.rc _irbrc .pryrc .Rprofile .octaverc
-    """),
-    "interpreter start-up code (runs in every later Python or activated shell)": words("""
-        site-packages/*.pth dist-packages/*.pth site-packages/sitecustomize.py site-packages/usercustomize.py
-        dist-packages/sitecustomize.py bin/activate bin/activate.* bin/activate_this.py pyvenv.cfg
-    """),
-}
+#: Relative to the workspace (or any directory): changing these changes what runs later, or
+#: what agents are told. One table with the sandbox's read-only paths (`sdk/protected_paths.py`).
+_SENSITIVE = rule_families()
 
 #: Relative to the home directory (or anywhere, for names): start-up and persistence points.
 _PERSISTENCE = words("""
