@@ -22,7 +22,7 @@ import signal
 from pathlib import Path
 
 from openhands_tui.jail import evidence
-from openhands_tui.jail.protected import ProtectedPaths
+from openhands_tui.jail.protected import ProtectedPaths, remove_made
 from openhands_tui.jail.view import SYSTEM_TOP, View, build_view
 from openhands_tui.sdk.protected_paths import PROTECTED
 from openhands_tui.sdk.sandbox import HIDDEN_IN_HOME, SandboxDenial, SandboxGrant, SandboxPolicy
@@ -215,7 +215,7 @@ class Jail:
         undone = []
         for target in self.startup_missing:
             if os.path.lexists(target):
-                _remove(target)
+                remove_made(target)
                 undone.append(str(target))
         return undone
 
@@ -458,17 +458,6 @@ def _words(command: str) -> list[str]:
             if part and not part.startswith("-"):
                 found.append(part)
     return found
-
-
-def _remove(target: Path) -> None:
-    """Remove what a command made, never following a link (this runs unconfined)."""
-    try:
-        if target.is_dir() and not target.is_symlink():
-            shutil.rmtree(target)
-        else:
-            target.unlink()
-    except OSError:
-        pass
 
 
 def _cover(target: Path) -> list[str]:

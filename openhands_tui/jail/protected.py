@@ -235,10 +235,11 @@ def _undo(path: Path, workspace: Path) -> None:
             with contextlib.suppress(OSError):
                 current.unlink()
             return
-    _remove(path)
+    remove_made(path)
 
 
-def _remove(path: Path) -> None:
+def remove_made(path: Path) -> None:
+    """Remove what a command made at `path`, never following a link (this runs unconfined)."""
     with contextlib.suppress(OSError):
         if path.is_dir() and not path.is_symlink():
             shutil.rmtree(path)
