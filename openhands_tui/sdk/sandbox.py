@@ -1,21 +1,27 @@
 """The second wall: what a command may touch at all, whatever the risk rules missed.
 
 Rules decide whether to *ask*; the sandbox decides what a command *can do*. Every terminal
-command runs inside it (bubblewrap on Linux; the terminal tool builds it from this policy):
+command and every stdio MCP server runs inside it (bubblewrap on Linux; `openhands_tui/jail`
+builds it from this policy):
 
-- `workspace-write` (default): the whole filesystem read-only except the workspace, a
-  private `/tmp`, and the paths the user lists; `read-only`: the workspace too; `off`: none
-  of this (the user's explicit choice).
+- Deny by default: HOME, other people's folders and the workspace's parents are empty; only
+  toolchains (and `readable`) are bound back, read-only, without the credentials and sockets
+  inside them. `workspace-write` (default): the workspace, a private `/tmp` and HOME, and the
+  paths the user lists are writable; `read-only`: not the workspace either; `off`: none of this
+  (the user's explicit choice).
 - No network (its own network namespace) unless allowed, here or by a user rule for a
   command prefix; its own PID namespace and `/proc`, so a command cannot read the parent's
-  environment or command line, and every process it started dies with the session.
+  environment or command line, and every process it started dies with the session. Limits on
+  processes, file size and the private folders' size.
 - Inside the workspace, the files that steer later sessions stay read-only even in
-  workspace-write (`PROTECTED`): git hooks and config, agent instructions and rules, CI
-  configuration. Changing them goes through the file editor, rated HIGH and confirmed.
-- Credential stores in the home directory are hidden (`HIDDEN_IN_HOME`).
+  workspace-write (`protected_paths.py`, the same table the risk rules read). Changing them
+  goes through the file editor, rated HIGH and confirmed.
+- Credential stores in the home directory stay hidden even when the workspace is HOME
+  (`HIDDEN_IN_HOME`).
 
-A command the sandbox stopped (a read-only path, no network) reports a `SandboxDenial`; the
-engine offers the user to run it again with a `SandboxGrant`, or tells the model why not.
+A command the sandbox stopped (a read-only path, a hidden one, no network), as the jail itself
+confirms, reports a `SandboxDenial`; the engine offers the user to run it again with a
+`SandboxGrant`, or tells the model why not.
 """
 
 from __future__ import annotations
