@@ -74,7 +74,11 @@ def test_a_workspace_that_is_home_or_holds_it_is_refused_in_one_line(where: str,
     assert err[0].endswith("cd into a project, or pass --workspace-is-home if you mean it")
 
 
-def test_a_workspace_at_home_is_taken_when_the_user_insists(capsys, isolated_home) -> None:
-    argv = ["--headless", "-t", "x", "--model", "openai/x", "--api-key", "k", "--workspace", str(isolated_home)]
-    main([*argv, "--workspace-is-home", "--base-url", "http://127.0.0.1:9/v1", "--max-iterations", "1"])
-    assert "--workspace-is-home if you mean it" not in capsys.readouterr().err
+def test_a_workspace_at_home_is_taken_when_the_user_insists(serve, capsys, isolated_home) -> None:
+    from openhands_tui.testing import Script, Turn
+    from tests.conftest import model_args
+
+    server = serve([Script(turns=[Turn.finish("done at home")])])
+    argv = ["--headless", "-t", "x", "--workspace", str(isolated_home), "--workspace-is-home", *model_args(server)]
+    assert main(argv) == 0
+    assert "done at home" in capsys.readouterr().out
