@@ -202,7 +202,12 @@ class ProtectedPaths:
         # no hooks or config before: a repository `git init` or `git clone` just made
         new_git = not any(p.relative_to(self.workspace).parts[0].lower() == ".git" for p in before)
         known = {identity for identity in before.values() if identity is not None}
+        # virtualenvs the command made (`python -m venv .venv`): a new folder of its own, kept
+        # whole; an existing venv's start-up files stay guarded
+        new_venvs = [p.parent for p in now if p.name == "pyvenv.cfg" and p not in before]
         for path, identity in now.items():
+            if path not in before and any(v == path.parent or v in path.parents for v in new_venvs):
+                continue
             if path in before and before[path] == identity:
                 continue
             if path not in before and identity in known:

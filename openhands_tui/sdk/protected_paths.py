@@ -69,7 +69,7 @@ TABLE: tuple[ProtectedPath, ...] = (
         "root",
         "ci",
         ".github/workflows .github/actions .gitlab-ci.yml .gitlab-ci .gitlab/ci .circleci .buildkite .travis.yml "
-        "Jenkinsfile Jenkinsfile.* *.jenkinsfile .jenkins azure-pipelines.yml azure-pipelines.yaml .azure-pipelines "
+        "Jenkinsfile* *.jenkinsfile .jenkins azure-pipelines.yml azure-pipelines.yaml .azure-pipelines "
         "bitbucket-pipelines.yml .drone.yml .woodpecker.yml .woodpecker .gitea/workflows .forgejo/workflows "
         ".tekton cloudbuild.yaml cloudbuild.yml .cirrus.yml appveyor.yml .appveyor.yml .semaphore .gitpod.yml "
         "buildspec.yml buildspec.yaml bitrise.yml codemagic.yaml .teamcity bamboo-specs .harness codefresh.yml "
@@ -86,7 +86,7 @@ TABLE: tuple[ProtectedPath, ...] = (
         ".gemini .qwen .augment .augment-guidelines .amazonq .trae .zed .kilocode .kilocodemodes .amp .factory "
         ".qoder .rovodev .tabnine .aiassistant .aiexclude .cody .sourcegraph .void .firebender .crush "
         "AGENTS.md AGENTS.override.md AGENT.md CLAUDE.md CLAUDE.local.md GEMINI.md QWEN.md WARP.md CRUSH.md "
-        "opencode.json opencode.jsonc .opencode crush.json .crush.json .aider.conf.yml .aiderignore "
+        "opencode.json opencode.jsonc .opencode crush.json .crush.json .aider* .clineignore "
         ".github/copilot-instructions.md .github/instructions .github/prompts .github/skills .github/chatmodes "
         ".github/agents .github/hooks .github/copilot CODEOWNERS .github/CODEOWNERS",
     ),

@@ -288,8 +288,9 @@ async def test_ordinary_work_runs_with_toolchains_from_home(home: Path) -> None:
     node, npm = shutil.which("node"), shutil.which("npm")
     commands = [
         "git init -q . && git add -A && git commit -qm first && git log --format=%an -1",
-        f"{sys.executable} -m venv .venv && .venv/bin/pip install -q --no-index --find-links wheels demo-pkg "
-        "&& .venv/bin/python -c 'import demo_pkg; print(demo_pkg.VALUE)'",
+        f"{sys.executable} -m venv .venv",  # made by one command, used by the next: it must survive the check
+        ".venv/bin/pip install -q --no-index --find-links wheels demo-pkg "
+        "&& .venv/bin/python -c 'import demo_pkg; print(demo_pkg.VALUE)' && test -f .venv/bin/activate",
     ]
     if node and npm:
         nvm = home / ".nvm" / "versions" / "node" / "v20" / "bin"
@@ -305,9 +306,9 @@ async def test_ordinary_work_runs_with_toolchains_from_home(home: Path) -> None:
         await tool.close()
     assert [r.exit_code for r in results] == [0] * len(results), [r.text for r in results]
     assert results[0].text.startswith("Jail Tester")
-    assert "from-the-wheel" in results[1].text
+    assert "from-the-wheel" in results[2].text
     if node and npm:
-        assert f"node {nvm / 'node'}" in results[2].text or "node /" in results[2].text
+        assert f"node {nvm / 'node'}" in results[3].text or "node /" in results[3].text
 
 
 async def test_always_reading_a_hidden_path_is_remembered_and_holds_for_later_commands(serve, home: Path) -> None:
