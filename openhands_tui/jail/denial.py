@@ -11,15 +11,12 @@ import re
 import shlex
 import signal
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from openhands_tui.jail import evidence
-from openhands_tui.jail.view import SYSTEM_TOP
-from openhands_tui.sdk.sandbox import HIDDEN_IN_HOME, SandboxDenial, SandboxGrant
+from openhands_tui.jail.protected import ProtectedPaths
+from openhands_tui.jail.view import SYSTEM_TOP, View
+from openhands_tui.sdk.sandbox import HIDDEN_IN_HOME, SandboxDenial, SandboxGrant, SandboxPolicy
 from openhands_tui.sdk.security.paths import PathJudge
-
-if TYPE_CHECKING:
-    from openhands_tui.jail.jail import Jail
 
 #: System folders below which a write may be granted (not the folders themselves).
 _GRANTABLE_SYSTEM = (Path("/var/tmp"), Path("/opt"), Path("/srv"))
@@ -28,12 +25,14 @@ _GRANTABLE_SYSTEM = (Path("/var/tmp"), Path("/opt"), Path("/srv"))
 class DenialJudge:
     """One judgement over one jail's state (its policy, view, protected paths, HOME)."""
 
-    def __init__(self, jail: Jail) -> None:
-        self.policy = jail.policy
-        self.workspace = jail.workspace
-        self.home = jail.home
-        self.protected = jail.protected
-        self.view = jail.view
+    def __init__(
+        self, policy: SandboxPolicy, workspace: Path, home: Path, protected: ProtectedPaths, view: View
+    ) -> None:
+        self.policy = policy
+        self.workspace = workspace
+        self.home = home
+        self.protected = protected
+        self.view = view
 
     def judge(
         self,

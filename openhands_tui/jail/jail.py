@@ -246,7 +246,8 @@ class Jail:
     ) -> SandboxDenial | None:
         """What the jail stopped a failed command from doing, as far as the jail confirms it
         (`denial.py`)."""
-        return DenialJudge(self).judge(output, exit_code, cwd, grant, pid, failed_outbound, command)
+        judge = DenialJudge(self.policy, self.workspace, self.home, self.protected, self.view)
+        return judge.judge(output, exit_code, cwd, grant, pid, failed_outbound, command)
 
 
 def _folders_between(workspace: Path, paths: list[Path]) -> list[Path]:
