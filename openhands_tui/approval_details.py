@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 
-from openhands_tui.sdk.subject import FileChange, MCPCall, Subject
+from openhands_tui.sdk.facts.subject import FileChange, MCPCall, Subject
 from openhands_tui.sdk.terminal_text import shown_for_approval
 
 #: Lines of detail printed before saying how many more there are.

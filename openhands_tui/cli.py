@@ -193,8 +193,8 @@ def main_command(
             describe_strategy(strategy, json_output, sandbox.value if sandbox is not None else None)
             return
         from openhands_tui.launch_options import LaunchOptions
-        from openhands_tui.sdk.confirmation import ConfirmationMode
-        from openhands_tui.sdk.event import Risk
+        from openhands_tui.sdk.facts.event import Risk
+        from openhands_tui.sdk.run.confirmation import ConfirmationMode
 
         options = LaunchOptions(
             strategy=strategy,

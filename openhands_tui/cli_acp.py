@@ -39,7 +39,7 @@ def acp_command(
     try:
         from openhands_tui.acp.agent import serve
         from openhands_tui.launch import LaunchOptions, load_strategy_spec
-        from openhands_tui.sdk.confirmation import ConfirmationMode
+        from openhands_tui.sdk.run.confirmation import ConfirmationMode
 
         load_strategy_spec(strategy)  # a broken strategy is one line now, not a failed session later
         options = LaunchOptions(

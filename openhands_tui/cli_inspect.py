@@ -18,7 +18,7 @@ def sessions_command(
 ) -> None:
     """List stored sessions (newest first) with the ids --resume accepts."""
     from openhands_tui.sdk.errors import OpenHandsTUIError
-    from openhands_tui.sdk.store import SessionStore
+    from openhands_tui.sdk.facts.store import SessionStore
     from openhands_tui.sdk.terminal_text import one_line
 
     if limit < 1:

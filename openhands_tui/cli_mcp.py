@@ -54,7 +54,7 @@ def _file(project: bool, workspace: Path) -> Path:
 def _load_raw(path: Path) -> dict[str, Any]:
     """The file's JSON object (other keys kept when we write it back). Read as the engine reads
     it: a FIFO in its place (a project's `.mcp.json`) blocked `tui mcp` for ever."""
-    from openhands_tui.sdk.file_read import read_regular
+    from openhands_tui.sdk.files.read import read_regular
 
     try:
         text = read_regular(path).decode("utf-8")
@@ -76,7 +76,7 @@ def _load_raw(path: Path) -> dict[str, Any]:
 
 
 def _write(path: Path, data: dict[str, Any]) -> None:
-    from openhands_tui.sdk.private_file import replace_privately
+    from openhands_tui.sdk.files.private import replace_privately
 
     try:
         replace_privately(path, json.dumps(data, indent=2) + "\n")  # headers and env often hold tokens

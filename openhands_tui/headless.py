@@ -17,8 +17,7 @@ from typing import TextIO
 from openhands_tui.approval_details import approval_details
 from openhands_tui.demo import resume_hint
 from openhands_tui.launch import Launched, LaunchOptions, launch, log_to_session
-from openhands_tui.sdk.confirmation import ConfirmationMode, ConfirmationRequest, Decision
-from openhands_tui.sdk.event import (
+from openhands_tui.sdk.facts.event import (
     ActionEvent,
     AgentErrorEvent,
     CondensationEvent,
@@ -34,11 +33,12 @@ from openhands_tui.sdk.event import (
     StatusEvent,
     SystemPromptEvent,
 )
-from openhands_tui.sdk.outcome import RunOutcome
+from openhands_tui.sdk.facts.subject import Finish
+from openhands_tui.sdk.facts.tree import DelegationTree
+from openhands_tui.sdk.run.confirmation import ConfirmationMode, ConfirmationRequest, Decision
+from openhands_tui.sdk.run.outcome import RunOutcome
 from openhands_tui.sdk.security.permissions import PermissionRule
-from openhands_tui.sdk.subject import Finish
 from openhands_tui.sdk.terminal_text import inert_json, safe_for_terminal, shown_for_approval, strip_controls
-from openhands_tui.sdk.tree import DelegationTree
 from openhands_tui.standard_streams import QueuedOutput
 
 PREVIEW_LINES = 8

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 from openhands_tui import startup
 from openhands_tui.demo import resume_hint
 from openhands_tui.sdk.errors import SettingsError
+from openhands_tui.sdk.facts.store import SessionStore
 from openhands_tui.sdk.settings import load_config
-from openhands_tui.sdk.store import SessionStore
 from openhands_tui.tui.app import OpenHandsApp
 from openhands_tui.tui.bridge import EngineBridge, TUIConfirmer
 from openhands_tui.tui.config import AppConfig

@@ -17,23 +17,23 @@ from openhands_tui.demo import DEMO_MODEL, resume_hint
 from openhands_tui.jail.bubblewrap import find_bubblewrap
 from openhands_tui.launch_options import BUILTIN_SOLO, LaunchOptions
 from openhands_tui.sdk.agent import Agent
-from openhands_tui.sdk.confirmation import ConfirmationPolicy, Confirmer
 from openhands_tui.sdk.context.loader import load_microagents
 from openhands_tui.sdk.context.tasks import find_task_command, parse_inputs
-from openhands_tui.sdk.conversation import Conversation
 from openhands_tui.sdk.errors import OpenHandsTUIError, SessionError, SettingsError, StrategyError
-from openhands_tui.sdk.event import Event
-from openhands_tui.sdk.file_read import open_regular_for_append
-from openhands_tui.sdk.llm import LLM
+from openhands_tui.sdk.facts.event import Event
+from openhands_tui.sdk.facts.store import SessionLog, SessionMeta, SessionStore, new_session_id
+from openhands_tui.sdk.files.read import open_regular_for_append
+from openhands_tui.sdk.llm.client import LLM
 from openhands_tui.sdk.mcp_config import microagent_servers, session_servers
-from openhands_tui.sdk.runtime import Limits
+from openhands_tui.sdk.run.confirmation import ConfirmationPolicy, Confirmer
+from openhands_tui.sdk.run.conversation import Conversation
+from openhands_tui.sdk.run.runtime import Limits
 from openhands_tui.sdk.sandbox import SandboxPolicy
 from openhands_tui.sdk.security.permissions import PermissionSet, user_rules_file
 from openhands_tui.sdk.security.secrets import RedactingFilter, Redactor, dotenv_secrets
 from openhands_tui.sdk.security.trust import TrustRequest
 from openhands_tui.sdk.security.trusted_files import note_instruction_imports, note_own_installation
 from openhands_tui.sdk.settings import LLMSettings, llm_tuning, resolve_llm_settings, sandbox_policy
-from openhands_tui.sdk.store import SessionLog, SessionMeta, SessionStore, new_session_id
 from openhands_tui.sdk.strategy import (
     LoadedStrategy,
     load_strategy_source,

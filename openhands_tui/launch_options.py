@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from openhands_tui.sdk.confirmation import ConfirmationMode
-from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.facts.event import Risk
+from openhands_tui.sdk.run.confirmation import ConfirmationMode
 
 BUILTIN_SOLO = "builtin:solo"
 

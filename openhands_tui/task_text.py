@@ -14,7 +14,7 @@ def task_text(task: str | None, task_file: Path | None) -> str | None:
     """The task from `--task TEXT`, `--task -` (standard input) or `--task-file PATH`: UTF-8
     text from a regular file or a stream, at most MAX_TASK_BYTES."""
     from openhands_tui.sdk.errors import SettingsError
-    from openhands_tui.sdk.file_read import read_regular, read_stream
+    from openhands_tui.sdk.files.read import read_regular, read_stream
 
     if task is not None and task_file is not None:
         raise SettingsError("--task and --task-file: give the task one way")

@@ -28,7 +28,7 @@ if sys.path and sys.path[0] == os.path.dirname(os.path.abspath(__file__)):
     del sys.path[0]
 
 from openhands_tui.cli import main
-from openhands_tui.sdk.llm import load_litellm
+from openhands_tui.sdk.llm.client import load_litellm
 
 
 def _child(request: dict, streams: list[int] | None = None) -> None:

@@ -43,9 +43,9 @@ from openhands_tui.acp.mcp_servers import client_servers
 from openhands_tui.acp.permissions import EditorConfirmer
 from openhands_tui.acp.updates import UpdateTranslator
 from openhands_tui.launch import Launched, LaunchOptions, launch, log_to_session
-from openhands_tui.sdk.confirmation import ConfirmationMode
 from openhands_tui.sdk.errors import OpenHandsTUIError
-from openhands_tui.sdk.event import Event, Status
+from openhands_tui.sdk.facts.event import Event, Status
+from openhands_tui.sdk.run.confirmation import ConfirmationMode
 
 logger = logging.getLogger(__name__)
 

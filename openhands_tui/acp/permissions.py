@@ -14,7 +14,7 @@ from typing import Any
 from acp.schema import PermissionOption, ToolCallUpdate
 
 from openhands_tui.acp.updates import locations, tool_kind
-from openhands_tui.sdk.confirmation import ConfirmationRequest, Decision
+from openhands_tui.sdk.run.confirmation import ConfirmationRequest, Decision
 from openhands_tui.sdk.security.permissions import PermissionRule
 from openhands_tui.sdk.terminal_text import shown_for_approval
 

@@ -27,7 +27,7 @@ from acp.helpers import (
 )
 from acp.schema import ToolCallLocation, ToolCallStatus
 
-from openhands_tui.sdk.event import (
+from openhands_tui.sdk.facts.event import (
     ActionEvent,
     AgentErrorEvent,
     DelegationClosedEvent,
@@ -38,7 +38,7 @@ from openhands_tui.sdk.event import (
     PolicyChangedEvent,
     TextDeltaEvent,
 )
-from openhands_tui.sdk.subject import (
+from openhands_tui.sdk.facts.subject import (
     Delegation,
     FileChange,
     Finish,

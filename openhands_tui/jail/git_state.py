@@ -14,7 +14,7 @@ from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 
-from openhands_tui.sdk.nested_look import DEPTH, MAX_DIRECTORIES, SKIPPED
+from openhands_tui.sdk.files.nested_look import DEPTH, MAX_DIRECTORIES, SKIPPED
 
 
 def _keys(text: str) -> frozenset[str]:

@@ -21,8 +21,8 @@ from pathlib import Path
 from openhands_tui.jail.denial import DenialJudge
 from openhands_tui.jail.protected import ProtectedPaths, remove_made
 from openhands_tui.jail.view import View, build_view
-from openhands_tui.sdk.protected_paths import PROTECTED
 from openhands_tui.sdk.sandbox import HIDDEN_IN_HOME, SandboxDenial, SandboxGrant, SandboxPolicy
+from openhands_tui.sdk.security.protected_paths import PROTECTED
 
 #: Under /run, what commands still see: the resolver's files (`/etc/resolv.conf` may point here).
 _RUN_KEPT = ("/run/systemd/resolve", "/run/resolvconf", "/run/NetworkManager/resolv.conf")

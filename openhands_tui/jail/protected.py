@@ -24,8 +24,8 @@ from openhands_tui.jail.git_state import (
     submodule_hooks_and_config,
     worktree_state,
 )
-from openhands_tui.sdk.protected_paths import NESTED_PROTECTED, PROTECTED, VENV_PROTECTED
 from openhands_tui.sdk.sandbox import editor_wrote_under
+from openhands_tui.sdk.security.protected_paths import NESTED_PROTECTED, PROTECTED, VENV_PROTECTED
 from openhands_tui.sdk.security.trusted import trusted_files
 
 

@@ -26,7 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from openhands_tui.sdk.security.paths import is_secret_name
-from openhands_tui.sdk.shell_environment import TOOLCHAIN_VARIABLES
+from openhands_tui.sdk.shell.environment import TOOLCHAIN_VARIABLES
 
 
 @dataclass(frozen=True)

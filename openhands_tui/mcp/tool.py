@@ -17,9 +17,9 @@ from typing import Any
 from pydantic import ConfigDict
 
 from openhands_tui.mcp.connection import MCPUnavailable, ServerConnection
+from openhands_tui.sdk.facts.subject import MCPAnnotations, MCPCall
 from openhands_tui.sdk.mcp_config import tool_name_part
-from openhands_tui.sdk.messages import shorten
-from openhands_tui.sdk.subject import MCPAnnotations, MCPCall
+from openhands_tui.sdk.run.messages import shorten
 from openhands_tui.sdk.terminal_text import safe_for_terminal
 from openhands_tui.sdk.tool import Action, Observation, ToolDefinition
 

@@ -26,10 +26,10 @@ from pathlib import Path
 
 from openhands_tui.jail.bubblewrap import find_bubblewrap
 from openhands_tui.jail.jail import Jail
+from openhands_tui.sdk.files.xdg import base_directory
 from openhands_tui.sdk.mcp_config import MCPServerConfig, tool_name_part
 from openhands_tui.sdk.sandbox import HIDDEN_IN_HOME, SandboxPolicy
 from openhands_tui.sdk.security.secrets import shell_environment
-from openhands_tui.sdk.xdg import base_directory
 
 
 class WallError(Exception):

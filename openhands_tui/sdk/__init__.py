@@ -4,7 +4,7 @@ The names mirror the OpenHands SDK's `openhands.sdk` (the RFC's promise: rename 
 and a strategy runs), plus this project's Strategy protocol.
 
 Each name is imported from its module on first use (PEP 562): importing one engine module
-(`openhands_tui.sdk.event`, say) runs this file first, and the app draws its first frame with
+(`openhands_tui.sdk.facts.event`, say) runs this file first, and the app draws its first frame with
 only the few it needs, not the whole engine.
 """
 
@@ -16,49 +16,49 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from openhands_tui.sdk.agent import Agent
-    from openhands_tui.sdk.condenser import Condenser, LLMSummarizingCondenser, NoOpCondenser
-    from openhands_tui.sdk.confirmation import (
+    from openhands_tui.sdk.context import AgentContext, KeywordTrigger, Skill, TaskTrigger
+    from openhands_tui.sdk.context.condenser import Condenser, LLMSummarizingCondenser, NoOpCondenser
+    from openhands_tui.sdk.facts.event import Event, Risk, Status
+    from openhands_tui.sdk.llm.client import LLM, LLMResponse
+    from openhands_tui.sdk.llm.message import ImageContent, Message, TextContent
+    from openhands_tui.sdk.llm.metrics import Metrics
+    from openhands_tui.sdk.run.confirmation import (
         ConfirmationMode,
         ConfirmationPolicy,
         ConfirmationRequest,
         Confirmer,
         Decision,
     )
-    from openhands_tui.sdk.context import AgentContext, KeywordTrigger, Skill, TaskTrigger
-    from openhands_tui.sdk.conversation import Conversation, RunOutcome
-    from openhands_tui.sdk.event import Event, Risk, Status
-    from openhands_tui.sdk.llm import LLM, LLMResponse
-    from openhands_tui.sdk.llm_metrics import Metrics
-    from openhands_tui.sdk.message import ImageContent, Message, TextContent
+    from openhands_tui.sdk.run.conversation import Conversation, RunOutcome
     from openhands_tui.sdk.strategy import Strategy, StrategyParam, load_strategy
     from openhands_tui.sdk.tool import Action, Observation, Tool, ToolDefinition, ToolExecutor, register_tool
 
 #: Where each public name lives.
 _HOMES = {
     "Agent": "openhands_tui.sdk.agent",
-    "Condenser": "openhands_tui.sdk.condenser",
-    "LLMSummarizingCondenser": "openhands_tui.sdk.condenser",
-    "NoOpCondenser": "openhands_tui.sdk.condenser",
-    "ConfirmationMode": "openhands_tui.sdk.confirmation",
-    "ConfirmationPolicy": "openhands_tui.sdk.confirmation",
-    "ConfirmationRequest": "openhands_tui.sdk.confirmation",
-    "Confirmer": "openhands_tui.sdk.confirmation",
-    "Decision": "openhands_tui.sdk.confirmation",
+    "Condenser": "openhands_tui.sdk.context.condenser",
+    "LLMSummarizingCondenser": "openhands_tui.sdk.context.condenser",
+    "NoOpCondenser": "openhands_tui.sdk.context.condenser",
+    "ConfirmationMode": "openhands_tui.sdk.run.confirmation",
+    "ConfirmationPolicy": "openhands_tui.sdk.run.confirmation",
+    "ConfirmationRequest": "openhands_tui.sdk.run.confirmation",
+    "Confirmer": "openhands_tui.sdk.run.confirmation",
+    "Decision": "openhands_tui.sdk.run.confirmation",
     "AgentContext": "openhands_tui.sdk.context",
     "KeywordTrigger": "openhands_tui.sdk.context",
     "Skill": "openhands_tui.sdk.context",
     "TaskTrigger": "openhands_tui.sdk.context",
-    "Conversation": "openhands_tui.sdk.conversation",
-    "RunOutcome": "openhands_tui.sdk.conversation",
-    "Event": "openhands_tui.sdk.event",
-    "Risk": "openhands_tui.sdk.event",
-    "Status": "openhands_tui.sdk.event",
-    "LLM": "openhands_tui.sdk.llm",
-    "LLMResponse": "openhands_tui.sdk.llm",
-    "Metrics": "openhands_tui.sdk.llm_metrics",
-    "ImageContent": "openhands_tui.sdk.message",
-    "Message": "openhands_tui.sdk.message",
-    "TextContent": "openhands_tui.sdk.message",
+    "Conversation": "openhands_tui.sdk.run.conversation",
+    "RunOutcome": "openhands_tui.sdk.run.conversation",
+    "Event": "openhands_tui.sdk.facts.event",
+    "Risk": "openhands_tui.sdk.facts.event",
+    "Status": "openhands_tui.sdk.facts.event",
+    "LLM": "openhands_tui.sdk.llm.client",
+    "LLMResponse": "openhands_tui.sdk.llm.client",
+    "Metrics": "openhands_tui.sdk.llm.metrics",
+    "ImageContent": "openhands_tui.sdk.llm.message",
+    "Message": "openhands_tui.sdk.llm.message",
+    "TextContent": "openhands_tui.sdk.llm.message",
     "Strategy": "openhands_tui.sdk.strategy",
     "StrategyParam": "openhands_tui.sdk.strategy",
     "load_strategy": "openhands_tui.sdk.strategy",

@@ -12,10 +12,10 @@ from typing import Any
 
 from pydantic import Field, field_validator, model_validator
 
-from openhands_tui.sdk.condenser import Condenser, NoOpCondenser
 from openhands_tui.sdk.context import AgentContext
-from openhands_tui.sdk.file_read import read_regular
-from openhands_tui.sdk.llm import LLM
+from openhands_tui.sdk.context.condenser import Condenser, NoOpCondenser
+from openhands_tui.sdk.files.read import read_regular
+from openhands_tui.sdk.llm.client import LLM
 from openhands_tui.sdk.mcp_config import MCPServerConfig, parse_servers
 from openhands_tui.sdk.model import StrictModel, UnsupportedArgument
 from openhands_tui.sdk.prompts import BASE_SYSTEM_PROMPT

@@ -27,11 +27,11 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field, StrictBool, ValidationError, field_validator, model_validator
 
-from openhands_tui.sdk.file_read import read_regular
+from openhands_tui.sdk.files.read import read_regular
+from openhands_tui.sdk.files.xdg import config_base
 from openhands_tui.sdk.model import Model
 from openhands_tui.sdk.security.secrets import SHELL_SECRET_NAME
 from openhands_tui.sdk.security.trust import ProjectTrust, TrustRequest, digest_of
-from openhands_tui.sdk.xdg import config_base
 
 #: Seconds a server may take to start and list its tools, and a tool call may take.
 STARTUP_TIMEOUT = 30.0

@@ -14,7 +14,7 @@ builds it from this policy):
   environment or command line, and every process it started dies with the session. Limits on
   processes, file size and the private folders' size.
 - Inside the workspace, the files that steer later sessions stay read-only even in
-  workspace-write (`protected_paths.py`, the same table the risk rules read). Changing them
+  workspace-write (`security/protected_paths.py`, the same table the risk rules read). Changing them
   goes through the file editor, rated HIGH and confirmed.
 - Credential stores in the home directory stay hidden even when the workspace is HOME
   (`HIDDEN_IN_HOME`).

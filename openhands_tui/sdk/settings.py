@@ -15,11 +15,11 @@ from typing import Any
 from pydantic import SecretStr, ValidationError
 
 from openhands_tui.sdk.errors import ModelNotConfigured, SettingsError
-from openhands_tui.sdk.file_read import read_regular
+from openhands_tui.sdk.files.private import one_writer, replace_privately
+from openhands_tui.sdk.files.read import read_regular
+from openhands_tui.sdk.files.xdg import config_base
 from openhands_tui.sdk.model import Model
-from openhands_tui.sdk.private_file import one_writer, replace_privately
 from openhands_tui.sdk.sandbox import SandboxPolicy
-from openhands_tui.sdk.xdg import config_base
 
 ENV_MODEL, ENV_API_KEY, ENV_BASE_URL = "LLM_MODEL", "LLM_API_KEY", "LLM_BASE_URL"
 ENV_REASONING_EFFORT = "LLM_REASONING_EFFORT"

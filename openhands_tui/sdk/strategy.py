@@ -27,7 +27,7 @@ from pydantic import Field, ValidationError
 
 from openhands_tui.sdk.agent import Agent
 from openhands_tui.sdk.errors import OpenHandsTUIError, StrategyError
-from openhands_tui.sdk.llm import LLM
+from openhands_tui.sdk.llm.client import LLM
 from openhands_tui.sdk.model import StrictModel, UnsupportedArgument
 from openhands_tui.sdk.security.trusted import note_trusted_file
 

@@ -21,12 +21,12 @@ from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 
-from openhands_tui.sdk.confirmation import ConfirmationMode, ConfirmationRequest, Decision
-from openhands_tui.sdk.event import Event
+from openhands_tui.sdk.facts.event import Event
+from openhands_tui.sdk.run.confirmation import ConfirmationMode, ConfirmationRequest, Decision
 
 if TYPE_CHECKING:
-    from openhands_tui.sdk.conversation import Conversation
-    from openhands_tui.sdk.outcome import RunOutcome
+    from openhands_tui.sdk.run.conversation import Conversation
+    from openhands_tui.sdk.run.outcome import RunOutcome
 
 
 class EventsReady(Message):

@@ -10,7 +10,7 @@ from textual.message import Message
 from textual.notifications import SeverityLevel
 
 from openhands_tui.sdk.errors import OpenHandsTUIError
-from openhands_tui.sdk.event import Event
+from openhands_tui.sdk.facts.event import Event
 from openhands_tui.tui.bridge import EngineBridge, EventsReady
 from openhands_tui.tui.session import LiveSession
 from openhands_tui.tui.themes import DEFAULT_THEME

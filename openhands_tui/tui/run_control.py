@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from textual.screen import Screen
 
-from openhands_tui.sdk.confirmation import ConfirmationRequest, Decision
+from openhands_tui.sdk.run.confirmation import ConfirmationRequest, Decision
 from openhands_tui.tui.bridge import ConfirmationNeeded, EngineBridge, RunDone
 from openhands_tui.tui.screens.confirm import ConfirmScreen, is_interrupt
 from openhands_tui.tui.state import SessionView

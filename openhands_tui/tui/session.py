@@ -7,12 +7,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from openhands_tui.sdk.event import Event
+from openhands_tui.sdk.facts.event import Event
 from openhands_tui.sdk.security.trust import TrustRequest
 
 if TYPE_CHECKING:
-    from openhands_tui.sdk.conversation import Conversation
-    from openhands_tui.sdk.llm import LLM
+    from openhands_tui.sdk.llm.client import LLM
+    from openhands_tui.sdk.run.conversation import Conversation
 
 
 @dataclass

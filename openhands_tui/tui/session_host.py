@@ -23,7 +23,7 @@ from openhands_tui.tui.widgets.transcript import TranscriptView
 from openhands_tui.tui.widgets.tree import AgentTree
 
 if TYPE_CHECKING:
-    from openhands_tui.sdk.event import Event
+    from openhands_tui.sdk.facts.event import Event
 
 
 class SessionHost(KeyedApp):
@@ -191,7 +191,7 @@ class SessionHost(KeyedApp):
         self.notify(f"Session {session.session_id}", timeout=3)
 
     def _preload(self) -> None:
-        from openhands_tui.sdk.llm_warmup import warm_up
+        from openhands_tui.sdk.llm.warmup import warm_up
 
         warm_up()  # in the background: the first frame and the first call never wait for it
         window = self.session.llm.window() if self.session is not None else None

@@ -11,7 +11,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from openhands_tui.sdk.event import (
+from openhands_tui.sdk.facts.event import (
     ActionEvent,
     AgentErrorEvent,
     CondensationEvent,
@@ -30,9 +30,9 @@ from openhands_tui.sdk.event import (
     SystemPromptEvent,
     TextDeltaEvent,
 )
-from openhands_tui.sdk.subject import Delegation, Finish
+from openhands_tui.sdk.facts.subject import Delegation, Finish
+from openhands_tui.sdk.facts.tree import DelegationTree
 from openhands_tui.sdk.terminal_text import safe_copy, strip_controls
-from openhands_tui.sdk.tree import DelegationTree
 
 #: After the text of an answer whose stream failed (the model is asked again).
 CUT_OFF_MARK = " … [cut off: the model is asked again]"

@@ -76,7 +76,7 @@ def _private_directory(directory: Path) -> None:
 
 
 def _preload(modules: Iterable[str]) -> None:
-    from openhands_tui.sdk.llm_warmup import warm_up
+    from openhands_tui.sdk.llm.warmup import warm_up
 
     warm_up()  # litellm, its first-call imports and tokenizer
     for name in modules:
@@ -153,7 +153,7 @@ def _take_over(request: dict[str, Any], fds: list[int]) -> None:
     os.chdir(request["cwd"])
     os.environ.clear()
     os.environ.update(request["env"])
-    from openhands_tui.sdk.llm import set_litellm_environment
+    from openhands_tui.sdk.llm.client import set_litellm_environment
 
     set_litellm_environment()
     sys.argv = list(request["argv"])

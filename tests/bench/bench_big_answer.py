@@ -3,7 +3,7 @@ text, against a 1-step run: what an answer that size costs, and how much of it i
 
 The run is the real `tui --headless` command against the scripted server (in its own
 process); its max RSS comes from wait4 on the child, so the server is not counted. An answer
-is kept as its first and last 500,000 characters (sdk/answer_limits.py), so the figure should
+is kept as its first and last 500,000 characters (sdk/llm/answer_limits.py), so the figure should
 stay near the 1-step run's whatever the size.
 
 Usage: python tests/bench/bench_big_answer.py [megabytes ...]   (default: 30)

@@ -18,7 +18,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from openhands_tui.sdk.llm import load_litellm
+from openhands_tui.sdk.llm.client import load_litellm
 from openhands_tui.testing import RecordedRequest, Script, ScriptedAnthropicServer, ScriptedToolCall, Turn
 from openhands_tui.testing.prompt_cache import request_blocks
 

@@ -23,8 +23,8 @@ from typing import Any
 
 import openhands_tui.tools  # noqa: F401
 from openhands_tui.sdk import Agent, AgentContext, Conversation
-from openhands_tui.sdk.llm import LLM
-from openhands_tui.sdk.runtime import Limits
+from openhands_tui.sdk.llm.client import LLM
+from openhands_tui.sdk.run.runtime import Limits
 from openhands_tui.sdk.tool import Tool
 from openhands_tui.testing import Script, ScriptedLLMServer, Turn
 from openhands_tui.tools.delegate import register_agent

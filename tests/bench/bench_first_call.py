@@ -18,7 +18,8 @@ from openhands_tui.testing import Script, Turn
 
 PROBE = """
 import asyncio, sys, time
-from openhands_tui.sdk import llm, llm_warmup
+from openhands_tui.sdk.llm import client as llm
+from openhands_tui.sdk.llm import warmup as llm_warmup
 llm_warmup.warm_up() if sys.argv[2] == "warm" else llm.load_litellm()
 client = llm.LLM(model="openai/scripted", api_key="k", base_url=sys.argv[1])
 started = time.perf_counter()

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from _common import describe, first_frame_times
 
-from openhands_tui.sdk.llm import load_litellm
+from openhands_tui.sdk.llm.client import load_litellm
 from openhands_tui.testing import Script, ScriptedAnthropicServer, ScriptedLLMServer, ScriptedToolCall, Turn
 from openhands_tui.testing.prompt_cache import request_blocks
 

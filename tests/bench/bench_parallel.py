@@ -8,7 +8,7 @@ delegation would take about 4 s; the target is <= 1.5 s for the whole run, root 
 scripted Messages server, prompt caching as the API documents it) with each answer's latency
 split into TTFT seconds before the first byte and the rest streamed, and compares two runs:
 siblings that let the first of them write their shared prompt prefix (the others start once its
-answer has begun), and siblings that all start at once (as without `prefix_share.py`). It prints
+answer has begun), and siblings that all start at once (as without `run/prefix_share.py`). It prints
 the cache-write tokens of the children's first requests against one child's (target <= 1.25x)
 and the wall time of both (target: within 0.3 s).
 
@@ -27,8 +27,8 @@ from _common import server_process
 
 import openhands_tui.tools  # noqa: F401
 from openhands_tui.sdk import LLM, Agent, AgentContext, Conversation
-from openhands_tui.sdk.event import Event, LLMUsageEvent
-from openhands_tui.sdk.prefix_share import PrefixShare
+from openhands_tui.sdk.facts.event import Event, LLMUsageEvent
+from openhands_tui.sdk.run.prefix_share import PrefixShare
 from openhands_tui.sdk.tool import Tool
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 from openhands_tui.tools.delegate import register_agent

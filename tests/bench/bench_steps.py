@@ -24,10 +24,10 @@ from _common import server_process
 
 import openhands_tui.tools  # noqa: F401
 from openhands_tui.sdk import LLM, Agent, Conversation
-from openhands_tui.sdk.confirmation import ConfirmationMode, ConfirmationPolicy
-from openhands_tui.sdk.event import ActionEvent, LLMUsageEvent, ObservationEvent
-from openhands_tui.sdk.runtime import Limits
-from openhands_tui.sdk.store import SessionMeta, SessionStore
+from openhands_tui.sdk.facts.event import ActionEvent, LLMUsageEvent, ObservationEvent
+from openhands_tui.sdk.facts.store import SessionMeta, SessionStore
+from openhands_tui.sdk.run.confirmation import ConfirmationMode, ConfirmationPolicy
+from openhands_tui.sdk.run.runtime import Limits
 from openhands_tui.testing import Script, Turn
 from openhands_tui.tools.preset.default import get_default_tools
 

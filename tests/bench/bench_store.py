@@ -22,7 +22,7 @@ from _common import describe
 
 import openhands_tui.tools  # noqa: F401
 from openhands_tui.sdk import LLM, Agent, Conversation
-from openhands_tui.sdk.event import (
+from openhands_tui.sdk.facts.event import (
     ActionEvent,
     Event,
     LLMUsageEvent,
@@ -30,8 +30,8 @@ from openhands_tui.sdk.event import (
     ObservationEvent,
     SystemPromptEvent,
 )
-from openhands_tui.sdk.store import SessionMeta, SessionStore
-from openhands_tui.sdk.tree import DelegationTree
+from openhands_tui.sdk.facts.store import SessionMeta, SessionStore
+from openhands_tui.sdk.facts.tree import DelegationTree
 from openhands_tui.tools.preset.default import get_default_tools
 
 OUTPUT = "\n".join(f"src/module_{i}.py:{i}: TODO tidy this up" for i in range(30))  # ~1 KB

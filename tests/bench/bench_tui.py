@@ -45,7 +45,7 @@ def startup(runs: int, bytecode_cache: bool = True) -> None:
 
 
 def _big_session(agents: int = 50, total: int = 2000) -> list:
-    from openhands_tui.sdk.event import (
+    from openhands_tui.sdk.facts.event import (
         ActionEvent,
         DelegationOpenedEvent,
         LLMUsageEvent,
@@ -174,7 +174,7 @@ async def keys(runs: int) -> None:
 async def streaming(rates: tuple[int, ...] = (100, 500, 1000, 2000, 4000, 8000), seconds: float = 3.0) -> None:
     import threading
 
-    from openhands_tui.sdk.event import MessageEvent, SystemPromptEvent, TextDeltaEvent
+    from openhands_tui.sdk.facts.event import MessageEvent, SystemPromptEvent, TextDeltaEvent
     from openhands_tui.tui.app import OpenHandsApp
     from openhands_tui.tui.bridge import EngineBridge
     from openhands_tui.tui.config import AppConfig

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from openhands_tui.sdk.event import parse_event
-from openhands_tui.sdk.store import SessionStore
+from openhands_tui.sdk.facts.event import parse_event
+from openhands_tui.sdk.facts.store import SessionStore
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 from tests.conftest import REPO, live_processes, model_args, run_tui
 

@@ -91,7 +91,7 @@ async def test_a_child_gets_knowledge_from_its_own_task_and_the_parent_does_not(
 
 
 async def test_injection_is_remembered_across_resume(serve, workspace: Path, tmp_path: Path) -> None:
-    from openhands_tui.sdk.store import SessionMeta, SessionStore
+    from openhands_tui.sdk.facts.store import SessionMeta, SessionStore
 
     store = SessionStore(tmp_path / "state")
     server = serve([Script(turns=[Turn.finish("a"), Turn.finish("b")])])

@@ -287,7 +287,7 @@ def test_a_repository_cannot_link_a_skill_to_a_file_outside_it(workspace: Path, 
 def test_the_app_offers_slash_triggers_and_tasks_as_commands(repo: Path) -> None:
     from types import SimpleNamespace
 
-    from openhands_tui.sdk.event import MicroagentsLoadedEvent
+    from openhands_tui.sdk.facts.event import MicroagentsLoadedEvent
     from openhands_tui.tui.commands import SlashCommands
 
     loaded = load_microagents(repo)

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from openhands_tui.demo import demo_scripts
-from openhands_tui.sdk.store import SessionStore
+from openhands_tui.sdk.facts.store import SessionStore
 from openhands_tui.testing import Script, Turn
 from openhands_tui.tui.screens.arming import ARMING_DELAY
 from tests.conftest import REPO, live_processes, model_args

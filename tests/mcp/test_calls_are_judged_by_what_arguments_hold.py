@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.facts.event import Risk
+from openhands_tui.sdk.facts.subject import MCPAnnotations, MCPCall
 from openhands_tui.sdk.security import RuleAnalyzer
 from openhands_tui.sdk.security.mcp_arguments import argument_findings
 from openhands_tui.sdk.security.permissions import PermissionRule, PermissionSet
-from openhands_tui.sdk.subject import MCPAnnotations, MCPCall
 
 READ_ONLY = MCPAnnotations(read_only=True)
 TOKEN = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"

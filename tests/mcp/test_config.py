@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from openhands_tui.sdk import LLM, Agent
-from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.facts.event import Risk
+from openhands_tui.sdk.facts.subject import MCPAnnotations, MCPCall
 from openhands_tui.sdk.mcp_config import parse_servers, session_servers, user_mcp_file
 from openhands_tui.sdk.model import UnsupportedArgument
 from openhands_tui.sdk.security import RuleAnalyzer
 from openhands_tui.sdk.security.permissions import PermissionRule, PermissionSet, suggest_rule
 from openhands_tui.sdk.security.trust import ProjectTrust
-from openhands_tui.sdk.subject import MCPAnnotations, MCPCall
 
 
 def test_the_shared_shape_and_openhands_lists_parse() -> None:

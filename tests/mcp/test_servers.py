@@ -8,8 +8,8 @@ import subprocess
 from pathlib import Path
 
 from openhands_tui.sdk import Agent
-from openhands_tui.sdk.confirmation import Decision
-from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.facts.event import Risk
+from openhands_tui.sdk.run.confirmation import Decision
 from openhands_tui.sdk.security.permissions import PermissionRule, PermissionSet
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 from tests.conftest import live_processes, llm_for
@@ -76,7 +76,7 @@ async def test_failing_servers_are_warnings_and_the_run_goes_on(serve, workspace
 
 
 async def test_a_resumed_session_has_the_calls_and_the_tools_again(serve, workspace: Path, tmp_path: Path) -> None:
-    from openhands_tui.sdk.store import SessionMeta, SessionStore
+    from openhands_tui.sdk.facts.store import SessionMeta, SessionStore
 
     store = SessionStore(tmp_path / "state")
     turns = [

@@ -8,12 +8,12 @@ import json
 from pathlib import Path
 
 from openhands_tui.mcp import MCPHub
-from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.facts.event import Risk
+from openhands_tui.sdk.facts.subject import FileChange, ShellCommand
 from openhands_tui.sdk.mcp_config import parse_servers, session_servers
 from openhands_tui.sdk.security import RuleAnalyzer
 from openhands_tui.sdk.security.mcp_programs import server_programs
 from openhands_tui.sdk.security.trust import ProjectTrust
-from openhands_tui.sdk.subject import FileChange, ShellCommand
 from tests.mcp.servers import PROBING_SERVER, PYTHON
 
 

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from openhands_tui.sdk import Agent, Status
-from openhands_tui.sdk.actions import unfinished_actions
-from openhands_tui.sdk.answer_ending import CUT_OFF_CALL, CUT_OFF_TEXT
-from openhands_tui.sdk.event import ActionEvent
-from openhands_tui.sdk.store import SessionMeta, SessionStore
+from openhands_tui.sdk.facts.event import ActionEvent
+from openhands_tui.sdk.facts.store import SessionMeta, SessionStore
+from openhands_tui.sdk.run.actions import unfinished_actions
+from openhands_tui.sdk.run.answer_ending import CUT_OFF_CALL, CUT_OFF_TEXT
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 from openhands_tui.tools.preset.default import get_default_tools
 from tests.conftest import llm_for

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from openhands_tui.sdk.errors import LLMContextWindowError
-from openhands_tui.sdk.llm import load_litellm
+from openhands_tui.sdk.llm.client import load_litellm
 from openhands_tui.testing import Script, ScriptedAnthropicServer, ScriptedToolCall, Turn
 from tests.conftest import llm_for
 

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from openhands_tui.sdk import Agent, AgentContext, Status
-from openhands_tui.sdk.condenser import Condenser
-from openhands_tui.sdk.store import SessionMeta, SessionStore
+from openhands_tui.sdk.context.condenser import Condenser
+from openhands_tui.sdk.facts.store import SessionMeta, SessionStore
 from openhands_tui.sdk.tool import Tool
 from openhands_tui.testing import RecordedRequest, Script, ScriptedToolCall, Turn
 from openhands_tui.testing.prompt_cache import request_blocks

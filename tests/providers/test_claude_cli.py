@@ -8,9 +8,9 @@ import json
 import re
 from pathlib import Path
 
-from openhands_tui.sdk.event import LLMUsageEvent, MessageEvent
-from openhands_tui.sdk.llm import load_litellm
-from openhands_tui.sdk.store import SessionStore
+from openhands_tui.sdk.facts.event import LLMUsageEvent, MessageEvent
+from openhands_tui.sdk.facts.store import SessionStore
+from openhands_tui.sdk.llm.client import load_litellm
 from openhands_tui.testing import Script, Turn
 from tests.conftest import model_args, run_tui
 from tests.providers.test_caching import echo_steps

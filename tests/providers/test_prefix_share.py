@@ -1,12 +1,12 @@
-"""Siblings taking turns to write their shared prompt prefix (prefix_share.py), on its own."""
+"""Siblings taking turns to write their shared prompt prefix (run/prefix_share.py), on its own."""
 
 from __future__ import annotations
 
 import asyncio
 import time
 
-from openhands_tui.sdk import prefix_share
-from openhands_tui.sdk.prefix_share import PrefixShare
+from openhands_tui.sdk.run import prefix_share
+from openhands_tui.sdk.run.prefix_share import PrefixShare
 
 
 async def test_the_first_claim_writes_and_the_others_wait_for_its_answer() -> None:

@@ -11,9 +11,9 @@ import pytest
 
 from openhands_tui.cli import main
 from openhands_tui.sdk import Agent, Status
-from openhands_tui.sdk.call_arguments import parse_arguments
 from openhands_tui.sdk.errors import LLMUnsupportedParameterError
-from openhands_tui.sdk.llm import load_litellm
+from openhands_tui.sdk.llm.client import load_litellm
+from openhands_tui.sdk.run.call_arguments import parse_arguments
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 from openhands_tui.tools.preset.default import get_default_tools
 from tests.conftest import llm_for, model_args

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from openhands_tui.sdk import Agent, Status
-from openhands_tui.sdk.runtime import Limits
-from openhands_tui.sdk.store import SessionMeta, SessionStore
+from openhands_tui.sdk.facts.store import SessionMeta, SessionStore
+from openhands_tui.sdk.run.runtime import Limits
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 from openhands_tui.tools.preset.default import get_default_tools
 from tests.conftest import llm_for
@@ -104,7 +104,7 @@ async def test_thinking_streams_as_transient_deltas(serve, workspace: Path) -> N
 
 
 def test_a_model_that_does_not_reason_is_not_sent_a_reasoning_setting() -> None:
-    from openhands_tui.sdk.llm import LLM
+    from openhands_tui.sdk.llm.client import LLM
 
     plain = LLM(model="gpt-4o", api_key="k", reasoning_effort="high").request([{"role": "user", "content": "hi"}], None)
     assert "reasoning_effort" not in plain
@@ -120,7 +120,7 @@ def test_a_model_that_does_not_reason_is_not_sent_a_reasoning_setting() -> None:
 
 def test_tool_call_arguments_survive_unchanged() -> None:
     """The breakpoint copies only the marked messages: the history itself is never touched."""
-    from openhands_tui.sdk.llm import LLM
+    from openhands_tui.sdk.llm.client import LLM
 
     history = [
         {"role": "system", "content": "s"},

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from openhands_tui.sdk.llm import load_litellm
+from openhands_tui.sdk.llm.client import load_litellm
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 
 TOOL = {

@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import Any
 
 from openhands_tui.sdk import Agent, Conversation
-from openhands_tui.sdk.condenser import Condenser, plan_cut
-from openhands_tui.sdk.event import Status
-from openhands_tui.sdk.runtime import Limits
-from openhands_tui.sdk.store import SessionMeta, SessionStore
+from openhands_tui.sdk.context.condenser import Condenser, plan_cut
+from openhands_tui.sdk.facts.event import Status
+from openhands_tui.sdk.facts.store import SessionMeta, SessionStore
+from openhands_tui.sdk.run.runtime import Limits
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 from openhands_tui.tools.preset.default import get_default_tools
 from tests.conftest import llm_for

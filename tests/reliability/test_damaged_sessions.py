@@ -52,7 +52,7 @@ def test_a_damaged_session_is_one_line_and_skipped_in_lists(serve, workspace: Pa
 
 def test_resume_takes_an_id_never_a_path_out_of_the_store(tmp_path: Path) -> None:
     from openhands_tui.sdk.errors import SessionError
-    from openhands_tui.sdk.store import SessionStore
+    from openhands_tui.sdk.facts.store import SessionStore
 
     outside = tmp_path / "elsewhere"
     outside.mkdir()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from openhands_tui.sdk.store import decode_line
+from openhands_tui.sdk.facts.store import decode_line
 from openhands_tui.testing import Script, Turn
 from tests.conftest import model_args
 

@@ -17,7 +17,8 @@ from tests.reliability.test_processes import _in_jail, _tui_flags, pytestmark_bw
 pytestmark = [pytestmark_bwrap, pytest.mark.subprocess]
 
 LOADER = (
-    "from openhands_tui.sdk.store import SessionStore; print('LOADED', len(SessionStore().open('last').load().events))"
+    "from openhands_tui.sdk.facts.store import SessionStore;"
+    " print('LOADED', len(SessionStore().open('last').load().events))"
 )
 
 

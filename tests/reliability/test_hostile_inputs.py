@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from openhands_tui.sdk.file_read import read_regular
+from openhands_tui.sdk.files.read import read_regular
 from tests.conftest import run_tui
 
 

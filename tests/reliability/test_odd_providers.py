@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from openhands_tui.sdk import Agent
-from openhands_tui.sdk.answer_limits import MAX_ANSWER_CHARS, BoundedText
+from openhands_tui.sdk.llm.answer_limits import MAX_ANSWER_CHARS, BoundedText
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 from openhands_tui.tools.preset.default import get_default_tools
 from tests.conftest import llm_for

@@ -8,7 +8,7 @@ import json
 import os
 from pathlib import Path
 
-from openhands_tui.sdk.store import encode_line
+from openhands_tui.sdk.facts.store import encode_line
 from openhands_tui.testing import Script, Turn
 from tests.conftest import model_args, run_tui
 

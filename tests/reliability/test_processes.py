@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from openhands_tui.jail.bubblewrap import find_bubblewrap
-from openhands_tui.sdk.store import SessionStore
+from openhands_tui.sdk.facts.store import SessionStore
 from openhands_tui.testing import Script, Turn
 from tests.conftest import live_processes, model_args, run_tui
 from tests.launcher import WarmLauncher
@@ -174,7 +174,7 @@ def test_a_full_disk_stops_the_run_cleanly_and_the_log_stays_loadable(serve, wor
     state.mkdir()
     python, flags = sys.executable, _tui_flags(server, workspace)
     loader = (
-        "from openhands_tui.sdk.store import SessionStore; import os; "
+        "from openhands_tui.sdk.facts.store import SessionStore; import os; "
         "s = SessionStore(); print('LOADED', len(s.open('last').load().events))"
     )
     script = (

@@ -15,7 +15,7 @@ import signal
 import time
 from pathlib import Path
 
-from openhands_tui.sdk.store import SessionStore
+from openhands_tui.sdk.facts.store import SessionStore
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 from tests.conftest import model_args
 from tests.launcher import WarmLauncher

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from openhands_tui.sdk import Agent
-from openhands_tui.sdk.event import ActionEvent, AgentErrorEvent, MessageEvent, ObservationEvent, Status
-from openhands_tui.sdk.stuck import StuckDetector
+from openhands_tui.sdk.facts.event import ActionEvent, AgentErrorEvent, MessageEvent, ObservationEvent, Status
+from openhands_tui.sdk.run.stuck import StuckDetector
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 from openhands_tui.tools.preset.default import get_default_tools
 from tests.conftest import llm_for

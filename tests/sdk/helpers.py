@@ -8,8 +8,8 @@ from typing import Any
 
 import openhands_tui.tools  # noqa: F401 - registers the built-in tools
 from openhands_tui.sdk import Agent, Conversation, RunOutcome
-from openhands_tui.sdk.confirmation import ConfirmationRequest, Decision
-from openhands_tui.sdk.event import Event
+from openhands_tui.sdk.facts.event import Event
+from openhands_tui.sdk.run.confirmation import ConfirmationRequest, Decision
 
 
 @dataclass

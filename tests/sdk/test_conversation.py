@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from openhands_tui.sdk import Agent, AgentContext, Status
-from openhands_tui.sdk.confirmation import ConfirmationMode, ConfirmationPolicy, Decision
-from openhands_tui.sdk.runtime import Limits
+from openhands_tui.sdk.run.confirmation import ConfirmationMode, ConfirmationPolicy, Decision
+from openhands_tui.sdk.run.runtime import Limits
 from openhands_tui.sdk.sandbox import SandboxPolicy
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 from openhands_tui.tools.preset.default import get_default_tools
@@ -236,7 +236,7 @@ async def test_never_policy_never_asks(serve, workspace: Path) -> None:
 
 
 async def test_action_is_durable_before_the_tool_runs(serve, workspace: Path, tmp_path: Path) -> None:
-    from openhands_tui.sdk.store import SessionMeta, SessionStore
+    from openhands_tui.sdk.facts.store import SessionMeta, SessionStore
 
     log = SessionStore(tmp_path / "state").create(SessionMeta(id="s"))
     seen_on_disk: list[str] = []

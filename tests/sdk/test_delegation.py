@@ -7,12 +7,12 @@ import json
 from pathlib import Path
 
 from openhands_tui.sdk import Agent, AgentContext, Status
-from openhands_tui.sdk.confirmation import Decision
-from openhands_tui.sdk.event import DelegationClosedEvent, DelegationOpenedEvent
-from openhands_tui.sdk.runtime import Limits
-from openhands_tui.sdk.store import SessionMeta, SessionStore
+from openhands_tui.sdk.facts.event import DelegationClosedEvent, DelegationOpenedEvent
+from openhands_tui.sdk.facts.store import SessionMeta, SessionStore
+from openhands_tui.sdk.facts.tree import DelegationTree
+from openhands_tui.sdk.run.confirmation import Decision
+from openhands_tui.sdk.run.runtime import Limits
 from openhands_tui.sdk.tool import Tool
-from openhands_tui.sdk.tree import DelegationTree
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 from openhands_tui.tools.delegate import register_agent
 from openhands_tui.tools.preset.default import get_default_tools

@@ -1,4 +1,4 @@
-"""litellm's default tokenizer waits until there is text to count (`sdk/lazy_encoding.py`).
+"""litellm's default tokenizer waits until there is text to count (`sdk/llm/lazy_encoding.py`).
 
 A call whose provider reports usage never loads it (0.12 s and 41 MB saved per run); a provider
 that reports none still gets litellm's own estimate, the same numbers as litellm without the
@@ -17,17 +17,17 @@ from typing import Any
 
 import pytest
 
-from openhands_tui.sdk.lazy_encoding import LazyEncoding
+from openhands_tui.sdk.llm.lazy_encoding import LazyEncoding
 from openhands_tui.testing import Script, Turn
 
 PROBE = """
 import asyncio, json, sys
 mode, url = sys.argv[1], sys.argv[2]
 if mode == "ours":
-    from openhands_tui.sdk.llm import load_litellm
+    from openhands_tui.sdk.llm.client import load_litellm
     litellm = load_litellm()
 else:  # litellm as it comes, with our environment settings only
-    from openhands_tui.sdk.llm import set_litellm_environment
+    from openhands_tui.sdk.llm.client import set_litellm_environment
     set_litellm_environment()
     import litellm
 

@@ -128,10 +128,10 @@ async def test_warm_up_on_another_thread_sends_nothing_and_leaves_later_calls_wo
     calls it from another thread and loop: nothing may stay bound to the warm-up's loop."""
     import threading
 
-    from openhands_tui.sdk.llm_warmup import warm_up
+    from openhands_tui.sdk.llm.warmup import warm_up
 
     server = serve([Script(turns=[Turn(text=f"answer {n}") for n in range(3)])])
-    with caplog.at_level("DEBUG", logger="openhands_tui.sdk.llm"):
+    with caplog.at_level("DEBUG", logger="openhands_tui.sdk.llm.client"):
         worker = threading.Thread(target=warm_up)
         worker.start()
         worker.join()

@@ -14,7 +14,7 @@ from openhands_tui.testing import Script, ScriptedToolCall, Turn
 
 PROBE = """
 import asyncio, json, sys
-from openhands_tui.sdk.llm import LLM
+from openhands_tui.sdk.llm.client import LLM
 tool = {"type": "function", "function": {"name": "terminal", "description": "Run a command.",
         "parameters": {"type": "object", "properties": {"command": {"type": "string"}}}}}
 llm = LLM(model="openai/scripted", api_key="k", base_url=sys.argv[1])
@@ -42,7 +42,7 @@ def test_a_call_with_tools_neither_imports_mcp_nor_sends_the_switch(serve) -> No
 DOTENV_PROBE = """
 import os, sys
 sys.ps1 = ">>> "  # python-dotenv then looks in the working directory rather than above litellm's files
-from openhands_tui.sdk.llm import load_litellm
+from openhands_tui.sdk.llm.client import load_litellm
 load_litellm()
 print(os.environ.get("OHT_DOTENV_PROBE", "absent"))
 """

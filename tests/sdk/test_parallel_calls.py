@@ -11,8 +11,8 @@ from typing import Any
 from pydantic import Field
 
 from openhands_tui.sdk import Agent
-from openhands_tui.sdk.actions import MAX_PARALLEL_CALLS
-from openhands_tui.sdk.subject import OtherSubject, Subject
+from openhands_tui.sdk.facts.subject import OtherSubject, Subject
+from openhands_tui.sdk.run.actions import MAX_PARALLEL_CALLS
 from openhands_tui.sdk.tool import Action, Observation, Tool, ToolContext, ToolDefinition, register_tool
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 from openhands_tui.tools.preset.default import get_default_tools

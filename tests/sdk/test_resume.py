@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from openhands_tui.sdk import Agent, Status
-from openhands_tui.sdk.actions import INTERRUPTED_TEXT
-from openhands_tui.sdk.confirmation import Decision
-from openhands_tui.sdk.store import SessionMeta, SessionStore
+from openhands_tui.sdk.facts.store import SessionMeta, SessionStore
+from openhands_tui.sdk.run.actions import INTERRUPTED_TEXT
+from openhands_tui.sdk.run.confirmation import Decision
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 from openhands_tui.tools.preset.default import get_default_tools
 from tests.conftest import llm_for

@@ -6,9 +6,9 @@ from pathlib import Path
 
 from openhands_tui.launch import LaunchOptions, launch
 from openhands_tui.sdk import Status
-from openhands_tui.sdk.confirmation import ApproveAll
-from openhands_tui.sdk.event import Event
-from openhands_tui.sdk.tree import DelegationTree
+from openhands_tui.sdk.facts.event import Event
+from openhands_tui.sdk.facts.tree import DelegationTree
+from openhands_tui.sdk.run.confirmation import ApproveAll
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 from tests.conftest import REPO, model_args, run_tui
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from openhands_tui.sdk.llm import load_litellm
+from openhands_tui.sdk.llm.client import load_litellm
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 from tests.conftest import llm_for
 

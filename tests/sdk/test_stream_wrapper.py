@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from openhands_tui.sdk.llm import load_litellm
-from openhands_tui.sdk.llm_response import _WRAPPER_KEEPS_CHARS, _WRAPPER_KEEPS_CHUNKS, assemble_stream
+from openhands_tui.sdk.llm.client import load_litellm
+from openhands_tui.sdk.llm.response import _WRAPPER_KEEPS_CHARS, _WRAPPER_KEEPS_CHUNKS, assemble_stream
 from openhands_tui.testing import Script, Turn
 from tests.conftest import llm_for
 

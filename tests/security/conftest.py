@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.facts.event import Risk
 from openhands_tui.sdk.security.analyzer import Assessment
 from openhands_tui.sdk.security.commands import assess_command
 

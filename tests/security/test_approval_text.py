@@ -11,9 +11,9 @@ import io
 from textual.widgets import Static
 
 from openhands_tui.headless import TerminalConfirmer
-from openhands_tui.sdk.confirmation import ConfirmationMode
-from openhands_tui.sdk.event import ConfirmationRequestEvent, Risk
-from openhands_tui.sdk.subject import FileChange, MCPCall, Subject
+from openhands_tui.sdk.facts.event import ConfirmationRequestEvent, Risk
+from openhands_tui.sdk.facts.subject import FileChange, MCPCall, Subject
+from openhands_tui.sdk.run.confirmation import ConfirmationMode
 from openhands_tui.tui.app import OpenHandsApp
 from openhands_tui.tui.config import AppConfig
 from openhands_tui.tui.screens.confirm import ConfirmScreen

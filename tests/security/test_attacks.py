@@ -18,8 +18,8 @@ import pytest
 
 from openhands_tui.headless import TerminalConfirmer
 from openhands_tui.launch import LaunchOptions, launch
-from openhands_tui.sdk.confirmation import ConfirmationMode
-from openhands_tui.sdk.event import Event
+from openhands_tui.sdk.facts.event import Event
+from openhands_tui.sdk.run.confirmation import ConfirmationMode
 from openhands_tui.sdk.security.permissions import project_rules_file, user_rules_file
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 from tests.conftest import model_args, run_tui

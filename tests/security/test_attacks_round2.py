@@ -80,8 +80,8 @@ async def test_the_approval_prompt_shows_what_a_command_hides(monkeypatch, capsy
     import io
 
     from openhands_tui.headless import TerminalConfirmer
-    from openhands_tui.sdk.confirmation import ConfirmationMode
-    from openhands_tui.sdk.event import ConfirmationRequestEvent, Risk
+    from openhands_tui.sdk.facts.event import ConfirmationRequestEvent, Risk
+    from openhands_tui.sdk.run.confirmation import ConfirmationMode
 
     command = "$ rm -rf ~/projects\r\x1b[2Kecho hello \u202etxt.\u202c" + "\n" * 60 + "#" + " " * 200 + "done"
     request = ConfirmationRequestEvent(

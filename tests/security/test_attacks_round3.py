@@ -13,7 +13,7 @@ import subprocess
 import threading
 from pathlib import Path
 
-from openhands_tui.sdk.event import Event, Risk
+from openhands_tui.sdk.facts.event import Event, Risk
 from openhands_tui.testing import Script, Turn
 from tests.security.test_attacks import _attack, _edit, _high_effects, _planted, _terminal
 
@@ -134,7 +134,7 @@ async def test_an_mcp_tool_is_not_a_way_around_the_rules(serve, workspace: Path,
     destructive hint, so it was MEDIUM and ran unasked under --confirm risky. Its `files`
     argument names a secret: HIGH, asked, and here rejected."""
     from openhands_tui.sdk import Agent
-    from openhands_tui.sdk.confirmation import Decision
+    from openhands_tui.sdk.run.confirmation import Decision
     from openhands_tui.sdk.security.permissions import PermissionSet
     from openhands_tui.testing import ScriptedToolCall
     from tests.conftest import llm_for

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.facts.event import Risk
 from openhands_tui.testing import Script, Turn
 from tests.security.test_attacks import _attack, _high_effects, _terminal
 

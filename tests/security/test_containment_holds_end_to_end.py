@@ -25,8 +25,8 @@ import pytest
 from openhands_tui.headless import TerminalConfirmer
 from openhands_tui.jail.bubblewrap import find_bubblewrap
 from openhands_tui.launch import LaunchOptions, launch
-from openhands_tui.sdk.confirmation import ConfirmationMode
-from openhands_tui.sdk.event import Event
+from openhands_tui.sdk.facts.event import Event
+from openhands_tui.sdk.run.confirmation import ConfirmationMode
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 
 pytestmark = pytest.mark.skipif(find_bubblewrap().path is None, reason="no usable bubblewrap here")

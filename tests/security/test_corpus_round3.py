@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.facts.event import Risk
 from openhands_tui.sdk.security.analyzer import Assessment
 from openhands_tui.sdk.security.commands import assess_command
 from openhands_tui.sdk.security.files import assess_edit, assess_read

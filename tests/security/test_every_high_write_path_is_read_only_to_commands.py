@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from openhands_tui.jail.bubblewrap import find_bubblewrap
-from openhands_tui.sdk.event import Risk
-from openhands_tui.sdk.protected_paths import TABLE, ProtectedPath
+from openhands_tui.sdk.facts.event import Risk
 from openhands_tui.sdk.security.files import assess_edit
+from openhands_tui.sdk.security.protected_paths import TABLE, ProtectedPath
 from openhands_tui.sdk.tool import ToolContext
 from openhands_tui.tools.terminal import TerminalAction, TerminalTool
 

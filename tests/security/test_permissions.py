@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from openhands_tui.sdk.errors import SettingsError
-from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.facts.event import Risk
+from openhands_tui.sdk.facts.subject import FileChange, FileOperation, ShellCommand
 from openhands_tui.sdk.security.permissions import (
     PermissionRule,
     PermissionSet,
@@ -17,7 +18,6 @@ from openhands_tui.sdk.security.permissions import (
     user_rules_file,
 )
 from openhands_tui.sdk.security.trust import ProjectTrust
-from openhands_tui.sdk.subject import FileChange, FileOperation, ShellCommand
 
 
 #: Commands are judged where they run; these tests run them at the filesystem root unless a

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.facts.event import Risk
 from openhands_tui.sdk.security.analyzer import assess_case
 
 HIGH_CASES = [

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.facts.event import Risk
 from openhands_tui.sdk.security.analyzer import assess_case
 
 HIGH_CASES = [
@@ -316,8 +316,8 @@ def test_an_mcp_calls_arguments_are_judged_as_the_terminals_and_editors_are(secr
     `rm -rf ~` as MEDIUM (unasked under --confirm risky); a read-only file tool read a private
     key as LOW; a write tool planted a shell rc file as MEDIUM. The server's hints now set the
     floor and the arguments can only raise it; free text (a title, a query) is not judged."""
+    from openhands_tui.sdk.facts.subject import MCPAnnotations, MCPCall
     from openhands_tui.sdk.security.analyzer import RuleAnalyzer
-    from openhands_tui.sdk.subject import MCPAnnotations, MCPCall
 
     home = str(secret_project.parent / "home")
     reads = MCPAnnotations(read_only=True)
@@ -345,10 +345,10 @@ def test_an_mcp_calls_arguments_are_judged_as_the_terminals_and_editors_are(secr
 def test_our_own_rules_are_sensitive_wherever_xdg_puts_them(secret_project: Path, monkeypatch) -> None:
     """An MCP write tool (outside the sandbox, where a path merely outside the workspace is not
     raised) wrote the user's permissions file as MEDIUM: an allow rule for anything."""
+    from openhands_tui.sdk.facts.subject import MCPCall
     from openhands_tui.sdk.security.analyzer import RuleAnalyzer
     from openhands_tui.sdk.security.permissions import user_rules_file
     from openhands_tui.sdk.security.trust import trust_store_file
-    from openhands_tui.sdk.subject import MCPCall
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(secret_project.parent / "elsewhere"))
     for target in (user_rules_file(), trust_store_file()):

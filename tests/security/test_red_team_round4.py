@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.facts.event import Risk
 from openhands_tui.sdk.security.analyzer import assess_case
 
 RUNNER_CASES = [

@@ -18,11 +18,11 @@ from pathlib import Path
 import pytest
 
 from openhands_tui.jail.bubblewrap import find_bubblewrap
-from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.facts.event import Risk
+from openhands_tui.sdk.facts.store import SessionStore
 from openhands_tui.sdk.security.analyzer import Assessment
 from openhands_tui.sdk.security.commands import assess_command
 from openhands_tui.sdk.security.files import assess_edit
-from openhands_tui.sdk.store import SessionStore
 from openhands_tui.sdk.strategy import load_strategy_source
 from openhands_tui.sdk.tool import ToolContext
 from openhands_tui.testing import Script, ScriptedToolCall, Turn

@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.facts.event import Risk
 from openhands_tui.sdk.security.analyzer import Assessment
 from openhands_tui.sdk.security.commands import assess_command
 from openhands_tui.sdk.security.parameter_expansion import apply_operator
 from openhands_tui.sdk.security.word_expansion import brace_alternatives, with_known_variables
-from openhands_tui.sdk.shell_syntax import Word, parse_shell
+from openhands_tui.sdk.shell.syntax import Word, parse_shell
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 from tests.conftest import model_args, run_tui
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.facts.event import Risk
 from tests.security.conftest import rate
 
 LOW, MEDIUM, HIGH = Risk.LOW, Risk.MEDIUM, Risk.HIGH

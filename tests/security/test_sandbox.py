@@ -321,7 +321,7 @@ def _listener() -> tuple[socket.socket, int]:
 
 async def test_a_command_the_sandbox_stopped_is_offered_again_with_what_it_lacked(serve, workspace: Path) -> None:
     from openhands_tui.sdk import Agent
-    from openhands_tui.sdk.confirmation import Decision
+    from openhands_tui.sdk.run.confirmation import Decision
     from openhands_tui.testing import Script, Turn
     from openhands_tui.tools.preset.default import get_default_tools
     from tests.conftest import llm_for

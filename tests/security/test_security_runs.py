@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 from openhands_tui.sdk import Agent, AgentContext, Conversation
-from openhands_tui.sdk.confirmation import ConfirmationMode, ConfirmationPolicy, Decision
-from openhands_tui.sdk.event import Event
+from openhands_tui.sdk.facts.event import Event
+from openhands_tui.sdk.run.confirmation import ConfirmationMode, ConfirmationPolicy, Decision
 from openhands_tui.sdk.security.permissions import PermissionSet, project_rules_file, user_rules_file
 from openhands_tui.sdk.tool import Tool
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
@@ -130,7 +130,7 @@ def test_headless_risky_runs_no_high_action(serve, workspace: Path, isolated_hom
         *model_args(server),
     )
     assert result.returncode == 0, result.stderr
-    from openhands_tui.sdk.store import SessionStore
+    from openhands_tui.sdk.facts.store import SessionStore
 
     events = SessionStore(isolated_home / "state" / "openhands-tui").open("last").load().events
     high, unapproved = _high_actions_run_without_approval(events)

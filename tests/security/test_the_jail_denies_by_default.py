@@ -313,7 +313,7 @@ async def test_ordinary_work_runs_with_toolchains_from_home(home: Path) -> None:
 
 async def test_always_reading_a_hidden_path_is_remembered_and_holds_for_later_commands(serve, home: Path) -> None:
     from openhands_tui.sdk import Agent
-    from openhands_tui.sdk.confirmation import Decision
+    from openhands_tui.sdk.run.confirmation import Decision
     from openhands_tui.sdk.security.permissions import PermissionRule, PermissionSet, user_rules_file
     from openhands_tui.testing import Script, Turn
     from openhands_tui.tools.preset.default import get_default_tools

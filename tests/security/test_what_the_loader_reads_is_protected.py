@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from openhands_tui.sdk.context import commands, gemini_commands, loader, rules
-from openhands_tui.sdk.event import Risk
-from openhands_tui.sdk.protected_paths import PROTECTED
+from openhands_tui.sdk.facts.event import Risk
 from openhands_tui.sdk.security.analyzer import Assessment
 from openhands_tui.sdk.security.commands import assess_command
+from openhands_tui.sdk.security.protected_paths import PROTECTED
 
 
 def _read_by_the_loader() -> list[str]:
@@ -53,7 +53,7 @@ def test_every_nested_skill_the_loader_reads_is_read_only_in_the_sandbox(workspa
     """A package's skills are read from folders the sandbox binds read-only, also on a tree so big
     that its nested look stops early: a skill past that point is not read at all."""
     from openhands_tui.jail.protected import ProtectedPaths
-    from openhands_tui.sdk import nested_look
+    from openhands_tui.sdk.files import nested_look
 
     def skill(folder: Path, name: str) -> None:
         path = folder / name / "SKILL.md"

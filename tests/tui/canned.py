@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from openhands_tui.sdk.event import (
+from openhands_tui.sdk.facts.event import (
     ActionEvent,
     AgentErrorEvent,
     ConfirmationRequestEvent,
@@ -21,7 +21,7 @@ from openhands_tui.sdk.event import (
     TextDeltaEvent,
     use_deterministic_ids,
 )
-from openhands_tui.sdk.subject import FileChange, Finish, ShellCommand
+from openhands_tui.sdk.facts.subject import FileChange, Finish, ShellCommand
 
 WORKSPACE = "/home/dev/project"
 DOCKER = "- Prefer small, pinned base images.\n- Never bake secrets into images."

@@ -10,7 +10,7 @@ import pytest
 
 from openhands_tui.interactive import build_app
 from openhands_tui.launch_options import LaunchOptions
-from openhands_tui.sdk.confirmation import ConfirmationMode
+from openhands_tui.sdk.run.confirmation import ConfirmationMode
 from openhands_tui.testing import Script, Turn
 from openhands_tui.tui.app import OpenHandsApp
 

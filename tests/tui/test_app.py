@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from openhands_tui.sdk.confirmation import ConfirmationMode
+from openhands_tui.sdk.run.confirmation import ConfirmationMode
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 from openhands_tui.tui.screens.arming import ARMING_DELAY
 from openhands_tui.tui.screens.confirm import ConfirmScreen

@@ -60,7 +60,7 @@ async def test_thinking_is_folded_and_the_cache_share_is_shown(serve, workspace:
 async def test_thinking_that_arrives_after_its_text_is_shown_above_it() -> None:
     """A provider that streams the answer but sends its thinking only at the end: the entry goes
     above the text already on screen."""
-    from openhands_tui.sdk.event import MessageEvent, SystemPromptEvent, TextDeltaEvent
+    from openhands_tui.sdk.facts.event import MessageEvent, SystemPromptEvent, TextDeltaEvent
     from openhands_tui.tui.app import OpenHandsApp
     from openhands_tui.tui.config import AppConfig
 

@@ -75,7 +75,7 @@ def test_the_app_module_does_not_load_the_engine() -> None:
         subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split()
     )
     assert "openhands_tui.tui.app" in loaded
-    heavy = {"openhands_tui.launch", "openhands_tui.sdk.agent", "openhands_tui.sdk.conversation", "litellm"}
+    heavy = {"openhands_tui.launch", "openhands_tui.sdk.agent", "openhands_tui.sdk.run.conversation", "litellm"}
     heavy |= {m for m in loaded if m.startswith(("openhands_tui.tools", "openhands_tui.sdk.context"))}
     assert not heavy & loaded, sorted(heavy & loaded)
 

@@ -192,8 +192,8 @@ async def test_a_read_only_view_offers_no_interrupt_or_mode_switch() -> None:
 async def test_the_dialog_shows_what_a_command_hides() -> None:
     """A command that redraws its own line or reverses its text is shown as it is: the carriage
     return and the bidi override are named, not obeyed (as in the headless prompt)."""
-    from openhands_tui.sdk.event import ConfirmationRequestEvent, Risk
-    from openhands_tui.sdk.subject import ShellCommand
+    from openhands_tui.sdk.facts.event import ConfirmationRequestEvent, Risk
+    from openhands_tui.sdk.facts.subject import ShellCommand
 
     hidden = "rm -rf ~/projects\r\x1b[2Kecho hello \u202etxt."
     request = ConfirmationRequestEvent(

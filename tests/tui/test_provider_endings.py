@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from openhands_tui.sdk.answer_ending import CUT_OFF_CALL
+from openhands_tui.sdk.run.answer_ending import CUT_OFF_CALL
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 from openhands_tui.tui.state import CUT_OFF_MARK
 from tests.tui.conftest import SIZE, live_app, wait_until

@@ -11,10 +11,10 @@ from textual.widgets import Input, Static
 
 from openhands_tui.interactive import build_app
 from openhands_tui.launch_options import LaunchOptions
-from openhands_tui.sdk.event import MessageEvent, StatusEvent, SystemPromptEvent
+from openhands_tui.sdk.facts.event import MessageEvent, StatusEvent, SystemPromptEvent
+from openhands_tui.sdk.facts.store import SessionStore
+from openhands_tui.sdk.facts.tree import DelegationTree
 from openhands_tui.sdk.settings import config_path
-from openhands_tui.sdk.store import SessionStore
-from openhands_tui.sdk.tree import DelegationTree
 from openhands_tui.testing import Script, Turn
 from openhands_tui.tui.app import OpenHandsApp
 from openhands_tui.tui.config import AppConfig

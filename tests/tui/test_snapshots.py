@@ -6,7 +6,7 @@ import concurrent.futures
 
 import pytest
 
-from openhands_tui.sdk.event import use_random_ids
+from openhands_tui.sdk.facts.event import use_random_ids
 from openhands_tui.tui.app import OpenHandsApp
 from openhands_tui.tui.bridge import ConfirmationNeeded
 from openhands_tui.tui.config import AppConfig

@@ -11,7 +11,7 @@ import pytest
 
 from openhands_tui.interactive import build_app
 from openhands_tui.launch_options import LaunchOptions
-from openhands_tui.sdk.confirmation import ConfirmationMode
+from openhands_tui.sdk.run.confirmation import ConfirmationMode
 from openhands_tui.testing import Script, Turn
 from openhands_tui.tui.screens.arming import ARMING_DELAY
 from openhands_tui.tui.screens.confirm import ConfirmScreen

@@ -42,8 +42,8 @@ def test_the_contracts_would_catch_a_cycle(tmp_path: pathlib.Path) -> None:
     """The cycle contract is not vacuous: a copy of the package with one back-import fails it."""
     copy = tmp_path / "openhands_tui"
     shutil.copytree(REPO / "openhands_tui", copy, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
-    with open(copy / "sdk" / "actions.py", "a") as handle:
-        handle.write("\nimport openhands_tui.sdk.agent_run  # noqa: E402,F401\n")
+    with open(copy / "sdk" / "run/actions.py", "a") as handle:
+        handle.write("\nimport openhands_tui.sdk.run.agent_run  # noqa: E402,F401\n")
     config = tmp_path / "pyproject.toml"
     config.write_text((REPO / "pyproject.toml").read_text())
     result = subprocess.run(

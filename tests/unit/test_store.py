@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from openhands_tui.sdk.errors import SessionError
-from openhands_tui.sdk.event import ActionEvent, MessageEvent, ObservationEvent, Risk, TextDeltaEvent
-from openhands_tui.sdk.store import SessionMeta, SessionStore, encode_line
+from openhands_tui.sdk.facts.event import ActionEvent, MessageEvent, ObservationEvent, Risk, TextDeltaEvent
+from openhands_tui.sdk.facts.store import SessionMeta, SessionStore, encode_line
 
 
 def _store(tmp_path: Path) -> SessionStore:
@@ -43,7 +43,7 @@ def test_round_trip_preserves_every_field(tmp_path: Path) -> None:
 
 
 def test_transient_events_are_not_written(tmp_path: Path) -> None:
-    from openhands_tui.sdk.bus import EventBus
+    from openhands_tui.sdk.run.bus import EventBus
 
     log = _store(tmp_path).create(SessionMeta(id="s1"))
     bus = EventBus(log)

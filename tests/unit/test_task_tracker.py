@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from openhands_tui.sdk.event import ActionEvent
+from openhands_tui.sdk.facts.event import ActionEvent
 from openhands_tui.sdk.tool import ToolContext
 from openhands_tui.tools.task_tracker import TaskTrackerAction, create_task_tracker
 

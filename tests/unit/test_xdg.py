@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from openhands_tui.sdk.facts.store import state_home
 from openhands_tui.sdk.mcp_config import user_mcp_file
 from openhands_tui.sdk.security.paths import PathJudge
 from openhands_tui.sdk.security.permissions import user_rules_file
 from openhands_tui.sdk.security.trust import trust_store_file
 from openhands_tui.sdk.settings import config_path
-from openhands_tui.sdk.store import state_home
 
 
 def _user_files(workspace: Path) -> list[Path]:

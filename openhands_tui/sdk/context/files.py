@@ -22,7 +22,7 @@ from pydantic import ValidationError
 from openhands_tui.sdk.context.arguments import CLAUDE, argument_names
 from openhands_tui.sdk.context.frontmatter import parse_header, split_frontmatter, unclosed_frontmatter
 from openhands_tui.sdk.context.skill import COMMAND_NAME, Skill, tool_list
-from openhands_tui.sdk.file_read import read_regular
+from openhands_tui.sdk.files.read import read_regular
 from openhands_tui.sdk.model import UnsupportedArgument
 from openhands_tui.sdk.security.files import credentials_reason
 

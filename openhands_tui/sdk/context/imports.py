@@ -19,7 +19,7 @@ import os
 import re
 from pathlib import Path
 
-from openhands_tui.sdk.file_read import read_regular
+from openhands_tui.sdk.files.read import read_regular
 from openhands_tui.sdk.security.files import credentials_reason
 
 MAX_DEPTH = 5

@@ -56,8 +56,8 @@ from openhands_tui.sdk.context.rules import (
 )
 from openhands_tui.sdk.context.skill import Skill
 from openhands_tui.sdk.context.skill_dirs import load_directory
+from openhands_tui.sdk.files.own_git import run_git
 from openhands_tui.sdk.model import Model
-from openhands_tui.sdk.own_git import run_git
 
 #: Always-on context (repo microagents, instruction files, the skills list) above this many
 #: tokens is reported: every request of every agent carries it.

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from openhands_tui.sdk.context.skill import Skill
 from openhands_tui.sdk.context.skill_dirs import load_directory
-from openhands_tui.sdk.nested_look import DEPTH, MAX_DIRECTORIES, SKIPPED
+from openhands_tui.sdk.files.nested_look import DEPTH, MAX_DIRECTORIES, SKIPPED
 
 #: Skill folders read below the workspace; more are reported, not read (each is a listing line
 #: per skill in every request).

@@ -29,7 +29,7 @@ from openhands_tui.sdk.context.arguments import CLAUDE
 from openhands_tui.sdk.context.commands import CommandFolder, command_folder
 from openhands_tui.sdk.context.skill import COMMAND_NAME, Skill
 from openhands_tui.sdk.context.skill_dirs import load_directory
-from openhands_tui.sdk.file_read import read_regular
+from openhands_tui.sdk.files.read import read_regular
 
 PLUGINS_DIR = ".claude/plugins"
 INSTALLED = f"{PLUGINS_DIR}/installed_plugins.json"

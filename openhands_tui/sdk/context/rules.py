@@ -24,7 +24,7 @@ from typing import Any
 
 from openhands_tui.sdk.context.files import load_file, parse_header, split_frontmatter
 from openhands_tui.sdk.context.skill import Skill
-from openhands_tui.sdk.own_git import run_git
+from openhands_tui.sdk.files.own_git import run_git
 
 CURSOR_RULES_DIR = ".cursor/rules"
 COPILOT_INSTRUCTIONS_DIR = ".github/instructions"

@@ -21,7 +21,7 @@ from pathlib import Path
 from openhands_tui.sdk.context.files import MICROAGENT_TYPES, load_file, parse_header, split_frontmatter
 from openhands_tui.sdk.context.rules import stays_inside
 from openhands_tui.sdk.context.skill import Skill
-from openhands_tui.sdk.file_read import read_head
+from openhands_tui.sdk.files.read import read_head
 
 _MICROAGENT_KEYS = {"triggers", "trigger", "inputs", "type", "mcp_tools"}
 _SKIP_DIRS = {".git", "node_modules", "__pycache__", ".venv", "venv", ".tox"}

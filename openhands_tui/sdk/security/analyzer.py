@@ -16,10 +16,10 @@ from typing import Any, Protocol
 
 from pydantic import Field
 
-from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.facts.event import Risk
+from openhands_tui.sdk.facts.subject import FileChange, MCPCall, NetworkRequest, ShellCommand, Subject
 from openhands_tui.sdk.model import Model
 from openhands_tui.sdk.security.invocation import Finding
-from openhands_tui.sdk.subject import FileChange, MCPCall, NetworkRequest, ShellCommand, Subject
 
 
 class Assessment(Model):

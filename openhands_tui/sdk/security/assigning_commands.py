@@ -8,7 +8,7 @@ not known here is reported as unknown, which also forgets a value set before it.
 
 from __future__ import annotations
 
-from openhands_tui.sdk.shell_syntax import SimpleCommand, Word
+from openhands_tui.sdk.shell.syntax import SimpleCommand, Word
 
 #: The fact naming the shell options this line turned on that change what a pattern (or a
 #: `cd`) names.

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import re
 
-from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.facts.event import Risk
 from openhands_tui.sdk.security.invocation import Finding, words
 
 _RUNS_COMMANDS = frozenset(

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import re
 
-from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.facts.event import Risk
 from openhands_tui.sdk.security.code_checks import check_script
 from openhands_tui.sdk.security.devtools import package_manager
 from openhands_tui.sdk.security.interpreter_rules import script_language
 from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, words
 from openhands_tui.sdk.security.programs import read_only
-from openhands_tui.sdk.shell_syntax import Word
+from openhands_tui.sdk.shell.syntax import Word
 
 _AWK_DANGER = re.compile(r"\bsystem\s*\(|\|\s*getline|\|&|\bENVIRON\b|\bPROCINFO\b|\|\s*\"|\"\s*\|")
 _AWK_WRITES = re.compile(r"(print|printf)[^;}]*>\s*(\"([^\"]*)\")?")

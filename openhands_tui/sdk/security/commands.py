@@ -14,8 +14,8 @@ import os
 import re
 from collections.abc import Callable
 
-from openhands_tui.sdk.event import Risk
-from openhands_tui.sdk.file_read import read_head
+from openhands_tui.sdk.facts.event import Risk
+from openhands_tui.sdk.files.read import read_head
 from openhands_tui.sdk.security import npm_scripts
 from openhands_tui.sdk.security.assigning_commands import GLOB_FACT, assigned_values, glob_options
 from openhands_tui.sdk.security.code_checks import writes_startup_file
@@ -32,8 +32,8 @@ from openhands_tui.sdk.security.shell_state import HANDLERS as SHELL_STATE_HANDL
 from openhands_tui.sdk.security.shell_state import SECRET_VARIABLE, check_assignment
 from openhands_tui.sdk.security.system_admin import HANDLERS as SYSTEM_ADMIN_HANDLERS
 from openhands_tui.sdk.security.word_expansion import brace_alternatives, with_known_variables
-from openhands_tui.sdk.shell_syntax import ParsedShell, SimpleCommand, Word, parse_shell
-from openhands_tui.sdk.shell_words import has_glob
+from openhands_tui.sdk.shell.syntax import ParsedShell, SimpleCommand, Word, parse_shell
+from openhands_tui.sdk.shell.words import has_glob
 
 HANDLERS = {
     **PROGRAM_HANDLERS,

@@ -8,12 +8,12 @@ HIGH.
 
 from __future__ import annotations
 
-from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.facts.event import Risk
 from openhands_tui.sdk.security.git_rules import git
 from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, words
 from openhands_tui.sdk.security.npm_scripts import LIFECYCLE_SCRIPTS
 from openhands_tui.sdk.security.runners import package_run
-from openhands_tui.sdk.shell_syntax import Word
+from openhands_tui.sdk.shell.syntax import Word
 
 _JS_MANAGERS = {"npm", "pnpm", "yarn", "bun", "cnpm"}
 _READ_SUBCOMMANDS = frozenset(

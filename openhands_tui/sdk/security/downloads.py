@@ -8,10 +8,10 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.facts.event import Risk
 from openhands_tui.sdk.security.invocation import Invocation, words
 from openhands_tui.sdk.security.paths import PathJudge
-from openhands_tui.sdk.shell_syntax import SimpleCommand, Word
+from openhands_tui.sdk.shell.syntax import SimpleCommand, Word
 
 #: Programs whose working directory does not matter: run outside the workspace or in a fetched
 #: directory, they read and run nothing of it.

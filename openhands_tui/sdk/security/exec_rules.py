@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 from itertools import dropwhile
 
-from openhands_tui.sdk.event import Risk
-from openhands_tui.sdk.file_read import read_head
+from openhands_tui.sdk.facts.event import Risk
+from openhands_tui.sdk.files.read import read_head
 from openhands_tui.sdk.security.interpreter_rules import (
     PYTHONS,
     SCRIPT_LANGUAGES,
@@ -23,7 +23,7 @@ from openhands_tui.sdk.security.interpreter_rules import (
 )
 from openhands_tui.sdk.security.invocation import XARGS_INPUT, Analysis, Handler, Invocation, note_placeholder, words
 from openhands_tui.sdk.security.searches import prints_environment
-from openhands_tui.sdk.shell_syntax import Word
+from openhands_tui.sdk.shell.syntax import Word
 
 SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "mksh", "csh", "tcsh", "yash", "posh"}
 

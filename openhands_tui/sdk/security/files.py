@@ -6,7 +6,7 @@ import os
 import re
 from pathlib import PurePosixPath
 
-from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.facts.event import Risk
 from openhands_tui.sdk.security import npm_scripts
 from openhands_tui.sdk.security.invocation import Finding
 from openhands_tui.sdk.security.paths import PathJudge, is_secret_path

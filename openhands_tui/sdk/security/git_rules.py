@@ -4,9 +4,9 @@ remote, or makes git run other programs later (hooks, pagers, helpers) is HIGH."
 
 from __future__ import annotations
 
-from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.facts.event import Risk
 from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, words
-from openhands_tui.sdk.shell_syntax import Word
+from openhands_tui.sdk.shell.syntax import Word
 
 _GIT_READ = frozenset(
     words("""

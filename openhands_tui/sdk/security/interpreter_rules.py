@@ -8,11 +8,11 @@ from __future__ import annotations
 import os
 import re
 
-from openhands_tui.sdk.event import Risk
-from openhands_tui.sdk.file_read import read_head
+from openhands_tui.sdk.facts.event import Risk
+from openhands_tui.sdk.files.read import read_head
 from openhands_tui.sdk.security.code_checks import check_python, check_script, path_literals, writes_python_startup
 from openhands_tui.sdk.security.invocation import Analysis, Invocation
-from openhands_tui.sdk.shell_syntax import Word
+from openhands_tui.sdk.shell.syntax import Word
 
 #: Paths that are really standard input: code read from them cannot be seen beforehand.
 STDIN_PATHS = ("/dev/stdin", "/dev/fd/", "/proc/self/fd/", "/dev/tty")

@@ -6,8 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from openhands_tui.sdk.event import Risk
-from openhands_tui.sdk.shell_syntax import SimpleCommand, Word
+from openhands_tui.sdk.facts.event import Risk
+from openhands_tui.sdk.shell.syntax import SimpleCommand, Word
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ import shutil
 from collections.abc import Callable
 from urllib.parse import unquote_plus, urlsplit
 
-from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.facts.event import Risk
 from openhands_tui.sdk.security.invocation import Finding, words
 from openhands_tui.sdk.security.secrets import MIN_SECRET_LENGTH, Redactor
 

@@ -32,7 +32,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Protocol
 
-from openhands_tui.sdk.file_read import read_regular
+from openhands_tui.sdk.files.read import read_regular
 from openhands_tui.sdk.security.trusted import RUNS_AS_MCP_SERVER, note_trusted_file
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from openhands_tui.sdk.shell_words import decode_ansi_c
+from openhands_tui.sdk.shell.words import decode_ansi_c
 
 #: `${!x}`, `${x}`, `${x[0]}`, `${x%.sample}`...: the parts of one braced expansion.
 BRACED = re.compile(r"\$\{(!?)([A-Za-z_][A-Za-z0-9_]*|[0-9]+)(\[[^\]]*\])?([^{}]*)\}")

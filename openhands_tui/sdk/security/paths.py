@@ -14,10 +14,10 @@ import os
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from openhands_tui.sdk.protected_paths import rule_families
+from openhands_tui.sdk.files.xdg import config_base
 from openhands_tui.sdk.security.invocation import words
+from openhands_tui.sdk.security.protected_paths import rule_families
 from openhands_tui.sdk.security.trusted import trusted_file_reason
-from openhands_tui.sdk.xdg import config_base
 
 HARMLESS_DEVICES = words("""
     /dev/null /dev/stdout /dev/stderr /dev/stdin /dev/tty /dev/zero /dev/random /dev/urandom
@@ -38,7 +38,7 @@ _SECRET_DIRS = words("""
 """)
 
 #: Relative to the workspace (or any directory): changing these changes what runs later, or
-#: what agents are told. One table with the sandbox's read-only paths (`sdk/protected_paths.py`).
+#: what agents are told. One table with the sandbox's read-only paths (`sdk/security/protected_paths.py`).
 _SENSITIVE = rule_families()
 
 #: Relative to the home directory (or anywhere, for names): start-up and persistence points.

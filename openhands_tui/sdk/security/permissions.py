@@ -46,14 +46,14 @@ from typing import Literal
 from pydantic import ValidationError
 
 from openhands_tui.sdk.errors import SettingsError
-from openhands_tui.sdk.event import Risk
-from openhands_tui.sdk.file_read import read_regular
+from openhands_tui.sdk.facts.event import Risk
+from openhands_tui.sdk.facts.subject import FileChange, MCPCall, ShellCommand, Subject
+from openhands_tui.sdk.files.read import read_regular
+from openhands_tui.sdk.files.xdg import config_base
 from openhands_tui.sdk.model import Model
 from openhands_tui.sdk.security.invocation import words
 from openhands_tui.sdk.security.trust import ProjectTrust, TrustRequest, digest_of
-from openhands_tui.sdk.shell_syntax import SimpleCommand
-from openhands_tui.sdk.subject import FileChange, MCPCall, ShellCommand, Subject
-from openhands_tui.sdk.xdg import config_base
+from openhands_tui.sdk.shell.syntax import SimpleCommand
 
 
 class PermissionRule(Model):

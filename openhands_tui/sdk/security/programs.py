@@ -11,13 +11,13 @@ import os
 import re
 from dataclasses import replace
 
-from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.facts.event import Risk
 from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, holds_placeholder, words
 from openhands_tui.sdk.security.network_rules import NETWORK_HANDLERS, is_remote_rsync, remote
 from openhands_tui.sdk.security.scripted_tools import find, sed, tar
 from openhands_tui.sdk.security.searches import hunts_secrets, prints_environment
 from openhands_tui.sdk.security.shell_state import SECRET_VARIABLE, check_declaration
-from openhands_tui.sdk.shell_syntax import Word
+from openhands_tui.sdk.shell.syntax import Word
 
 #: Read-only programs: LOW unless a path they read is outside the workspace or a secret.
 READ_ONLY = frozenset(
@@ -89,7 +89,7 @@ def _recursive_or_ls(inv: Invocation) -> bool:
 
 
 def _word(value: str):
-    from openhands_tui.sdk.shell_syntax import Word
+    from openhands_tui.sdk.shell.syntax import Word
 
     return Word(value)
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 
-from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.facts.event import Risk
 from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, words
-from openhands_tui.sdk.shell_syntax import Word
+from openhands_tui.sdk.shell.syntax import Word
 
 
 def run_text(a: Analysis, inv: Invocation, word: Word, origin: str) -> None:

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import re
 
-from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.facts.event import Risk
 from openhands_tui.sdk.security.invocation import Analysis, Invocation, note_placeholder, words
 from openhands_tui.sdk.security.paths import is_secret_name
-from openhands_tui.sdk.shell_syntax import Word
+from openhands_tui.sdk.shell.syntax import Word
 
 
 def _word(value: str) -> Word:

@@ -9,10 +9,10 @@ from __future__ import annotations
 import os
 import re
 
-from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.facts.event import Risk
 from openhands_tui.sdk.security.invocation import Analysis, Invocation
 from openhands_tui.sdk.security.paths import holds_secret_files, is_secret_name
-from openhands_tui.sdk.shell_syntax import Word
+from openhands_tui.sdk.shell.syntax import Word
 
 _SECRET_WORDS = re.compile(
     r"pass(word|wd)?|secret|token|(?<![a-z])key(?![a-z])|api.?key|credential|private.?key|BEGIN .*PRIVATE", re.I

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.facts.event import Risk
 from openhands_tui.sdk.security.invocation import Invocation, words
 from openhands_tui.sdk.security.paths import PathJudge
 

@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from openhands_tui.sdk.shell_environment import shell_needs
+from openhands_tui.sdk.shell.environment import shell_needs
 
 SECRET_NAME = re.compile(
     r"(API_?KEY|_TOKEN$|^TOKEN$|_SECRET|SECRET_|PASSWORD|PASSWD|PRIVATE_?KEY|ACCESS_?KEY|_CREDENTIALS?$)",

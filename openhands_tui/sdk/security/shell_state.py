@@ -13,10 +13,10 @@ from __future__ import annotations
 import os
 import re
 
-from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.facts.event import Risk
 from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, words
 from openhands_tui.sdk.security.paths import is_secret_path
-from openhands_tui.sdk.shell_syntax import Word
+from openhands_tui.sdk.shell.syntax import Word
 
 #: Names of variables that hold secrets (their values must not reach the model or the network).
 SECRET_VARIABLE = re.compile(

@@ -6,7 +6,7 @@ is harmless; changing it reaches far beyond the workspace.
 
 from __future__ import annotations
 
-from openhands_tui.sdk.event import Risk
+from openhands_tui.sdk.facts.event import Risk
 from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, words
 from openhands_tui.sdk.security.runners import run_words
 

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from openhands_tui.sdk.file_read import read_regular
-from openhands_tui.sdk.private_file import one_writer, replace_privately
-from openhands_tui.sdk.xdg import config_base
+from openhands_tui.sdk.files.private import one_writer, replace_privately
+from openhands_tui.sdk.files.read import read_regular
+from openhands_tui.sdk.files.xdg import config_base
 
 TrustKind = Literal["permissions", "mcp"]
 

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from types import ModuleType
 
-from openhands_tui.sdk.file_read import read_regular
+from openhands_tui.sdk.files.read import read_regular
 from openhands_tui.sdk.security.trusted import READ_AS_INSTRUCTIONS, note_trusted_file
 
 OWN_INSTALLATION = "this tool's own installation (it runs this code outside the sandbox at every start)"

@@ -9,8 +9,8 @@ import re
 from collections.abc import Callable
 
 from openhands_tui.sdk.security.parameter_expansion import BRACED, apply_operator
-from openhands_tui.sdk.shell_syntax import Word
-from openhands_tui.sdk.shell_words import has_glob
+from openhands_tui.sdk.shell.syntax import Word
+from openhands_tui.sdk.shell.words import has_glob
 
 _VARIABLE = re.compile(BRACED.pattern + r"|\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*])")
 

@@ -1,6 +1,6 @@
 """Tool specs, definitions, subjects, the context tools run in, and the registry."""
 
-from openhands_tui.sdk.subject import (
+from openhands_tui.sdk.facts.subject import (
     Delegation,
     FileChange,
     Finish,

@@ -2,7 +2,7 @@
 
 A tool gets a `ToolContext` when its agent's run starts. Most tools need only the workspace;
 the delegate tool asks the engine for child agents through `ChildSpawner`, a typed port the
-engine implements (`sdk/delegation.py`), so no tool reaches into the engine's run objects.
+engine implements (`sdk/run/delegation.py`), so no tool reaches into the engine's run objects.
 """
 
 from __future__ import annotations
@@ -12,13 +12,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from openhands_tui.sdk.event import Event
+from openhands_tui.sdk.facts.event import Event
 from openhands_tui.sdk.sandbox import SandboxPolicy
 
 if TYPE_CHECKING:
     from openhands_tui.sdk.agent import Agent
     from openhands_tui.sdk.context.skill import Skill
-    from openhands_tui.sdk.llm import LLM
+    from openhands_tui.sdk.llm.client import LLM
 
 #: How a child agent is built for one task: given the parent's model, return a fresh Agent.
 AgentBuilder = Callable[["LLM"], "Agent"]

@@ -23,11 +23,11 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from openhands_tui.sdk.event import Risk
-from openhands_tui.sdk.message import ImageContent, TextContent, content_text
+from openhands_tui.sdk.facts.event import Risk
+from openhands_tui.sdk.facts.subject import OtherSubject, Subject
+from openhands_tui.sdk.llm.message import ImageContent, TextContent, content_text
 from openhands_tui.sdk.model import Model, StrictModel, UnsupportedArgument
 from openhands_tui.sdk.sandbox import SandboxDenial, SandboxGrant
-from openhands_tui.sdk.subject import OtherSubject, Subject
 from openhands_tui.sdk.tool.context import ToolContext
 from openhands_tui.sdk.tool.schema import parameters_schema
 

@@ -15,9 +15,9 @@ from pydantic import Field
 
 from openhands_tui.sdk.context.agent_context import skill_text
 from openhands_tui.sdk.context.skill import Skill
-from openhands_tui.sdk.file_read import read_regular
+from openhands_tui.sdk.facts.subject import OtherSubject, Subject
+from openhands_tui.sdk.files.read import read_regular
 from openhands_tui.sdk.security.files import credentials_reason
-from openhands_tui.sdk.subject import OtherSubject, Subject
 from openhands_tui.sdk.tool.context import SkillShelf
 from openhands_tui.sdk.tool.definition import Action, Observation, ToolDefinition
 

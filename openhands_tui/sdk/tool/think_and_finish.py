@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import Field
 
-from openhands_tui.sdk.subject import Finish, OtherSubject, Subject
+from openhands_tui.sdk.facts.subject import Finish, OtherSubject, Subject
 from openhands_tui.sdk.tool.definition import Action, Observation, ToolDefinition
 
 

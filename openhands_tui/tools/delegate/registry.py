@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from openhands_tui.sdk.agent import Agent
 from openhands_tui.sdk.errors import OpenHandsTUIError
-from openhands_tui.sdk.llm import LLM
+from openhands_tui.sdk.llm.client import LLM
 
 AgentFactory = Callable[[LLM], Agent]
 

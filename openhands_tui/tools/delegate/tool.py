@@ -22,8 +22,8 @@ from typing import Any, ClassVar
 
 from pydantic import Field
 
+from openhands_tui.sdk.facts.subject import Delegation
 from openhands_tui.sdk.model import Model
-from openhands_tui.sdk.subject import Delegation
 from openhands_tui.sdk.tool import Action, ChildResult, ChildSpawner, Observation, ToolContext, ToolDefinition
 from openhands_tui.tools.delegate.registry import RegisteredAgent, registered_agents
 

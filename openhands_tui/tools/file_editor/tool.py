@@ -8,8 +8,8 @@ from typing import Any, Literal
 from pydantic import Field
 
 from openhands_tui.sdk.detached import run_detached
+from openhands_tui.sdk.facts.subject import FileChange, FileOperation
 from openhands_tui.sdk.sandbox import note_editor_write
-from openhands_tui.sdk.subject import FileChange, FileOperation
 from openhands_tui.sdk.tool import Observation, RiskyAction, ToolContext, ToolDefinition
 from openhands_tui.tools.file_editor.editor import EditorError, EditResult, FileEditor
 

@@ -10,9 +10,9 @@ from typing import Any, Literal
 
 from pydantic import Field, ValidationError
 
-from openhands_tui.sdk.event import ActionEvent
+from openhands_tui.sdk.facts.event import ActionEvent
+from openhands_tui.sdk.facts.subject import OtherSubject
 from openhands_tui.sdk.model import Model
-from openhands_tui.sdk.subject import OtherSubject
 from openhands_tui.sdk.tool import Action, Observation, ToolContext, ToolDefinition
 
 _MARK = {"todo": "[ ]", "in_progress": "[~]", "done": "[x]"}

@@ -12,9 +12,9 @@ from pydantic import Field
 
 from openhands_tui.jail.bubblewrap import find_bubblewrap
 from openhands_tui.jail.jail import Jail
+from openhands_tui.sdk.facts.subject import ShellCommand
 from openhands_tui.sdk.sandbox import SandboxGrant
 from openhands_tui.sdk.security.secrets import shell_environment
-from openhands_tui.sdk.subject import ShellCommand
 from openhands_tui.sdk.tool import Observation, RiskyAction, ToolContext, ToolDefinition
 from openhands_tui.tools.terminal.session import BashSession, CommandResult
 

@@ -20,9 +20,9 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Footer, Input, Static
 
-from openhands_tui.sdk.confirmation import ConfirmationRequest, Decision
+from openhands_tui.sdk.facts.subject import MCPCall, ShellCommand
+from openhands_tui.sdk.run.confirmation import ConfirmationRequest, Decision
 from openhands_tui.sdk.security.permissions import PermissionRule
-from openhands_tui.sdk.subject import MCPCall, ShellCommand
 from openhands_tui.sdk.terminal_text import shown_for_approval
 from openhands_tui.tui.screens.arming import ArmedDialog
 from openhands_tui.tui.widgets.entries import highlighted, proposed_diff

@@ -11,7 +11,7 @@ from textual.widgets import Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
 from openhands_tui.sdk.errors import SessionError
-from openhands_tui.sdk.store import SessionStore
+from openhands_tui.sdk.facts.store import SessionStore
 from openhands_tui.sdk.terminal_text import one_line
 
 

@@ -13,7 +13,7 @@ from textual.markup import escape
 from textual.screen import ModalScreen
 from textual.widgets import Button, Collapsible, Input, Label, Markdown, Static
 
-from openhands_tui.sdk.event import MicroagentsLoadedEvent, MicroagentTriggeredEvent
+from openhands_tui.sdk.facts.event import MicroagentsLoadedEvent, MicroagentTriggeredEvent
 
 
 class MicroagentsScreen(ModalScreen[None]):

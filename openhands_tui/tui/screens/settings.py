@@ -11,7 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from openhands_tui.sdk.errors import SettingsError
-from openhands_tui.sdk.llm import LLM
+from openhands_tui.sdk.llm.client import LLM
 from openhands_tui.sdk.settings import config_path, save_llm_config, unsaved_reason
 from openhands_tui.sdk.terminal_text import one_line
 

@@ -19,8 +19,8 @@ from textual import events
 from textual.binding import Binding
 from textual.widgets import Static
 
-from openhands_tui.sdk.event import ActionEvent, ObservationEvent
-from openhands_tui.sdk.subject import FileChange, Subject
+from openhands_tui.sdk.facts.event import ActionEvent, ObservationEvent
+from openhands_tui.sdk.facts.subject import FileChange, Subject
 from openhands_tui.tui.state import Entry
 
 STATUS_ICONS = {

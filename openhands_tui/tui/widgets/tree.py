@@ -8,7 +8,7 @@ from textual.binding import Binding
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from openhands_tui.sdk.tree import DelegationTree
+from openhands_tui.sdk.facts.tree import DelegationTree
 from openhands_tui.tui.widgets.entries import STATUS_ICONS
 
 #: status -> (theme colour, extra style)

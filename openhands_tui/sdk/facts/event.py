@@ -1,0 +1,345 @@
+"""Events: every fact the engine reports, as frozen pydantic models in one discriminated union.
+
+Events are the engine's only output. The store appends them to `events.jsonl`, the headless
+printer and the TUI subscribe to the same stream, and everything derived (chat history on
+resume, the delegation tree, cost roll-ups) is rebuilt from them, so there is no second
+source of truth. Each event names the agent that produced it and that agent's parent.
+"""
+
+from __future__ import annotations
+
+import itertools
+import secrets
+from collections.abc import Callable
+from datetime import UTC, datetime
+from enum import StrEnum
+from functools import lru_cache
+from typing import Annotated, Any, Literal
+
+from pydantic import ConfigDict, Field, TypeAdapter
+
+from openhands_tui.sdk.facts.subject import Subject
+from openhands_tui.sdk.model import Model
+
+
+def _random_id() -> str:
+    return secrets.token_hex(8)
+
+
+def _utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+_id_factory: Callable[[], str] = _random_id
+_clock: Callable[[], str] = _utc_now
+
+
+def use_deterministic_ids(prefix: str = "e") -> None:
+    """Make event ids and timestamps predictable (for snapshots and golden files)."""
+    global _id_factory, _clock
+    counter = itertools.count(1)
+    _id_factory = lambda: f"{prefix}{next(counter):06d}"  # noqa: E731
+    ticks = itertools.count(0)
+    _clock = lambda: f"2026-01-01T00:00:{next(ticks) % 60:02d}.000+00:00"  # noqa: E731
+
+
+def use_random_ids() -> None:
+    global _id_factory, _clock
+    _id_factory, _clock = _random_id, _utc_now
+
+
+def new_id() -> str:
+    return _id_factory()
+
+
+class Risk(StrEnum):
+    """Risk of an action. Compare with `.severity`, never with string order."""
+
+    LOW = "LOW"
+    MEDIUM = "MEDIUM"
+    HIGH = "HIGH"
+
+    @property
+    def severity(self) -> int:
+        return _SEVERITY[self]
+
+    @classmethod
+    def max(cls, *risks: Risk | None) -> Risk:
+        present = [r for r in risks if r is not None]
+        return max(present, key=lambda r: r.severity) if present else cls.LOW
+
+
+_SEVERITY = {Risk.LOW: 0, Risk.MEDIUM: 1, Risk.HIGH: 2}
+
+
+class Status(StrEnum):
+    IDLE = "idle"
+    RUNNING = "running"
+    WAITING_FOR_CONFIRMATION = "waiting_for_confirmation"
+    FINISHED = "finished"
+    ERROR = "error"
+    STUCK = "stuck"
+    PAUSED = "paused"
+
+
+class EventBase(Model):
+    # defer_build: schemas are built on first use, keeping imports (and start-up) cheap
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+
+    id: str = Field(default_factory=new_id)
+    timestamp: str = Field(default_factory=lambda: _clock())
+    agent_id: str
+    parent_agent_id: str | None = None
+
+    #: Transient events are published to subscribers but never written to the log.
+    transient: bool = Field(default=False, exclude=True)
+
+
+class SystemPromptEvent(EventBase):
+    """An agent's system prompt and tool schemas: the fixed prefix of every request it makes."""
+
+    kind: Literal["system_prompt"] = "system_prompt"
+    agent_name: str
+    model: str
+    content: str
+    tools: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class MessageEvent(EventBase):
+    """A user or assistant message. `context` holds blocks added for the model (workspace
+    facts, microagent knowledge) that a UI may show separately from the text itself.
+    `thinking` holds what an assistant thought first, as the provider returned it: Claude's
+    `{"type": "thinking", "thinking", "signature"}` and `{"type": "redacted_thinking", "data"}`
+    blocks are sent back exactly so (an empty signature marks a block kept for display only)."""
+
+    kind: Literal["message"] = "message"
+    role: Literal["user", "assistant"]
+    content: str
+    context: list[str] = Field(default_factory=list)
+    response_id: str | None = None
+    thinking: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class TextDeltaEvent(EventBase):
+    """A piece of assistant text — or, with `thinking`, of what it thinks first — as it streams
+    in. Transient: the final MessageEvent is kept."""
+
+    kind: Literal["text_delta"] = "text_delta"
+    delta: str
+    response_id: str
+    thinking: bool = False
+    transient: bool = Field(default=True, exclude=True)
+
+
+class ActionEvent(EventBase):
+    """A tool call the model made. Written (and fsynced) before the tool runs."""
+
+    kind: Literal["action"] = "action"
+    tool_call_id: str
+    tool_name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    raw_arguments: str = ""
+    valid: bool = True
+    summary: str = ""
+    subject: Subject | None = Field(default=None, description="What the call touches; None if it is invalid.")
+    security_risk: Risk | None = Field(default=None, description="The model's own estimate.")
+    risk: Risk | None = Field(default=None, description="Effective risk: max(rules, model's estimate).")
+    risk_reasons: list[str] = Field(default_factory=list)
+    response_id: str | None = None
+    parallel: int = Field(default=0, description="How many calls of the response ran side by side with it (0: alone).")
+
+
+class ObservationEvent(EventBase):
+    """What a tool call produced. `content` is exactly what the model is shown."""
+
+    kind: Literal["observation"] = "observation"
+    tool_call_id: str
+    tool_name: str
+    content: str
+    outcome: Literal["ok", "error", "rejected", "interrupted"] = "ok"
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+class AgentErrorEvent(EventBase):
+    """Something went wrong that the model may be able to fix (bad tool call) or that ended
+    the run (model failure). With a `tool_call_id` it is shown to the model as that call's result."""
+
+    kind: Literal["agent_error"] = "agent_error"
+    error: str
+    tool_call_id: str | None = None
+    tool_name: str | None = None
+
+
+class CondensationEvent(EventBase):
+    """The middle of an agent's conversation was replaced by a summary to fit the context
+    window. Positions are message indices at that moment, so replaying the log reproduces it."""
+
+    kind: Literal["condensation"] = "condensation"
+    summary: str
+    head: int = Field(description="Messages kept from the start, the system prompt included.")
+    tail: int = Field(description="Index of the first recent message kept.")
+    reason: Literal["tokens", "messages", "overflow"]
+    tokens_before: int = 0
+    tokens_after: int = 0
+    summarized: bool = Field(default=True, description="False when the summary call failed and a note stands in.")
+
+    @property
+    def removed(self) -> int:
+        return self.tail - self.head
+
+
+class ResultsTruncatedEvent(EventBase):
+    """Tool results among the messages the condenser must keep were too big for the context
+    window and were shortened (head and tail kept). Positions are message indices at that
+    moment, so replaying the log reproduces it."""
+
+    kind: Literal["results_truncated"] = "results_truncated"
+    positions: list[int]
+    keep_chars: int
+    tokens_before: int = 0
+    tokens_after: int = 0
+
+
+class LLMUsageEvent(EventBase):
+    """One model call. `prompt_tokens` counts all input, including the `cache_read_tokens`
+    read from the provider's prompt cache and the `cache_write_tokens` written to it; `cost`
+    is litellm's price with cache reads and writes at their own rates."""
+
+    kind: Literal["llm_usage"] = "llm_usage"
+    model: str
+    response_id: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+    reasoning_tokens: int = Field(default=0, description="Of the completion tokens, those spent thinking.")
+    cost: float | None = None
+    latency_ms: float = 0.0
+    retries: int = 0
+
+
+class StatusEvent(EventBase):
+    kind: Literal["status"] = "status"
+    status: Status
+    detail: str = ""
+
+
+class ConfirmationRequestEvent(EventBase):
+    """The engine is waiting for a decision on an action (persisted: asked again on resume)."""
+
+    kind: Literal["confirmation_requested"] = "confirmation_requested"
+    action_id: str
+    tool_call_id: str
+    tool_name: str
+    summary: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    subject: Subject | None = None
+    risk: Risk
+    reasons: list[str] = Field(default_factory=list)
+    chain: list[str] = Field(default_factory=list, description="Agent names, root first, ending with the asker.")
+    suggested_rule: dict[str, Any] | None = Field(
+        default=None,
+        description='What "always allow" would remember, e.g. {"action": "allow", "command": "npm test"}.',
+    )
+    escalation: str | None = Field(
+        default=None,
+        description="Set when the action already ran in the sandbox and was stopped: what running it "
+        'again would allow ("network access", "write access to /x").',
+    )
+
+
+class ConfirmationResolvedEvent(EventBase):
+    kind: Literal["confirmation_resolved"] = "confirmation_resolved"
+    action_id: str
+    approved: bool
+    reason: str = ""
+    decided_by: str = "user"
+
+
+class MicroagentsLoadedEvent(EventBase):
+    """What microagents this session can use, and what went wrong loading them."""
+
+    kind: Literal["microagents_loaded"] = "microagents_loaded"
+    microagents: list[dict[str, Any]] = Field(description="name, type, triggers, source, tokens, ... each")
+    warnings: list[str] = Field(default_factory=list)
+    shadowed: list[str] = Field(default_factory=list)
+
+
+class MicroagentTriggeredEvent(EventBase):
+    """A microagent's content was added to what this agent is sent."""
+
+    kind: Literal["microagent_triggered"] = "microagent_triggered"
+    name: str
+    type: Literal["repo", "knowledge", "task"]
+    keyword: str | None = None
+    source: str
+    tokens: int
+    content: str
+
+
+class PolicyChangedEvent(EventBase):
+    """The confirmation policy was switched during the session."""
+
+    kind: Literal["policy_changed"] = "policy_changed"
+    mode: Literal["always", "risky", "never"]
+    threshold: Risk = Risk.HIGH
+
+
+class DelegationOpenedEvent(EventBase):
+    """A child agent starts. Carries the child's id as `agent_id` and its parent's as
+    `parent_agent_id`, like every event of the child after it."""
+
+    kind: Literal["delegation_opened"] = "delegation_opened"
+    agent_name: str
+    task: str
+    depth: int
+    tool_call_id: str = ""
+
+
+DelegationStatus = Literal["finished", "failed", "rejected", "limit", "interrupted"]
+
+
+class DelegationClosedEvent(EventBase):
+    """A child agent ended (or was refused before it started: status `rejected`)."""
+
+    kind: Literal["delegation_closed"] = "delegation_closed"
+    agent_name: str
+    status: DelegationStatus
+    result: str = ""
+    reason: str = ""
+    tokens: int = Field(default=0, description="Prompt + completion tokens of the child and its subtree.")
+    cost: float = 0.0
+    elapsed_s: float = 0.0
+
+
+Event = Annotated[
+    SystemPromptEvent
+    | MessageEvent
+    | TextDeltaEvent
+    | ActionEvent
+    | ObservationEvent
+    | AgentErrorEvent
+    | LLMUsageEvent
+    | StatusEvent
+    | ConfirmationRequestEvent
+    | ConfirmationResolvedEvent
+    | DelegationOpenedEvent
+    | DelegationClosedEvent
+    | PolicyChangedEvent
+    | MicroagentsLoadedEvent
+    | MicroagentTriggeredEvent
+    | CondensationEvent
+    | ResultsTruncatedEvent,
+    Field(discriminator="kind"),
+]
+
+
+@lru_cache(maxsize=1)
+def event_adapter() -> TypeAdapter[Event]:
+    """Built on first use, not at import: the app's first frame should not wait for it."""
+    return TypeAdapter(Event)
+
+
+def parse_event(line: str | bytes) -> Event:
+    """Parse one JSON line of `events.jsonl` (raises pydantic.ValidationError on bad input)."""
+    return event_adapter().validate_json(line)

@@ -1,0 +1,42 @@
+"""The model client and everything about one model call: litellm's import, providers, errors,
+the answer as the engine uses it, and what it cost.
+
+`from openhands_tui.sdk.llm import LLM, Message` works as `openhands.sdk.llm` does in the
+OpenHands SDK (a converted strategy keeps its imports). The names load on first use (PEP 562),
+so importing one module here (`llm.errors`, say) does not load the client.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from openhands_tui.sdk.llm.client import LLM
+    from openhands_tui.sdk.llm.message import ImageContent, Message, TextContent
+    from openhands_tui.sdk.llm.metrics import Metrics
+    from openhands_tui.sdk.llm.response import LLMResponse
+
+_HOMES = {
+    "LLM": "openhands_tui.sdk.llm.client",
+    "LLMResponse": "openhands_tui.sdk.llm.response",
+    "Metrics": "openhands_tui.sdk.llm.metrics",
+    "ImageContent": "openhands_tui.sdk.llm.message",
+    "Message": "openhands_tui.sdk.llm.message",
+    "TextContent": "openhands_tui.sdk.llm.message",
+}
+
+__all__ = ["LLM", "ImageContent", "LLMResponse", "Message", "Metrics", "TextContent"]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(home), name)
+    globals()[name] = value  # looked up once
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

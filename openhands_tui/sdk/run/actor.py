@@ -1,0 +1,20 @@
+"""The narrow view of an agent that carrying out its actions needs: record one of its events,
+set its status. `AgentRun` is one; tests can supply their own."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, TypeVar
+
+from openhands_tui.sdk.facts.event import EventBase, Status
+
+E = TypeVar("E", bound=EventBase)
+
+
+class Actor(Protocol):
+    """The narrow view of an agent that carrying out its calls needs."""
+
+    agent_id: str
+
+    def record(self, cls: type[E], **fields: Any) -> E: ...
+
+    def set_status(self, status: Status, detail: str = "") -> None: ...

@@ -1,0 +1,394 @@
+"""One agent's side of a run: its history, its live tools, and one step at a time.
+
+A step asks the model once (condensing the history first when it has outgrown the window),
+records what it said and what it cost, and hands the tool calls to `actions.carry_out`. How a
+step ends the run — finished, stuck, a limit, a failure — is an exception for the run loop
+(`run/loop.py`) to handle in one place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from openhands_tui.sdk.agent import Agent
+from openhands_tui.sdk.context.agent_context import (
+    always_on,
+    extra_info_block,
+    listed,
+    merge_skills,
+    triggered_skills,
+    workspace_block,
+)
+from openhands_tui.sdk.context.condenser import ContextGauge, Reason, condense, truncation_plan
+from openhands_tui.sdk.context.skill import Skill
+from openhands_tui.sdk.errors import LLMContextWindowError, LLMUnsupportedParameterError
+from openhands_tui.sdk.facts.event import (
+    ActionEvent,
+    AgentErrorEvent,
+    CondensationEvent,
+    Event,
+    EventBase,
+    LLMUsageEvent,
+    MessageEvent,
+    MicroagentTriggeredEvent,
+    ResultsTruncatedEvent,
+    Status,
+    StatusEvent,
+    SystemPromptEvent,
+    TextDeltaEvent,
+    new_id,
+)
+from openhands_tui.sdk.llm.client import LLMResponse
+from openhands_tui.sdk.llm.provider import prefix_key
+from openhands_tui.sdk.mcp_config import microagent_servers
+from openhands_tui.sdk.run.actions import carry_out, interrupted_observation, prepare, resume_calls, unfinished_actions
+from openhands_tui.sdk.run.answer_ending import CUT_OFF_CALL, AnswerEndings, CallIds
+from openhands_tui.sdk.run.messages import MessageBuilder
+from openhands_tui.sdk.run.outcome import Finished, LimitReached, RunFailed, StuckDetected
+from openhands_tui.sdk.run.prefix_share import PrefixShare
+from openhands_tui.sdk.run.runtime import Runtime
+from openhands_tui.sdk.run.stuck import StuckDetector
+from openhands_tui.sdk.run.thinking import recorded_thinking
+from openhands_tui.sdk.tool import ChildSpawner, ToolContext, ToolDefinition, resolve_tools
+from openhands_tui.sdk.tool.mcp_port import MCPTools
+
+E = TypeVar("E", bound=EventBase)
+
+
+class AgentRun:
+    def __init__(
+        self,
+        agent: Agent,
+        runtime: Runtime,
+        *,
+        agent_id: str = "root",
+        parent_id: str | None = None,
+        depth: int = 0,
+        spawner: Callable[[AgentRun], ChildSpawner] | None = None,
+    ) -> None:
+        self.agent = agent
+        self.runtime = runtime
+        self.agent_id = agent_id
+        self.parent_id = parent_id
+        self.depth = depth
+        #: Builds the port this agent's tools start children through (the engine's ChildRuns).
+        self._spawner = spawner
+        #: The last thing the agent said: a failed child's partial result.
+        self.last_text = ""
+        self.builder = MessageBuilder(agent_id)
+        self.tools: dict[str, ToolDefinition[Any]] = {}
+        self.schemas: list[dict[str, Any]] = []
+        self.status = Status.IDLE
+        self.iterations = 0
+        self.user_messages = 0
+        self.injected_skills: set[str] = set()
+        self.skills: list[Skill] = []
+        self.endings = AnswerEndings()
+        self._awaiting_decision: list[ActionEvent] = []
+        self.gauge = ContextGauge([])
+        self.stuck = StuckDetector()
+        self.call_ids = CallIds()
+        #: Set by the parent for siblings that may share this agent's prompt prefix: its first
+        #: call lets one of them write the prefix to the provider's cache before the others.
+        self.shared_prefix: PrefixShare | None = None
+        self._prefix_key: str | None = None
+        #: MCP servers this agent wants; their tools join before its next model call.
+        self.mcp = MCPTools(runtime.mcp, self._warn, runtime.bus.redactor.add)
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    async def open(self, history: list[Event] | None = None) -> None:
+        """Create live tools; start a fresh history or fold in a stored one."""
+        own = [e for e in history or () if e.agent_id == self.agent_id]
+        self.skills = merge_skills(self.agent.context.skills, self.runtime.microagents.skills)
+        if self.agent.llm.api_key is not None:
+            self.runtime.bus.redactor.add(self.agent.llm.api_key.get_secret_value(), "API key")
+        spawner = self._spawner(self) if self._spawner is not None else None
+        ctx = ToolContext(
+            self.runtime.workspace, self.agent_id, own, spawner, self.runtime.sandbox, skills=_Shelf(self)
+        )
+        tools = resolve_tools(self.agent.tools, ctx)
+        self.tools = {tool.name: tool for tool in tools}
+        self.schemas = [tool.schema for tool in tools]
+        self.gauge = ContextGauge(self.schemas)
+        if self.depth == 0:
+            self.mcp.want(self.runtime.mcp_servers, "the session")
+        self.mcp.want(self.agent.mcp_servers, f"{self.agent.name}'s Agent(mcp_config=...)")
+        if own:
+            self._replay(own)
+        else:
+            self.record(
+                SystemPromptEvent,
+                agent_name=self.agent.name,
+                model=self.agent.llm.model,
+                content=self.agent.build_system_prompt(),
+                tools=self.schemas,
+            )
+
+    async def close(self) -> None:
+        for tool in self.tools.values():
+            await tool.close()
+
+    def record(self, cls: type[E], **fields: Any) -> E:
+        """Publish one of this agent's events; the model is later sent it as published (redacted)."""
+        event: Any = cls(agent_id=self.agent_id, parent_agent_id=self.parent_id, **fields)
+        published: Any = self.runtime.bus.publish(event)
+        self.builder.add(published)
+        self.stuck.observe(published)
+        return published
+
+    def set_status(self, status: Status, detail: str = "") -> None:
+        if status != self.status or detail:
+            self.status = status
+            self.record(StatusEvent, status=status, detail=detail)
+
+    @property
+    def has_work(self) -> bool:
+        """Whether a resumed agent has something to do without a new message."""
+        return self.user_messages > 0 and self.status is not Status.FINISHED
+
+    def _replay(self, own: list[Event]) -> None:
+        self.call_ids = CallIds(e.tool_call_id for e in own if isinstance(e, ActionEvent))
+        for event in own:
+            self.builder.add(event)
+            self.stuck.observe(event)
+            if isinstance(event, MessageEvent) and event.role == "user":
+                self.user_messages += 1
+            elif isinstance(event, MicroagentTriggeredEvent):
+                self.injected_skills.add(event.name)
+                self._want_skill_servers(event.name)
+            elif isinstance(event, StatusEvent):
+                self.status = event.status
+        ask_again, interrupted = unfinished_actions(own)
+        self._awaiting_decision = ask_again  # asked but never answered: ask again, never assume
+        for action in interrupted:
+            interrupted_observation(self, action, self.runtime.earlier_sandbox in ("read-only", "workspace-write"))
+
+    # -- messages --------------------------------------------------------------------------
+
+    def add_user_message(self, text: str, task: Skill | None = None) -> None:
+        """Send `text` as the user; the first message carries the workspace context (with the
+        always-on microagents) and any message carries the knowledge its words trigger, each
+        microagent once per conversation. `task` is the task microagent `text` came from."""
+        context: list[str] = []
+        fired: list[tuple[Skill, str | None]] = []
+        workspace = self.runtime.workspace
+        if self.user_messages == 0:
+            context.append(workspace_block(workspace, self.skills))
+            fired += [(skill, None) for skill in always_on(self.skills)]
+        if task is not None:
+            fired.append((task, f"/{task.name}"))
+        for skill, keyword in triggered_skills(self.skills, text, self.injected_skills):
+            context.append(extra_info_block(skill, keyword, workspace))
+            fired.append((skill, keyword))
+        suffix = self.agent.context.user_message_suffix
+        if suffix:
+            context.append(suffix.strip())
+        self.user_messages += 1
+        self.record(MessageEvent, role="user", content=text, context=context)
+        for skill, why in fired:
+            self._triggered(skill, why)
+
+    def _triggered(self, skill: Skill, keyword: str | None) -> None:
+        self.injected_skills.add(skill.name)
+        self._want_skill_servers(skill.name)
+        self.record(
+            MicroagentTriggeredEvent,
+            name=skill.name,
+            type=skill.type,
+            keyword=keyword,
+            source=skill.source,
+            tokens=skill.tokens,
+            content=skill.content,
+        )
+
+    def _want_skill_servers(self, name: str) -> None:
+        """A microagent that fired brings its `mcp_tools` servers (started now, in the background)."""
+        skill = next((s for s in self.skills if s.name == name and s.mcp_tools), None)
+        if skill is not None:
+            servers, problems, _ = microagent_servers(
+                skill.mcp_tools,
+                skill.source,
+                self.runtime.workspace,
+                origin=skill.origin,
+                trust_project=self.runtime.trust_project,
+                trust=self.runtime.trust,
+            )
+            for problem in problems:
+                self._warn(problem)
+            self.mcp.want(servers, f"microagent {skill.name}")
+
+    def _warn(self, text: str) -> None:
+        self.record(AgentErrorEvent, error=text)
+
+    async def _attach_mcp(self) -> None:
+        for tool in await self.mcp.attach():
+            if tool.name not in self.tools:
+                self.tools[tool.name] = tool
+                self.schemas.append(tool.schema)
+        self.gauge = ContextGauge(self.schemas)
+
+    # -- the step --------------------------------------------------------------------------
+
+    async def step(self) -> None:
+        if self._awaiting_decision:
+            pending, self._awaiting_decision = self._awaiting_decision, []
+            await resume_calls(self, self.runtime, self.tools, pending)
+            return
+        self._charge_iteration()
+        if self.mcp.pending:
+            await self._attach_mcp()
+        response_id = new_id()
+        response = await self._ask(response_id)
+        self._record_usage(response, response_id)
+        thinking = recorded_thinking(response, self.runtime.bus.redactor)
+        if response.text or thinking or not response.tool_calls:
+            said = self.record(
+                MessageEvent, role="assistant", content=response.text, response_id=response_id, thinking=thinking
+            )
+            self.last_text = said.content or self.last_text
+        cut = self.endings.check(response)  # a filtered answer, or one cut too often, ends the run
+        if not response.tool_calls:
+            self._answer_without_tools(self.last_text if response.text else "", cut)
+            return
+        calls = [prepare(self.tools, call) for call in self.call_ids.assign(response.tool_calls, response_id)]
+        for prepared in calls if cut else ():  # its calls may be cut anywhere, even into valid JSON
+            prepared.action, prepared.error = None, CUT_OFF_CALL
+        finish_message = await carry_out(self, self.runtime, calls, response_id)
+        if finish_message is not None:
+            raise Finished(finish_message)
+        why = self.stuck.verdict()
+        if why is not None:
+            raise StuckDetected(f"{self.agent.name} is stuck: {why}")
+
+    async def _ask(self, response_id: str) -> LLMResponse:
+        """One model call. Condenses first when the history has grown too big for the window,
+        and once more, with one retry, if the provider still says it does not fit."""
+        window = self.agent.llm.window()
+        reason = self.gauge.due(self.agent.condenser, self.builder.messages, window)
+        if reason is not None:
+            await self._condense(reason, window)
+        try:
+            return await self._complete(response_id)
+        except LLMContextWindowError as exc:
+            if not await self._condense("overflow", window):
+                raise RunFailed(f"the conversation does not fit the model's context window ({exc})") from None
+        try:
+            return await self._complete(response_id)
+        except LLMContextWindowError as exc:
+            raise RunFailed(
+                f"the conversation does not fit the model's context window, even condensed ({exc})"
+            ) from None
+
+    async def _complete(self, response_id: str) -> LLMResponse:
+        messages = self.builder.messages
+        sent = len(messages)
+        if self._prefix_key is None:
+            self._prefix_key = prefix_key(messages, self.schemas)
+        accepted = await self._take_turn_writing_prefix()
+        try:
+            response = await self.agent.llm.complete(
+                messages,
+                self.schemas,
+                on_text=lambda delta: self._stream(delta, response_id),
+                on_thinking=lambda delta: self._stream(delta, response_id, thinking=True),
+                on_retry=self._retrying,
+                cache_key=self._prefix_key,
+                on_accepted=accepted,
+            )
+        finally:
+            if accepted is not None:
+                accepted()  # a failed first call must not keep its siblings waiting
+        self.gauge.reported(sent, response.usage.prompt_tokens)
+        return response
+
+    async def _take_turn_writing_prefix(self) -> Callable[[], None] | None:
+        """The first call of an agent with siblings: the first sibling writes the prefix they
+        share, the others wait until its answer has begun. Returns what the writer calls then."""
+        share, self.shared_prefix = self.shared_prefix, None  # the first call only
+        if share is None or self._prefix_key is None or not self.agent.llm.writes_cache_explicitly():
+            return None
+        return await share.claim(f"{self.agent.llm.model}|{self._prefix_key}")
+
+    def _retrying(self, attempt: int, delay: float, error: Exception) -> None:
+        if isinstance(error, LLMUnsupportedParameterError):
+            note = "asking again without it (token counts are litellm's estimate unless the provider reports them)"
+            self.record(AgentErrorEvent, error=f"{error}; {note}")
+            return
+        self.record(AgentErrorEvent, error=f"model call failed ({error}); retry {attempt} in {delay:.1f}s")
+
+    async def _condense(self, reason: Reason, window: int | None) -> bool:
+        """Summarise the middle of the history; then, if what must be kept still does not fit,
+        shorten the biggest tool results. False if neither could make room."""
+        config = self.agent.condenser
+        if config is None:
+            return False
+        condensed = await condense(self.builder.messages, config, self.agent.llm, self.gauge, reason, window)
+        if condensed is not None:
+            fields, response = condensed
+            if response is not None:
+                self._record_usage(response, new_id())
+            self.record(CondensationEvent, **fields)
+        plan = truncation_plan(self.builder.messages, self.gauge, window, 0.5 if reason == "overflow" else 0.9)
+        if plan is not None:
+            self.gauge.forget()
+            self.record(ResultsTruncatedEvent, **plan)
+        return condensed is not None or plan is not None
+
+    def _stream(self, delta: str, response_id: str, thinking: bool = False) -> None:
+        self.runtime.bus.publish(
+            TextDeltaEvent(
+                agent_id=self.agent_id,
+                parent_agent_id=self.parent_id,
+                delta=delta,
+                response_id=response_id,
+                thinking=thinking,
+            )
+        )
+
+    def _charge_iteration(self) -> None:
+        limit = self.agent.max_iterations
+        if limit is not None and self.iterations >= limit:
+            raise LimitReached(f"{self.agent.name} reached its iteration limit ({limit} model calls)")
+        self.runtime.limits.charge_iteration()
+        self.iterations += 1
+
+    def _record_usage(self, response: LLMResponse, response_id: str) -> None:
+        usage = response.usage
+        if usage.cost:
+            self.runtime.limits.cost += usage.cost
+        self.record(
+            LLMUsageEvent,
+            model=self.agent.llm.model,
+            response_id=response_id,
+            prompt_tokens=usage.prompt_tokens,
+            completion_tokens=usage.completion_tokens,
+            cache_read_tokens=usage.cache_read_tokens,
+            cache_write_tokens=usage.cache_write_tokens,
+            reasoning_tokens=usage.reasoning_tokens,
+            cost=usage.cost,
+            latency_ms=round(response.latency_ms, 2),
+            retries=response.retries,
+        )
+
+    def _answer_without_tools(self, text: str, cut: bool = False) -> None:
+        """A plain answer ends the run, like `finish`, unless it could not be the last word:
+        empty, cut off, or a tool call written as text. Then the model is told (and the user)."""
+        warning, nudge = self.endings.without_tools(text, cut)  # raises when the run ends
+        if warning:
+            self._warn(warning)
+        self.add_user_message(nudge)
+
+
+class _Shelf:
+    """The `skill` tool's view of this agent: the Agent Skills it was told about."""
+
+    def __init__(self, run: AgentRun) -> None:
+        self._run = run
+
+    def available(self) -> list[Skill]:
+        return listed(self._run.skills)
+
+    def opened(self, skill: Skill) -> None:
+        self._run.injected_skills.add(skill.name)

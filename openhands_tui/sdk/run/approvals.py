@@ -1,0 +1,91 @@
+"""Whether a recorded action may run: deny rules always apply; allow rules and the confirmer
+are consulted only when the policy says to ask. A HIGH-risk action is approved by a rule only
+if it is an exact rule for it. A confirmation request is persisted (and fsynced) before anyone
+is asked, so a crash while waiting means asking again on resume, never running unanswered.
+Works on the narrow `Actor` view of an agent, like run/actions.py, which calls it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from openhands_tui.sdk.facts.event import ActionEvent, ConfirmationRequestEvent, ConfirmationResolvedEvent, Risk, Status
+from openhands_tui.sdk.run.actor import Actor
+from openhands_tui.sdk.run.confirmation import Decision
+from openhands_tui.sdk.run.runtime import Runtime
+from openhands_tui.sdk.security.permissions import suggest_rule
+from openhands_tui.sdk.tool import Observation
+
+
+async def refusal(actor: Actor, runtime: Runtime, event: ActionEvent) -> Observation | None:
+    """None if the recorded action may run; else the result the model is to read (its caller
+    records it, so results stay in the order the model gave the calls)."""
+    subject = event.subject
+    assert subject is not None
+    risk = event.risk or Risk.LOW
+    by_rule = runtime.permissions.decide(subject, risk)
+    if by_rule is not None and not by_rule.approved:
+        denial = Decision(approved=False, decided_by=by_rule.decided_by, reason="a deny rule forbids it")
+        return _resolved(actor, event, denial)
+    if not runtime.policy.should_ask(risk, subject.changes_state):
+        return None
+    if by_rule is not None:
+        return _resolved(actor, event, Decision(approved=True, decided_by=by_rule.decided_by))
+    suggestion = suggest_rule(subject, runtime.workspace, exact=risk is Risk.HIGH)
+    suggested = suggestion.model_dump(exclude={"source", "workspace"}, exclude_defaults=True) if suggestion else None
+    decision = await ask(actor, runtime, event, risk=risk, reasons=event.risk_reasons, suggested_rule=suggested)
+    if decision.approved and decision.remember is not None and runtime.rules_file is not None:
+        try:
+            runtime.permissions.remember(decision.remember, runtime.rules_file)
+        except OSError as exc:  # a read-only config dir: the rule holds for this session, the run goes on
+            unsaved = f"user (allowed for this session only: cannot write {exc.filename} ({exc.strerror or exc}))"
+            decision = decision.model_copy(update={"decided_by": unsaved, "remember": None})
+    return _resolved(actor, event, decision)
+
+
+async def ask(
+    actor: Actor,
+    runtime: Runtime,
+    event: ActionEvent,
+    *,
+    risk: Risk,
+    reasons: list[str],
+    suggested_rule: dict[str, Any] | None = None,
+    escalation: str | None = None,
+) -> Decision:
+    """Ask the run's confirmer about a recorded action; the request is durable first, and the
+    asking agent shows as waiting meanwhile."""
+    request = actor.record(
+        ConfirmationRequestEvent,
+        action_id=event.id,
+        tool_call_id=event.tool_call_id,
+        tool_name=event.tool_name,
+        summary=event.summary,
+        arguments=event.arguments,
+        subject=event.subject,
+        risk=risk,
+        reasons=reasons,
+        chain=runtime.tree.chain(actor.agent_id),
+        suggested_rule=suggested_rule,
+        escalation=escalation,
+    )
+    runtime.bus.sync()
+    actor.set_status(Status.WAITING_FOR_CONFIRMATION)
+    decision = await runtime.confirmer.confirm(request)
+    actor.set_status(Status.RUNNING)
+    return decision
+
+
+def _resolved(actor: Actor, event: ActionEvent, decision: Decision) -> Observation | None:
+    actor.record(
+        ConfirmationResolvedEvent,
+        action_id=event.id,
+        approved=decision.approved,
+        reason=decision.reason,
+        decided_by=decision.decided_by if decision.remember is None else f"{decision.decided_by} (remembered)",
+    )
+    if not decision.approved:
+        who = "the user" if decision.decided_by == "user" else decision.decided_by
+        because = f": {decision.reason}." if decision.reason else "."
+        text = f"Rejected by {who}{because} The action was not run; choose another way or ask."
+        return Observation(text=text, is_error=True)
+    return None

@@ -1,0 +1,196 @@
+"""`Conversation`: a root agent wired to the session log, the confirmer, the policy and the
+run's shared state. It opens the root agent (fresh or from a stored history), publishes what
+the session starts with (microagents, the confirmation policy), and runs the loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from openhands_tui.sdk.agent import Agent
+from openhands_tui.sdk.context.loader import LoadedMicroagents, load_microagents
+from openhands_tui.sdk.context.tasks import find_task_command
+from openhands_tui.sdk.errors import SessionError, StorageError
+from openhands_tui.sdk.facts.event import (
+    DelegationClosedEvent,
+    DelegationOpenedEvent,
+    Event,
+    MicroagentsLoadedEvent,
+    PolicyChangedEvent,
+    Risk,
+    Status,
+)
+from openhands_tui.sdk.facts.store import SessionLog
+from openhands_tui.sdk.mcp_config import MCPServerConfig, session_servers
+from openhands_tui.sdk.run.agent_run import AgentRun
+from openhands_tui.sdk.run.bus import EventBus, Subscriber
+from openhands_tui.sdk.run.confirmation import ApproveAll, ConfirmationMode, ConfirmationPolicy, Confirmer
+from openhands_tui.sdk.run.delegation import ChildRuns
+from openhands_tui.sdk.run.loop import INTERRUPTED, run_agent
+from openhands_tui.sdk.run.outcome import Finished, RunOutcome
+from openhands_tui.sdk.run.runtime import Limits, Runtime
+from openhands_tui.sdk.sandbox import SandboxPolicy
+from openhands_tui.sdk.security import RiskAnalyzer, RuleAnalyzer
+from openhands_tui.sdk.security.permissions import PermissionSet
+from openhands_tui.sdk.security.secrets import Redactor
+from openhands_tui.sdk.security.trust import TrustRequest
+from openhands_tui.sdk.terminal_text import one_line
+from openhands_tui.sdk.tool.mcp_port import MCPToolSource, new_mcp_client
+
+
+class Conversation:
+    """A root agent working in a workspace. Construct, `await run(task)`, `await close()`."""
+
+    def __init__(
+        self,
+        agent: Agent,
+        *,
+        workspace: Path,
+        log: SessionLog | None = None,
+        confirmer: Confirmer | None = None,
+        policy: ConfirmationPolicy | None = None,
+        analyzer: RiskAnalyzer | None = None,
+        limits: Limits | None = None,
+        history: list[Event] | None = None,
+        subscribers: Iterable[Subscriber] = (),
+        permissions: PermissionSet | None = None,
+        rules_file: Path | None = None,
+        redactor: Redactor | None = None,
+        microagents: LoadedMicroagents | None = None,
+        sandbox: SandboxPolicy | None = None,
+        earlier_sandbox: str | None = None,
+        mcp_servers: dict[str, MCPServerConfig] | None = None,
+        mcp: MCPToolSource | None = None,
+        trust_project: bool = False,
+    ) -> None:
+        self.bus = EventBus(log, redactor if redactor is not None else Redactor.from_environment())
+        for subscriber in subscribers:
+            self.bus.subscribe(subscriber)
+        sandbox = sandbox or SandboxPolicy()
+        self.runtime = Runtime(
+            bus=self.bus,
+            workspace=workspace.resolve(),
+            confirmer=confirmer or ApproveAll(),
+            policy=policy or ConfirmationPolicy(),
+            analyzer=analyzer or RuleAnalyzer(),
+            limits=limits or Limits(),
+            permissions=permissions or PermissionSet(workspace=workspace.resolve()),
+            rules_file=rules_file,
+            sandbox=sandbox,
+            earlier_sandbox=earlier_sandbox,
+            microagents=microagents
+            if microagents is not None
+            else load_microagents(workspace.resolve(), strategy_skills=agent.context.skills),
+            mcp=mcp if mcp is not None else new_mcp_client(workspace.resolve(), sandbox),
+            mcp_servers=dict(mcp_servers or {}),
+            trust_project=trust_project,
+        )
+        self.root = AgentRun(agent, self.runtime, agent_id="root", spawner=ChildRuns)
+        self.log = log
+        self._history = history or []
+        self._opened = False
+
+    @property
+    def status(self) -> Status:
+        return self.root.status
+
+    def set_policy(self, mode: ConfirmationMode, threshold: Risk | None = None) -> None:
+        """Switch when to ask, mid-session; the switch is recorded as an event."""
+        policy = ConfirmationPolicy(mode=mode, threshold=threshold or self.runtime.policy.threshold)
+        self.runtime.policy = policy
+        self._publish_policy()
+
+    def trust(self, request: TrustRequest) -> str | None:
+        """The user trusts a project file (asked by the app): remember it, and use its rules now.
+        Returns why it could not be remembered: it is then trusted for this session only."""
+        unsaved = self.runtime.trust.trust_here(request)
+        if request.kind == "permissions":
+            self.runtime.permissions, _ = PermissionSet.load(self.runtime.workspace, trust=self.runtime.trust)
+        elif request.kind == "mcp" and Path(request.file).name == ".mcp.json":  # its servers join the next call
+            servers = session_servers(self.runtime.workspace, trust=self.runtime.trust).servers
+            self.runtime.mcp_servers.update(servers)
+            self.root.mcp.want(servers, "the project's .mcp.json")
+        return unsaved
+
+    def _publish_policy(self) -> None:
+        policy = self.runtime.policy
+        self.bus.publish(
+            PolicyChangedEvent(agent_id=self.root.agent_id, mode=policy.mode.value, threshold=policy.threshold)
+        )
+
+    async def open(self) -> None:
+        if not self._opened:
+            self._opened = True
+            for event in self._history:
+                self.runtime.tree.apply(event)
+            self._close_orphaned_delegations()
+            await self.root.open(self._history)
+            loaded = self.runtime.microagents
+            self.bus.publish(
+                MicroagentsLoadedEvent(
+                    agent_id=self.root.agent_id,
+                    microagents=[skill.info() for skill in loaded.skills],
+                    warnings=loaded.warnings,
+                    shadowed=loaded.shadowed,
+                )
+            )
+            self._publish_policy()  # the mode UIs show comes from the event stream, like every fact
+
+    def _close_orphaned_delegations(self) -> None:
+        """Children that were running when the session stopped are not resumed: close them
+        as interrupted (their parent's delegate call is reported interrupted too)."""
+        opened = {e.agent_id: e for e in self._history if isinstance(e, DelegationOpenedEvent)}
+        closed = {e.agent_id for e in self._history if isinstance(e, DelegationClosedEvent)}
+        self.runtime.agents_started = len(opened)
+        for child_id, event in opened.items():
+            if child_id not in closed:
+                self.bus.publish(
+                    DelegationClosedEvent(
+                        agent_id=child_id,
+                        parent_agent_id=event.parent_agent_id,
+                        agent_name=event.agent_name,
+                        status="interrupted",
+                        reason="the session stopped while it ran",
+                    )
+                )
+
+    async def run(self, task: str | None = None, inputs: dict[str, str] | None = None) -> RunOutcome:
+        """Run until the root agent ends. Without `task`, continue a resumed session.
+        A task starting with `/name` runs that task microagent with `inputs`."""
+        await self.open()
+        if task is not None and task.strip():
+            self._title_from(task)
+            command = find_task_command(task, self.runtime.microagents)
+            if command is None:
+                self.root.add_user_message(task)
+            else:
+                self.root.add_user_message(command.render(inputs or {}), task=command.skill)
+        elif not self.root.has_work:
+            raise SessionError("nothing to continue: the session has finished; give a new --task")
+        outcome = await run_agent(self.root)
+        if self.log is not None:
+            try:
+                self.log.save_meta(status=outcome.status.value)
+            except StorageError as exc:  # the disk filled as the run ended: said as mid-run, not raised
+                update = {"status": Status.ERROR, "exit_code": exc.exit_code, "detail": str(exc)}
+                outcome = outcome.model_copy(update=update)
+        return outcome
+
+    def _title_from(self, task: str) -> None:
+        """A session started without --task (typed in the app) is titled by its first task, so
+        `tui sessions` and /resume can tell sessions apart."""
+        if self.log is None or self.log.meta.title:
+            return
+        first_line = one_line(task.strip().splitlines()[0])[:100]
+        self.log.save_meta(title=self.bus.redactor.redact(first_line))
+
+    async def close(self) -> None:
+        await self.root.close()
+        if self.runtime.mcp is not None:
+            await self.runtime.mcp.aclose()  # no server outlives its session
+        if self.log is not None:
+            self.log.close()
+
+
+__all__ = ["INTERRUPTED", "Conversation", "Finished", "RunOutcome", "run_agent"]

@@ -1,0 +1,78 @@
+"""What every agent in one run shares: the event bus, the confirmer and policy, the risk
+analyzer, the workspace, the limits that apply to the whole delegation tree, and the tree
+itself (folded from the bus, so who delegated to whom, and what each subtree spent, has one
+source: the events)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from openhands_tui.sdk.context.loader import LoadedMicroagents
+from openhands_tui.sdk.facts.tree import DelegationTree
+from openhands_tui.sdk.mcp_config import MCPServerConfig
+from openhands_tui.sdk.run.bus import EventBus
+from openhands_tui.sdk.run.confirmation import ApproveAll, ConfirmationPolicy, Confirmer
+from openhands_tui.sdk.run.outcome import LimitReached
+from openhands_tui.sdk.sandbox import SandboxPolicy
+from openhands_tui.sdk.security import RiskAnalyzer, RuleAnalyzer
+from openhands_tui.sdk.security.permissions import PermissionSet
+from openhands_tui.sdk.security.session_trust import SessionTrust
+from openhands_tui.sdk.tool.mcp_port import MCPToolSource
+
+
+@dataclass
+class Limits:
+    """Budgets for the whole tree: model calls and dollars."""
+
+    max_iterations: int | None = 200
+    max_budget: float | None = None
+    iterations: int = 0
+    cost: float = 0.0
+
+    def charge_iteration(self) -> None:
+        if self.max_iterations is not None and self.iterations >= self.max_iterations:
+            raise LimitReached(f"iteration limit reached ({self.max_iterations} model calls)")
+        if self.max_budget is not None and self.cost >= self.max_budget:
+            raise LimitReached(f"budget limit reached (${self.cost:.4f} of ${self.max_budget:.2f})")
+        self.iterations += 1
+
+
+@dataclass
+class Runtime:
+    bus: EventBus
+    workspace: Path
+    confirmer: Confirmer = field(default_factory=ApproveAll)
+    policy: ConfirmationPolicy = field(default_factory=ConfirmationPolicy)
+    analyzer: RiskAnalyzer = field(default_factory=RuleAnalyzer)
+    limits: Limits = field(default_factory=Limits)
+    #: Remembered allow/deny rules, and the file new "always allow" answers are added to.
+    permissions: PermissionSet = field(default_factory=PermissionSet)
+    rules_file: Path | None = None
+    #: How commands are confined (the terminal tool builds its jail from it).
+    sandbox: SandboxPolicy = field(default_factory=SandboxPolicy)
+    #: The sandbox mode a resumed session last ran with (None: unknown): whether processes an
+    #: interrupted action started were sure to end with it.
+    earlier_sandbox: str | None = None
+    #: Microagents found in the workspace, the user's directories and the built-in set.
+    microagents: LoadedMicroagents = field(default_factory=LoadedMicroagents)
+    #: Every agent of this run and its children, folded from the bus as events are published.
+    tree: DelegationTree = field(default_factory=DelegationTree)
+    #: How many agents have been started in this session, so child ids stay unique.
+    agents_started: int = 0
+    #: The session's MCP client (None: no client loaded) and the servers its root agent gets.
+    mcp: MCPToolSource | None = None
+    mcp_servers: dict[str, MCPServerConfig] = field(default_factory=dict)
+    #: The user vouched for the project (--trust-project): its microagents may start servers.
+    trust_project: bool = False
+    #: Which project files the user trusts: stored decisions, and those given this session.
+    trust: SessionTrust = field(default_factory=SessionTrust)
+
+    def new_agent_id(self, name: str) -> str:
+        """A readable, session-unique id for a child agent: `coder-3`."""
+        self.agents_started += 1
+        slug = "".join(c if c.isalnum() or c in "-_" else "-" for c in name.lower()) or "agent"
+        return f"{slug}-{self.agents_started}"
+
+    def __post_init__(self) -> None:
+        self.bus.subscribe(self.tree.apply)
