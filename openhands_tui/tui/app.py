@@ -125,7 +125,7 @@ class OpenHandsApp(SessionHost):
     def on_mount(self) -> None:
         self.query_one(TranscriptView).welcome = welcome_text(self.config)
         if self._theme_problem is not None:
-            self.notify(self._theme_problem, severity="warning", timeout=8)
+            self.notify(self._theme_problem, severity="warning", timeout=8, markup=False)
         prompt = self.query_one(Prompt)
         completions = self.query_one("#completions", OptionList)
         completions.display = False
