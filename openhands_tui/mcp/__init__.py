@@ -1,6 +1,6 @@
 """MCP servers' tools for our agents, on the official `mcp` SDK.
 
-Importing this package registers the client with the engine (`sdk/tool/mcp_port.py`), as
+Importing this package registers the client with the engine (`sdk/mcp_port.py`), as
 `openhands_tui.tools` registers the built-in tools; it does not import the `mcp` SDK itself
 (about a second), which is loaded in a worker thread when the first server starts.
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from openhands_tui.mcp.hub import MCPHub
+from openhands_tui.sdk.mcp_port import MCPToolSource, use_mcp_client
 from openhands_tui.sdk.sandbox import SandboxPolicy
-from openhands_tui.sdk.tool.mcp_port import MCPToolSource, use_mcp_client
 
 
 def _new_hub(workspace: Path, sandbox: SandboxPolicy | None = None) -> MCPToolSource:

@@ -25,9 +25,9 @@ from pathlib import Path
 from typing import Any
 
 from openhands_tui.sdk.mcp_config import STARTUP_TIMEOUT, TOOL_TIMEOUT, MCPServerConfig
+from openhands_tui.sdk.mcp_port import MCPState
 from openhands_tui.sdk.sandbox import SandboxPolicy
 from openhands_tui.sdk.terminal_text import strip_controls
-from openhands_tui.sdk.tool.mcp_port import MCPState
 
 # The SDK logs a server's malformed output with a traceback; it must never reach the terminal
 # through logging's last-resort handler (the session's log file still gets it, via the root).

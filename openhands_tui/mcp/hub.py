@@ -18,10 +18,10 @@ from typing import Any
 from openhands_tui.mcp.connection import ServerConnection
 from openhands_tui.mcp.tool import MCPTool
 from openhands_tui.sdk.mcp_config import MCPServerConfig
+from openhands_tui.sdk.mcp_port import MCPServerStatus
 from openhands_tui.sdk.sandbox import SandboxPolicy
 from openhands_tui.sdk.security.mcp_programs import note_server_programs
 from openhands_tui.sdk.tool import ToolDefinition
-from openhands_tui.sdk.tool.mcp_port import MCPServerStatus
 
 
 class MCPHub:

@@ -24,10 +24,10 @@ from textual.widgets import Footer, OptionList, Static
 
 from openhands_tui.sdk.errors import OpenHandsTUIError
 from openhands_tui.sdk.facts.event import Event
+from openhands_tui.sdk.mcp_port import MCPServerStatus
 from openhands_tui.sdk.run.confirmation import ConfirmationMode
 from openhands_tui.sdk.run.outcome import INTERRUPTED
 from openhands_tui.sdk.terminal_text import one_line, strip_controls
-from openhands_tui.sdk.tool.mcp_port import MCPServerStatus
 from openhands_tui.tui.bridge import ConfirmationNeeded, EventsReady, RunDone
 from openhands_tui.tui.commands import SlashCommands
 from openhands_tui.tui.config import AppConfig, ContextWindowKnown, welcome_text

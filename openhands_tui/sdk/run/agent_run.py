@@ -42,6 +42,7 @@ from openhands_tui.sdk.facts.event import (
 from openhands_tui.sdk.llm.client import LLMResponse
 from openhands_tui.sdk.llm.provider import prefix_key
 from openhands_tui.sdk.mcp_config import microagent_servers
+from openhands_tui.sdk.mcp_port import MCPTools
 from openhands_tui.sdk.run.actions import carry_out, interrupted_observation, prepare, resume_calls, unfinished_actions
 from openhands_tui.sdk.run.answer_ending import CUT_OFF_CALL, AnswerEndings, CallIds
 from openhands_tui.sdk.run.messages import MessageBuilder
@@ -51,7 +52,6 @@ from openhands_tui.sdk.run.runtime import Runtime
 from openhands_tui.sdk.run.stuck import StuckDetector
 from openhands_tui.sdk.run.thinking import recorded_thinking
 from openhands_tui.sdk.tool import ChildSpawner, ToolContext, ToolDefinition, resolve_tools
-from openhands_tui.sdk.tool.mcp_port import MCPTools
 
 E = TypeVar("E", bound=EventBase)
 

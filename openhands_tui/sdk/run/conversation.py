@@ -23,6 +23,7 @@ from openhands_tui.sdk.facts.event import (
 )
 from openhands_tui.sdk.facts.store import SessionLog
 from openhands_tui.sdk.mcp_config import MCPServerConfig, session_servers
+from openhands_tui.sdk.mcp_port import MCPToolSource, new_mcp_client
 from openhands_tui.sdk.run.agent_run import AgentRun
 from openhands_tui.sdk.run.bus import EventBus, Subscriber
 from openhands_tui.sdk.run.confirmation import ApproveAll, ConfirmationMode, ConfirmationPolicy, Confirmer
@@ -36,7 +37,6 @@ from openhands_tui.sdk.security.permissions import PermissionSet
 from openhands_tui.sdk.security.secrets import Redactor
 from openhands_tui.sdk.security.trust import TrustRequest
 from openhands_tui.sdk.terminal_text import one_line
-from openhands_tui.sdk.tool.mcp_port import MCPToolSource, new_mcp_client
 
 
 class Conversation:

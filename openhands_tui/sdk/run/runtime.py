@@ -11,6 +11,7 @@ from pathlib import Path
 from openhands_tui.sdk.context.loader import LoadedMicroagents
 from openhands_tui.sdk.facts.tree import DelegationTree
 from openhands_tui.sdk.mcp_config import MCPServerConfig
+from openhands_tui.sdk.mcp_port import MCPToolSource
 from openhands_tui.sdk.run.bus import EventBus
 from openhands_tui.sdk.run.confirmation import ApproveAll, ConfirmationPolicy, Confirmer
 from openhands_tui.sdk.run.outcome import LimitReached
@@ -18,7 +19,6 @@ from openhands_tui.sdk.sandbox import SandboxPolicy
 from openhands_tui.sdk.security import RiskAnalyzer, RuleAnalyzer
 from openhands_tui.sdk.security.permissions import PermissionSet
 from openhands_tui.sdk.security.session_trust import SessionTrust
-from openhands_tui.sdk.tool.mcp_port import MCPToolSource
 
 
 @dataclass
