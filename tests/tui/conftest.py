@@ -92,6 +92,16 @@ def arming_delay(monkeypatch: pytest.MonkeyPatch) -> float:
     return arming.ARMING_DELAY
 
 
+@pytest.fixture
+def strategy_gate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The file whose creation lets `slow_to_load.py` finish loading: a test does what must
+    happen while the session is still starting, then opens the gate (a fixed one-second load
+    was sometimes over before a loaded machine had typed the task)."""
+    gate = tmp_path / "strategy-may-load"
+    monkeypatch.setenv("SLOW_TO_LOAD_GATE", str(gate))
+    return gate
+
+
 def project_allowing_rm_build(serve, workspace: Path) -> OpenHandsApp:
     """A project whose own rules allow `rm -rf build` (used only once the user trusts them), a
     `build` folder, and the app on a model that runs that command, then finishes."""

@@ -20,7 +20,9 @@ from tests.tui.conftest import SIZE, live_app, wait_until
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "strategies"
 
 
-async def test_a_task_typed_before_the_session_opened_is_sent_when_it_opens(serve, workspace: Path) -> None:
+async def test_a_task_typed_before_the_session_opened_is_sent_when_it_opens(
+    serve, workspace: Path, strategy_gate: Path
+) -> None:
     server = serve([Script(turns=[Turn.finish("done at last")])])
     app = live_app(server, workspace, strategy=str(FIXTURES / "slow_to_load.py"))
     async with app.run_test(size=SIZE) as pilot:
@@ -31,6 +33,7 @@ async def test_a_task_typed_before_the_session_opened_is_sent_when_it_opens(serv
         await pilot.press(*"hello", "enter")
         queued = str(app.query_one("#queued").render())
         assert "queued: hello" in queued and app.query_one("#queued").display
+        strategy_gate.touch()
         await wait_until(pilot, lambda: app.view.root_status == "finished")
         assert any(e.text == "done at last" for e in app.view.transcript("root"))
         assert not app.runs.queued and not app.query_one("#queued").display
@@ -38,13 +41,14 @@ async def test_a_task_typed_before_the_session_opened_is_sent_when_it_opens(serv
     assert len(server.requests) == 1 and "hello" in str(server.requests[0].messages)
 
 
-async def test_new_and_resume_wait_for_the_first_session(serve, workspace: Path) -> None:
+async def test_new_and_resume_wait_for_the_first_session(serve, workspace: Path, strategy_gate: Path) -> None:
     server = serve([Script(turns=[Turn.finish("ok")])])
     app = live_app(server, workspace, strategy=str(FIXTURES / "slow_to_load.py"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await pilot.press(*"/new", "enter")
         await wait_until(pilot, lambda: any("still starting" in n.message for n in app._notifications))
+        strategy_gate.touch()
         await wait_until(pilot, lambda: app.session is not None)
         first = app.session
         await pilot.pause(0.2)

@@ -16,7 +16,7 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "strategies"
 HOSTILE = "\x1b]52;c;cm0gLXJmIH4=\x07\x1b]2;PWNED\x07[/b][red]\x1b[41mRED\x9b31m"
 
 
-async def test_a_queued_message_is_shown_as_typed_without_escapes(serve, workspace: Path) -> None:
+async def test_a_queued_message_is_shown_as_typed_without_escapes(serve, workspace: Path, strategy_gate: Path) -> None:
     server = serve([Script(turns=[Turn.finish("ok")])])
     app = live_app(server, workspace, strategy=str(FIXTURES / "slow_to_load.py"))
     async with app.run_test(size=SIZE) as pilot:
@@ -27,6 +27,7 @@ async def test_a_queued_message_is_shown_as_typed_without_escapes(serve, workspa
         shown = str(app.query_one("#queued").render())
         assert "[/b][red]" in shown and "RED" in shown
         assert not any(c in shown for c in "\x1b\x07\x9b")
+        strategy_gate.touch()
         await wait_until(pilot, lambda: app.view.root_status == "finished")
 
 
