@@ -59,7 +59,10 @@ def live_app(
     return build_app(options, preload_litellm=False, remember_theme=False)
 
 
-async def wait_until(pilot, predicate: Callable[[], bool], timeout: float = 40.0) -> None:
+async def wait_until(pilot, predicate: Callable[[], bool], timeout: float = 90.0) -> None:
+    """Poll `predicate` while the app runs. The first model call of a test process imports
+    litellm (~1.5 s alone; measured 26 s on 2 cores at load 8), so the limit is generous: it is
+    only reached when something is wrong."""
     deadline = time.monotonic() + timeout
     while not predicate():
         if time.monotonic() > deadline:
@@ -82,14 +85,24 @@ async def settings_shown(pilot, app: OpenHandsApp) -> None:
     assert app.needs_model
 
 
-@pytest.fixture
-def arming_delay(monkeypatch: pytest.MonkeyPatch) -> float:
-    """A longer arming delay for tests that press a key "just as the dialog opened": on a
-    loaded machine more than the real 0.5 s can pass between the dialog showing and the key."""
-    from openhands_tui.tui.screens import arming
+class Arming:
+    """Dialogs take no yes until `arm()`: a test presses a key "just as the dialog opened" and
+    then arms it, whatever the time between (a fixed longer delay was still too short for a
+    loaded machine, where a key pressed "at once" came 2 s after the dialog showed)."""
 
-    monkeypatch.setattr(arming, "ARMING_DELAY", 2.0)
-    return arming.ARMING_DELAY
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        from openhands_tui.tui.screens import arming
+
+        self._monkeypatch, self._module = monkeypatch, arming
+        monkeypatch.setattr(arming, "ARMING_DELAY", 3600.0)
+
+    def arm(self) -> None:
+        self._monkeypatch.setattr(self._module, "ARMING_DELAY", 0.0)
+
+
+@pytest.fixture
+def arming(monkeypatch: pytest.MonkeyPatch) -> Arming:
+    return Arming(monkeypatch)
 
 
 @pytest.fixture

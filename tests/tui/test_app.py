@@ -15,7 +15,7 @@ from openhands_tui.tui.widgets.entries import MicroagentEntry, ToolEntry
 from openhands_tui.tui.widgets.transcript import TranscriptView
 from openhands_tui.tui.widgets.tree import AgentTree
 from tests.conftest import REPO
-from tests.tui.conftest import SIZE, live_app, wait_until
+from tests.tui.conftest import SIZE, Arming, live_app, wait_until
 
 
 def _call(command: str, risk: str | None = None, delay: float = 0.0) -> Turn:
@@ -23,7 +23,7 @@ def _call(command: str, risk: str | None = None, delay: float = 0.0) -> Turn:
     return Turn(tool_calls=[ScriptedToolCall(name="terminal", arguments=arguments)], delay=delay)
 
 
-async def test_approve_a_high_risk_action(serve, workspace: Path, arming_delay: float) -> None:
+async def test_approve_a_high_risk_action(serve, workspace: Path, arming: Arming) -> None:
     (workspace / "build").mkdir()
     server = serve([Script(turns=[_call("rm -rf build"), Turn.finish("cleaned")])])
     app = live_app(server, workspace, task="clean up")
@@ -36,7 +36,7 @@ async def test_approve_a_high_risk_action(serve, workspace: Path, arming_delay: 
         await pilot.pause(0.05)
         assert app.screen is screen and (workspace / "build").exists()
         assert any("just opened, so y was not taken" in n.message for n in app._notifications)
-        await pilot.pause(arming_delay)
+        arming.arm()
         await pilot.press("y")
         await wait_until(pilot, lambda: app.view.root_status == "finished")
         assert not (workspace / "build").exists()

@@ -21,6 +21,7 @@ from openhands_tui.tui.widgets.tree import AgentTree
 from tests.tui.conftest import (
     SIZE,
     THREE_LEVELS,
+    Arming,
     live_app,
     project_allowing_rm_build,
     root_and_coder,
@@ -85,7 +86,7 @@ async def test_view_is_read_only(serve, workspace: Path) -> None:
         assert viewer.view.root_status == "finished"
 
 
-async def test_a_projects_own_rules_wait_for_the_users_trust(serve, workspace: Path, arming_delay: float) -> None:
+async def test_a_projects_own_rules_wait_for_the_users_trust(serve, workspace: Path, arming: Arming) -> None:
     from openhands_tui.sdk.security.trust import ProjectTrust
     from openhands_tui.tui.screens.trust import TrustScreen
 
@@ -99,7 +100,7 @@ async def test_a_projects_own_rules_wait_for_the_users_trust(serve, workspace: P
         await pilot.pause(0.05)
         assert isinstance(app.screen, TrustScreen)
         assert not ProjectTrust().is_trusted(app.session.trust_requests[0])  # type: ignore[union-attr]
-        await pilot.pause(arming_delay)
+        arming.arm()
         await pilot.press("y")
         await pilot.pause(0.2)
         assert ProjectTrust().is_trusted(app.session.trust_requests[0])  # type: ignore[union-attr]

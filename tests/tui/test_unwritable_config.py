@@ -15,7 +15,7 @@ from openhands_tui.sdk.run.confirmation import ConfirmationMode
 from openhands_tui.testing import Script, Turn
 from openhands_tui.tui.screens.arming import ARMING_DELAY
 from openhands_tui.tui.screens.confirm import ConfirmScreen
-from tests.tui.conftest import SIZE, live_app, project_allowing_rm_build, wait_until
+from tests.tui.conftest import SIZE, Arming, live_app, project_allowing_rm_build, wait_until
 
 
 async def test_a_theme_that_cannot_be_saved_still_applies(
@@ -69,7 +69,7 @@ async def test_always_allow_with_an_unwritable_config_holds_for_the_session(
 
 
 async def test_trusting_a_project_file_with_an_unwritable_config_holds_for_the_session(
-    serve, workspace: Path, isolated_home: Path, arming_delay: float
+    serve, workspace: Path, isolated_home: Path, arming: Arming
 ) -> None:
     """The trust could not be stored: the yes was dropped without a word and the project's rule
     not used. Now it holds for this session, for the content shown, and the app says so."""
@@ -83,7 +83,7 @@ async def test_trusting_a_project_file_with_an_unwritable_config_holds_for_the_s
         config_dir.mkdir(parents=True, exist_ok=True)
         lock = config_dir / ".trusted-projects.json.lock"
         lock.mkdir()  # the trust store cannot be written (even by root); everything else reads as usual
-        await pilot.pause(arming_delay)
+        arming.arm()
         await pilot.press("y")
         await wait_until(pilot, lambda: any("for this session only" in n.message for n in app._notifications))
         notice = next(n.message for n in app._notifications if "for this session only" in n.message)
