@@ -105,7 +105,7 @@ def risk_command(
         typer.Option(
             "--json",
             help='Read {"kind": "cmd"|"edit"|"read", "input": ...} lines on stdin; '
-            'print one {"risk", "reasons"} line each.',
+            'print one {"risk", "reasons", "rules"} line each (rules: the id behind each reason).',
         ),
     ] = False,
     workspace: Annotated[
@@ -114,17 +114,22 @@ def risk_command(
 ) -> None:
     """Rate an action LOW / MEDIUM / HIGH with the rule-based analyzer, and say why."""
     from openhands_tui.sdk.security.analyzer import assess_case
+    from openhands_tui.sdk.security.program_table import ProgramTableError, session_programs
 
     root = working_directory(workspace)
     if not root.is_dir():
         raise fail(f"--workspace {workspace}: not a directory")
+    try:
+        programs = session_programs()
+    except ProgramTableError as error:
+        raise fail(str(error)) from None
     if not json_lines:
         if command is None:
             raise fail('give a command to rate, e.g. tui risk "rm -rf build", or use --json')
-        assessment = assess_case("cmd", command, root)
+        assessment = assess_case("cmd", command, root, programs=programs)
         print(assessment.risk.value)
-        for reason in assessment.reasons:
-            print(f"  - {reason}")
+        for reason, rule in zip(assessment.reasons, assessment.rules, strict=False):
+            print(f"  - {reason}  [{rule}]" if rule else f"  - {reason}")
         return
     import json
 
@@ -134,7 +139,7 @@ def risk_command(
             continue
         try:
             case = json.loads(line)
-            result = assess_case(case["kind"], case["input"], root).model_dump(mode="json")
+            result = assess_case(case["kind"], case["input"], root, programs=programs).model_dump(mode="json")
         except (ValueError, KeyError, TypeError) as exc:
             failures += 1
             detail = f"missing {exc}" if isinstance(exc, KeyError) else str(exc).splitlines()[0]

@@ -208,7 +208,10 @@ class TerminalConfirmer:
                 ),
             )
         chain = shown_for_approval(" → ".join(request.chain))
-        reasons = shown_for_approval("; ".join(request.reasons))
+        rules = request.rules + [""] * (len(request.reasons) - len(request.rules))
+        reasons = shown_for_approval(
+            "; ".join(f"{r} [{rule}]" if rule else r for r, rule in zip(request.reasons, rules, strict=False))
+        )
         always = ""
         if request.suggested_rule:
             rule = PermissionRule.model_validate(request.suggested_rule)

@@ -29,7 +29,9 @@ from openhands_tui.sdk.run.confirmation import ConfirmationPolicy, Confirmer
 from openhands_tui.sdk.run.conversation import Conversation
 from openhands_tui.sdk.run.runtime import Limits
 from openhands_tui.sdk.sandbox import SandboxPolicy
+from openhands_tui.sdk.security.analyzer import RuleAnalyzer
 from openhands_tui.sdk.security.permissions import PermissionSet, user_rules_file
+from openhands_tui.sdk.security.program_table import session_programs
 from openhands_tui.sdk.security.secrets import RedactingFilter, Redactor, dotenv_secrets
 from openhands_tui.sdk.security.trust import TrustRequest
 from openhands_tui.sdk.security.trusted_files import note_instruction_imports, note_own_installation
@@ -222,6 +224,7 @@ def _launch(
         redactor.add(value, label)
     sandbox_text = describe_sandbox(sandbox)
     permissions, trust_request = PermissionSet.load(workspace, trust_project=options.trust_project)
+    programs = session_programs()  # the user's own programs.toml tightens the built-in table
     sandbox.readable += [p for p in permissions.readable() if p not in sandbox.readable]  # "always" answers
     mcp = session_servers(workspace, trust_project=options.trust_project)  # started by the root agent
     warnings += mcp.problems
@@ -261,6 +264,7 @@ def _launch(
         history=history,
         subscribers=subscribers or [],
         permissions=permissions,
+        analyzer=RuleAnalyzer(programs=programs),
         rules_file=user_rules_file(),
         redactor=redactor,
         microagents=microagents,

@@ -145,6 +145,9 @@ class ActionEvent(EventBase):
     security_risk: Risk | None = Field(default=None, description="The model's own estimate.")
     risk: Risk | None = Field(default=None, description="Effective risk: max(rules, model's estimate).")
     risk_reasons: list[str] = Field(default_factory=list)
+    risk_rules: list[str] = Field(
+        default_factory=list, description="The id of the rule behind each of risk_reasons, in order."
+    )
     response_id: str | None = None
     parallel: int = Field(default=0, description="How many calls of the response ran side by side with it (0: alone).")
 
@@ -236,6 +239,7 @@ class ConfirmationRequestEvent(EventBase):
     subject: Subject | None = None
     risk: Risk
     reasons: list[str] = Field(default_factory=list)
+    rules: list[str] = Field(default_factory=list, description="The id of the rule behind each reason, in order.")
     chain: list[str] = Field(default_factory=list, description="Agent names, root first, ending with the asker.")
     suggested_rule: dict[str, Any] | None = Field(
         default=None,

@@ -148,18 +148,21 @@ def _explain_validation(tool: ToolDefinition[Any], exc: ValidationError) -> str:
 # -- rate and record ----------------------------------------------------------------------
 
 
-def assess_risk(runtime: Runtime, subject: Subject, model_risk: Risk | None) -> tuple[Risk, list[str]]:
-    """Effective risk = max(rules, the model's own estimate), with the reasons for it. An action
-    the rules cannot rate (an analyzer bug on odd input) is rated HIGH, so it is asked about."""
+def assess_risk(runtime: Runtime, subject: Subject, model_risk: Risk | None) -> tuple[Risk, list[str], list[str]]:
+    """Effective risk = max(rules, the model's own estimate), with the reasons for it and the ids
+    of the rules behind them. An action the rules cannot rate (an analyzer bug on odd input) is
+    rated HIGH, so it is asked about."""
     try:
         assessment = runtime.analyzer.assess(subject, runtime.workspace)
     except Exception as exc:
         reason = f"the rules could not rate this action ({type(exc).__name__}: {exc})"
-        assessment = Assessment(risk=Risk.HIGH, reasons=[reason])
+        assessment = Assessment(risk=Risk.HIGH, reasons=[reason], rules=["rules:failed"])
     reasons = list(assessment.reasons)
+    rules = list(assessment.rules) + [""] * (len(reasons) - len(assessment.rules))
     if model_risk is not None and model_risk.severity > assessment.risk.severity:
         reasons.append(f"the model rated this action {model_risk}")
-    return Risk.max(assessment.risk, model_risk), reasons
+        rules.append("model:estimate")
+    return Risk.max(assessment.risk, model_risk), reasons, rules
 
 
 def _record_action(
@@ -169,7 +172,7 @@ def _record_action(
     call, tool, action = prepared.call, prepared.tool, prepared.action
     subject = prepared.subject()
     model_risk = action.security_risk if isinstance(action, RiskyAction) else None
-    risk, reasons = assess_risk(runtime, subject, model_risk) if subject is not None else (None, [])
+    risk, reasons, rules = assess_risk(runtime, subject, model_risk) if subject is not None else (None, [], [])
     prepared.event = actor.record(
         ActionEvent,
         tool_call_id=call.id,
@@ -182,6 +185,7 @@ def _record_action(
         security_risk=model_risk,
         risk=risk,
         risk_reasons=reasons,
+        risk_rules=rules,
         response_id=response_id,
         parallel=together if together > 1 else 0,
     )

@@ -32,7 +32,9 @@ async def refusal(actor: Actor, runtime: Runtime, event: ActionEvent) -> Observa
         return _resolved(actor, event, Decision(approved=True, decided_by=by_rule.decided_by))
     suggestion = suggest_rule(subject, runtime.workspace, exact=risk is Risk.HIGH)
     suggested = suggestion.model_dump(exclude={"source", "workspace"}, exclude_defaults=True) if suggestion else None
-    decision = await ask(actor, runtime, event, risk=risk, reasons=event.risk_reasons, suggested_rule=suggested)
+    decision = await ask(
+        actor, runtime, event, risk=risk, reasons=event.risk_reasons, rules=event.risk_rules, suggested_rule=suggested
+    )
     if decision.approved and decision.remember is not None and runtime.rules_file is not None:
         try:
             runtime.permissions.remember(decision.remember, runtime.rules_file)
@@ -49,6 +51,7 @@ async def ask(
     *,
     risk: Risk,
     reasons: list[str],
+    rules: list[str] | None = None,
     suggested_rule: dict[str, Any] | None = None,
     escalation: str | None = None,
 ) -> Decision:
@@ -64,6 +67,7 @@ async def ask(
         subject=event.subject,
         risk=risk,
         reasons=reasons,
+        rules=rules or [],
         chain=runtime.tree.chain(actor.agent_id),
         suggested_rule=suggested_rule,
         escalation=escalation,

@@ -71,6 +71,7 @@ async def _escalation_refused(actor: Actor, runtime: Runtime, event: ActionEvent
         event,
         risk=Risk.HIGH,
         reasons=[denial.reason],
+        rules=["sandbox:escalation"],
         escalation=denial.asks_for(),
         suggested_rule=suggested,
     )

@@ -20,11 +20,14 @@ from openhands_tui.sdk.facts.event import Risk
 from openhands_tui.sdk.facts.subject import FileChange, MCPCall, NetworkRequest, ShellCommand, Subject
 from openhands_tui.sdk.model import Model
 from openhands_tui.sdk.security.invocation import Finding
+from openhands_tui.sdk.security.program_table import ProgramTable
 
 
 class Assessment(Model):
     risk: Risk
     reasons: list[str] = Field(default_factory=list)
+    #: The stable id of the rule behind each reason, in the same order ("" when none is known).
+    rules: list[str] = Field(default_factory=list)
 
     @classmethod
     def from_findings(cls, findings: list[Finding]) -> Assessment:
@@ -33,7 +36,7 @@ class Assessment(Model):
         risk = Risk.max(*(f.risk for f in findings))
         # the reasons that set the level come first; lesser ones follow for context
         ordered = sorted(findings, key=lambda f: -f.risk.severity)
-        return cls(risk=risk, reasons=[f.reason for f in ordered])
+        return cls(risk=risk, reasons=[f.reason for f in ordered], rules=[f.rule for f in ordered])
 
 
 class RiskAnalyzer(Protocol):
@@ -52,8 +55,10 @@ class StateChangeAnalyzer:
 class RuleAnalyzer:
     """The default analyzer: commands, file actions and MCP calls are rated by rules."""
 
-    def __init__(self, home: str | None = None) -> None:
+    def __init__(self, home: str | None = None, programs: ProgramTable | None = None) -> None:
         self.home = home
+        #: What the rules know about programs (the built-in table, tightened by the user's).
+        self.programs = programs
 
     def assess(self, subject: Subject, workspace: Path) -> Assessment:
         from openhands_tui.sdk.security.commands import assess_command
@@ -62,7 +67,12 @@ class RuleAnalyzer:
         if isinstance(subject, ShellCommand):
             home = self.home or os.path.expanduser("~")
             findings = assess_command(
-                subject.command, str(workspace), subject.cwd, home=home, parsed=subject.parsed(home)
+                subject.command,
+                str(workspace),
+                subject.cwd,
+                home=home,
+                parsed=subject.parsed(home),
+                programs=self.programs,
             )
             return Assessment.from_findings(findings)
         if isinstance(subject, FileChange):
@@ -88,11 +98,12 @@ def _assess_mcp(call: MCPCall, workspace: str, home: str | None = None) -> Asses
 
     name = f"{call.server}/{call.tool}"
     if call.annotations.destructive:
-        hint = Finding(Risk.HIGH, f"MCP tool {name} says it is destructive")
+        hint = Finding(Risk.HIGH, f"MCP tool {name} says it is destructive", "mcp:destructive")
     elif call.annotations.read_only:
-        hint = Finding(Risk.LOW, f"MCP tool {name} says it only reads")
+        hint = Finding(Risk.LOW, f"MCP tool {name} says it only reads", "mcp:read-only")
     else:  # it may change whatever its server reaches: asked until the user allows this very tool
-        hint = Finding(Risk.HIGH, f"MCP tool {name} has no read-only hint: it may change things (asked until allowed)")
+        reason = f"MCP tool {name} has no read-only hint: it may change things (asked until allowed)"
+        hint = Finding(Risk.HIGH, reason, "mcp:no-hint")
     read_only = bool(call.annotations.read_only) and not call.annotations.destructive
     findings = argument_findings(call.arguments, workspace, read_only, home, tool=call.tool)
     raised = [
@@ -101,7 +112,9 @@ def _assess_mcp(call: MCPCall, workspace: str, home: str | None = None) -> Asses
     return Assessment.from_findings([hint, *raised])
 
 
-def assess_case(kind: str, value: Any, workspace: Path, cwd: Path | None = None) -> Assessment:
+def assess_case(
+    kind: str, value: Any, workspace: Path, cwd: Path | None = None, programs: ProgramTable | None = None
+) -> Assessment:
     """Rate one action described the way `tui risk --json` takes it: `cmd` with a command
     string, `read` with `{"path": ...}`, `edit` with `{"path": ..., "op": ...}`."""
     from openhands_tui.sdk.security.commands import assess_command
@@ -110,7 +123,9 @@ def assess_case(kind: str, value: Any, workspace: Path, cwd: Path | None = None)
     if kind == "cmd":
         if not isinstance(value, str):
             raise ValueError('"cmd" input must be the command string')
-        return Assessment.from_findings(assess_command(value, str(workspace), str(cwd) if cwd else None))
+        return Assessment.from_findings(
+            assess_command(value, str(workspace), str(cwd) if cwd else None, programs=programs)
+        )
     if kind in ("read", "edit"):
         if not isinstance(value, dict) or not isinstance(value.get("path"), str):
             raise ValueError(f'"{kind}" input must be an object with a "path" string')

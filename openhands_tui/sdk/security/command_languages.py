@@ -15,7 +15,7 @@ from openhands_tui.sdk.facts.event import Risk
 from openhands_tui.sdk.security.code_checks import check_script
 from openhands_tui.sdk.security.devtools import package_manager
 from openhands_tui.sdk.security.interpreter_rules import script_language
-from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, words
+from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation
 from openhands_tui.sdk.security.programs import read_only
 from openhands_tui.sdk.shell.syntax import Word
 
@@ -204,15 +204,13 @@ def javascript_runtime(a: Analysis, inv: Invocation) -> None:
     script_language(a, inv)
 
 
-HANDLERS: dict[str, Handler] = {
-    "deno": javascript_runtime,
-    "bun": javascript_runtime,
-    "ed": line_editor,
-    "red": line_editor,
-    **{name: database_client for name in words("psql mysql mariadb sqlite3 redis-cli mongo mongosh cqlsh")},
-    **{name: awk for name in ("awk", "gawk", "mawk", "nawk")},
-    **{name: startup_commands for name in words("vim vi nvim ex view gvim rvim vimdiff gdb lldb emacs nano")},
-    "man": pager_options,
-    "less": pager_options,
-    **{name: small_interpreter for name in _SMALL_INTERPRETERS},
-}
+#: The code checks this module offers the program table (`programs.toml` names them).
+CHECKS: tuple[Handler, ...] = (
+    awk,
+    database_client,
+    javascript_runtime,
+    line_editor,
+    pager_options,
+    small_interpreter,
+    startup_commands,
+)

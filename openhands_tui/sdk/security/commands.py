@@ -12,38 +12,25 @@ from __future__ import annotations
 import glob as globmod
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from openhands_tui.sdk.facts.event import Risk
 from openhands_tui.sdk.files.read import read_head
 from openhands_tui.sdk.security import npm_scripts
 from openhands_tui.sdk.security.assigning_commands import GLOB_FACT, assigned_values, glob_options
 from openhands_tui.sdk.security.code_checks import writes_startup_file
-from openhands_tui.sdk.security.command_languages import HANDLERS as COMMAND_LANGUAGE_HANDLERS
-from openhands_tui.sdk.security.devtools import HANDLERS as DEVTOOL_HANDLERS
 from openhands_tui.sdk.security.downloads import PLACE_INDEPENDENT, flag_runs_download, note_fetched_output
-from openhands_tui.sdk.security.exec_rules import HANDLERS as EXEC_HANDLERS
 from openhands_tui.sdk.security.invocation import LINE_FACT, Finding, Invocation, holds_placeholder, words
 from openhands_tui.sdk.security.paths import PathJudge
-from openhands_tui.sdk.security.programs import HANDLERS as PROGRAM_HANDLERS
-from openhands_tui.sdk.security.runners import HANDLERS as RUNNER_HANDLERS
+from openhands_tui.sdk.security.program_rules import judge_program
+from openhands_tui.sdk.security.program_table import ProgramTable, builtin_table
 from openhands_tui.sdk.security.secret_operands import flag_secret_operands
-from openhands_tui.sdk.security.shell_state import HANDLERS as SHELL_STATE_HANDLERS
 from openhands_tui.sdk.security.shell_state import SECRET_VARIABLE, check_assignment
-from openhands_tui.sdk.security.system_admin import HANDLERS as SYSTEM_ADMIN_HANDLERS
 from openhands_tui.sdk.security.word_expansion import brace_alternatives, with_known_variables
 from openhands_tui.sdk.shell.syntax import ParsedShell, SimpleCommand, Word, parse_shell
 from openhands_tui.sdk.shell.words import has_glob
 
-HANDLERS = {
-    **PROGRAM_HANDLERS,
-    **EXEC_HANDLERS,
-    **DEVTOOL_HANDLERS,
-    **SHELL_STATE_HANDLERS,
-    **COMMAND_LANGUAGE_HANDLERS,
-    **SYSTEM_ADMIN_HANDLERS,
-    **RUNNER_HANDLERS,
-}
 _SYSTEM_BIN_DIRS = ("/bin/", "/usr/bin/", "/usr/local/bin/", "/sbin/", "/usr/sbin/", "/opt/homebrew/bin/")
 _MAX_DEPTH = 8
 #: Shell keywords are never programs. Seen in program position, the parser and bash disagree
@@ -65,20 +52,31 @@ _LOOP_VALUES = 50
 class CommandAnalysis:
     """Findings for one command line (and everything nested in it)."""
 
-    def __init__(self, judge: PathJudge, cwd: str, depth: int = 0) -> None:
+    def __init__(self, judge: PathJudge, cwd: str, depth: int = 0, programs: ProgramTable | None = None) -> None:
         self.judge = judge
         self.cwd = cwd
         self.depth = depth
+        self.programs = programs or builtin_table()
         self.findings: list[Finding] = []
         self.facts: dict[str, set[str]] = {}
         self.own_process = False
+        #: The id findings get when the rule flagging them names none (the running check's).
+        self.rule = "command"
 
     # -- the Analysis interface used by rules ----------------------------------------------
 
-    def flag(self, risk: Risk, reason: str) -> None:
-        finding = Finding(risk, reason)
+    def flag(self, risk: Risk, reason: str, rule: str = "") -> None:
+        finding = Finding(risk, reason, rule or self.rule)
         if finding not in self.findings:
             self.findings.append(finding)
+
+    @contextmanager
+    def ruled(self, rule: str) -> Iterator[None]:
+        outer, self.rule = self.rule, rule
+        try:
+            yield
+        finally:
+            self.rule = outer
 
     def read_path(self, word: Word, cwd: str) -> None:
         if self._each_brace_alternative(word, cwd, self.read_path):
@@ -88,24 +86,28 @@ class CommandAnalysis:
                 self.read_path(match, cwd)
             return
         if word.substituted:
-            self.flag(Risk.MEDIUM, f"reads a path produced by a command ({word.value})")
+            self.flag(Risk.MEDIUM, f"reads a path produced by a command ({word.value})", rule="path:from-command")
             return
         for known in self._with_known_variables(word):
             self.read_path(known, cwd)
         if not word.static:
-            self.flag(Risk.MEDIUM, f"reads a path known only at run time ({word.value})")
+            self.flag(Risk.MEDIUM, f"reads a path known only at run time ({word.value})", rule="path:runtime")
             self._judge_known_part(word, cwd, "reads")
             return
         verdict = self.judge.judge(word.value, cwd)
         if verdict.device:
             return
         if verdict.secret:
-            self.flag(Risk.HIGH, f"reads {verdict.resolved}: {verdict.secret}")
+            self.flag(Risk.HIGH, f"reads {verdict.resolved}: {verdict.secret}", rule="path:secret")
         elif not verdict.inside:
-            self.flag(Risk.HIGH, f"reads {verdict.resolved}, outside the workspace")
+            self.flag(Risk.HIGH, f"reads {verdict.resolved}, outside the workspace", rule="path:outside")
         elif verdict.sensitive == "version control internals" and os.path.basename(verdict.resolved) == "config":
             # remote URLs there may carry a token (`https://user:ghp_...@github.com/...`), as the editor's view knows
-            self.flag(Risk.HIGH, f"reads {verdict.resolved} (git config; remote URLs may hold credentials)")
+            self.flag(
+                Risk.HIGH,
+                f"reads {verdict.resolved} (git config; remote URLs may hold credentials)",
+                rule="path:git-config",
+            )
 
     def write_path(self, word: Word, cwd: str) -> None:
         if self._each_brace_alternative(word, cwd, self.write_path):
@@ -118,31 +120,39 @@ class CommandAnalysis:
             self.write_path(known, cwd)
         runtime = holds_placeholder(self, word)  # `{}/x.pth` under find -exec: judged as written, and as unknown
         if not word.static or runtime:
-            self.flag(Risk.MEDIUM, f"writes a path known only at run time ({word.value})")
+            self.flag(Risk.MEDIUM, f"writes a path known only at run time ({word.value})", rule="path:runtime")
             self._judge_known_part(word, cwd, "writes")
             sources = " ".join(v for n in word.variables for v in self.facts.get(_SOURCE_FACT + n, set()))
             # the evidence that the directory is site-packages may be anywhere on the line (`find -name
             # site-packages -exec sh -c 'cp x.pth "$1"' _ {} ;`)
             sources += " " + " ".join(self.facts.get(LINE_FACT, ()))
             if writes_startup_file(word.value, sources):  # `$d/x.pth` where d=$(python3 -c 'import site...')
-                self.flag(Risk.HIGH, f"writes {word.value}: interpreter start-up code in a directory found at run time")
+                self.flag(
+                    Risk.HIGH,
+                    f"writes {word.value}: interpreter start-up code in a directory found at run time",
+                    rule="path:startup-code",
+                )
             if not runtime:
                 return
         verdict = self.judge.judge(word.value, cwd)
         if verdict.device:
             return
         if verdict.secret:
-            self.flag(Risk.HIGH, f"changes {verdict.resolved}: {verdict.secret}")
+            self.flag(Risk.HIGH, f"changes {verdict.resolved}: {verdict.secret}", rule="path:secret")
         if verdict.sensitive:
-            self.flag(Risk.HIGH, f"changes {verdict.resolved} ({verdict.sensitive})")
+            self.flag(Risk.HIGH, f"changes {verdict.resolved} ({verdict.sensitive})", rule="path:protected")
         if not verdict.inside:
-            self.flag(Risk.HIGH, f"writes {verdict.resolved}, outside the workspace")
+            self.flag(Risk.HIGH, f"writes {verdict.resolved}, outside the workspace", rule="path:outside")
         else:
-            self.flag(Risk.MEDIUM, "writes files inside the workspace")
+            self.flag(Risk.MEDIUM, "writes files inside the workspace", rule="path:inside")
         line = " ".join(self.facts.get(LINE_FACT, ()))
         if os.path.basename(verdict.resolved) == "package.json" and npm_scripts.IN_COMMAND.search(line):
             # as the file editor judges the same change: `npm install` runs it, unconfined, later
-            self.flag(Risk.HIGH, f"writes an npm lifecycle script into {verdict.resolved} (runs on every install)")
+            self.flag(
+                Risk.HIGH,
+                f"writes an npm lifecycle script into {verdict.resolved} (runs on every install)",
+                rule="path:npm-lifecycle",
+            )
 
     def _each_brace_alternative(self, word: Word, cwd: str, judge: Callable[[Word, str], None]) -> bool:
         """`cat {.env,x}`, `cat .env{,}`: bash expands braces into several words before the
@@ -173,7 +183,9 @@ class CommandAnalysis:
         if verdict.device:
             return
         if verdict.secret or not verdict.inside:
-            self.flag(Risk.HIGH, f"{verb} {word.value}, under {verdict.resolved}, outside the workspace")
+            self.flag(
+                Risk.HIGH, f"{verb} {word.value}, under {verdict.resolved}, outside the workspace", rule="path:outside"
+            )
 
     def _expand(self, word: Word, cwd: str) -> list[Word]:
         """What bash would turn a pattern into here (`cat .en?` reads `.env`): the matching
@@ -196,9 +208,9 @@ class CommandAnalysis:
         child process, whose functions and variables cannot outlive it; `positional`: the words
         after `sh -c CODE`, which are `$0`, `$1`... and `$@` inside it."""
         if self.depth >= _MAX_DEPTH:
-            self.flag(Risk.HIGH, "commands nested too deeply to follow")
+            self.flag(Risk.HIGH, "commands nested too deeply to follow", rule="shell:too-deep")
             return
-        inner = CommandAnalysis(self.judge, cwd, self.depth + 1)
+        inner = CommandAnalysis(self.judge, cwd, self.depth + 1, self.programs)
         inner.own_process = own_process
         inner.facts = self.facts
         saved = {key: self.facts.get(key) for key in _positional_facts(positional or [])}
@@ -212,11 +224,11 @@ class CommandAnalysis:
                 else:
                     self.facts[key] = before
         for finding in inner.findings:
-            self.flag(finding.risk, f"{origin}: {finding.reason}")
+            self.flag(finding.risk, f"{origin}: {finding.reason}", finding.rule)
 
     def nested_invocation(self, words: list[Word], parent: Invocation) -> None:
         if self.depth >= _MAX_DEPTH:
-            self.flag(Risk.HIGH, "commands nested too deeply to follow")
+            self.flag(Risk.HIGH, "commands nested too deeply to follow", rule="shell:too-deep")
             return
         self.depth += 1
         try:
@@ -233,26 +245,32 @@ class CommandAnalysis:
         if self.depth == 0:
             self.facts[LINE_FACT] = {text}
         if parsed.error:
-            self.flag(Risk.HIGH, parsed.error)
+            self.flag(Risk.HIGH, parsed.error, rule="shell:unparsed")
         for function in parsed.functions if not self.own_process else []:
-            self.flag(Risk.HIGH, f"defines the shell function {function}(), which would run whenever its name is typed")
+            self.flag(
+                Risk.HIGH,
+                f"defines the shell function {function}(), which would run whenever its name is typed",
+                rule="shell:function",
+            )
         for function in parsed.recursive:
             self.flag(
-                Risk.HIGH, f"the function {function}() calls itself: a fork bomb exhausts the machine's processes"
+                Risk.HIGH,
+                f"the function {function}() calls itself: a fork bomb exhausts the machine's processes",
+                rule="shell:fork-bomb",
             )
         for place in parsed.deferred_code:
-            self.flag(Risk.HIGH, place)
+            self.flag(Risk.HIGH, place, rule="shell:place")
         for value in parsed.loop_values:
             for match in self._expand(value, self.cwd) if value.glob else [value]:
                 verdict = self.judge.judge(match.value, self.cwd) if match.static else None
                 if verdict is not None and verdict.secret:
-                    self.flag(Risk.HIGH, f"loops over {verdict.resolved}: {verdict.secret}")
+                    self.flag(Risk.HIGH, f"loops over {verdict.resolved}: {verdict.secret}", rule="path:secret")
         for name, values in parsed.loop_variables.items():  # `for f in ~/.bashrc; do ... >> $f`
             expanded = [m for v in values for m in (self._expand(v, self.cwd) if v.glob else [v])]
             if expanded and all(m.static for m in expanded):
                 self.facts[_VARIABLE_FACT + name] = {m.value for m in expanded[:_LOOP_VALUES]}
         if not text.strip():
-            self.flag(Risk.LOW, "empty command")
+            self.flag(Risk.LOW, "empty command", rule="shell:empty")
         cwd = self.cwd
         for command in parsed.commands:
             self._check_variables(command)
@@ -297,7 +315,7 @@ class CommandAnalysis:
             target = Word(sorted(named)[0])
         if not target.static:
             known = self._with_known_variables(target)
-            self.flag(Risk.MEDIUM, "changes to a directory known only at run time")
+            self.flag(Risk.MEDIUM, "changes to a directory known only at run time", rule="shell:cd-runtime")
             return self.judge.judge(known[0].value, cwd).resolved if known else cwd
         return self.judge.judge(target.value, cwd).resolved
 
@@ -305,7 +323,9 @@ class CommandAnalysis:
         name_word = words[0]
         if name_word.glob:
             self.flag(
-                Risk.HIGH, f"the program name {name_word.value!r} is a pattern: what runs depends on the files here"
+                Risk.HIGH,
+                f"the program name {name_word.value!r} is a pattern: what runs depends on the files here",
+                rule="program:pattern",
             )
             return
         if not name_word.plain or not name_word.static:
@@ -317,6 +337,7 @@ class CommandAnalysis:
             self.flag(
                 Risk.HIGH,
                 f"the program name {name_word.value!r} is built from {how}, so what runs is only known at run time",
+                rule="program:runtime",
             )
             return
         name = name_word.value
@@ -325,10 +346,12 @@ class CommandAnalysis:
                 Risk.HIGH,
                 f"the shell keyword {name!r} stands where a program name should be; "
                 "what bash would run cannot be determined",
+                rule="program:keyword",
             )
             return
         inv = Invocation(os.path.basename(name), words[1:], command, cwd)
-        flag_runs_download(self.judge, self.flag, self.facts, self.cwd, name_word, inv)
+        with self.ruled("download:runs"):
+            flag_runs_download(self.judge, self.flag, self.facts, self.cwd, name_word, inv)
         if "/" in name:
             if name.startswith(_SYSTEM_BIN_DIRS):
                 name = os.path.basename(name)
@@ -338,13 +361,14 @@ class CommandAnalysis:
         inv = Invocation(name, words[1:], command, cwd)
         where = self.judge.judge(cwd)
         if not where.inside and not where.device and name not in PLACE_INDEPENDENT:
-            self.flag(Risk.HIGH, f"runs {name} in {cwd}, outside the workspace")
-        flag_secret_operands(self.judge, self.flag, inv)
-        handler = HANDLERS.get(name)
-        if handler is not None:
-            handler(self, inv)
+            self.flag(Risk.HIGH, f"runs {name} in {cwd}, outside the workspace", rule="program:outside-workspace")
+        with self.ruled("secret:operand"):
+            flag_secret_operands(self.judge, self.flag, inv)
+        entry = self.programs.get(name)
+        if entry is not None:
+            judge_program(self, inv, entry)
             return
-        self.flag(Risk.MEDIUM, f"{name} is not a known read-only command")
+        self.flag(Risk.MEDIUM, f"{name} is not a known read-only command", rule="program:unknown")
         for word in inv.args:
             if word.static and word.value.startswith(("/", "~", "../")) and "://" not in word.value:
                 self.read_path(word, cwd)
@@ -352,9 +376,11 @@ class CommandAnalysis:
     def _run_file(self, word: Word, cwd: str) -> None:
         verdict = self.judge.judge(word.value, cwd)
         if not verdict.inside:
-            self.flag(Risk.HIGH, f"runs {verdict.resolved}, a program outside the workspace")
+            self.flag(
+                Risk.HIGH, f"runs {verdict.resolved}, a program outside the workspace", rule="program:outside-workspace"
+            )
             return
-        self.flag(Risk.MEDIUM, f"runs the project program {word.value}")
+        self.flag(Risk.MEDIUM, f"runs the project program {word.value}", rule="program:project")
         try:
             head = read_head(verdict.resolved, 65536)  # a FIFO in its place must not hang the rules
         except OSError:
@@ -368,7 +394,7 @@ class CommandAnalysis:
         for word in words:
             for name in word.variables:
                 if SECRET_VARIABLE.search(name):
-                    self.flag(Risk.HIGH, f"expands ${name}, which holds a secret")
+                    self.flag(Risk.HIGH, f"expands ${name}, which holds a secret", rule="variable:secret")
 
 
 def _positional_facts(words: list[Word]) -> dict[str, set[str]]:
@@ -388,10 +414,11 @@ def assess_command(
     cwd: str | None = None,
     home: str | None = None,
     parsed: ParsedShell | None = None,
+    programs: ProgramTable | None = None,
 ) -> list[Finding]:
     """Every finding for `command`; `parsed` is its parse when the caller has one already."""
     judge = PathJudge(workspace, home)
-    analysis = CommandAnalysis(judge, cwd or judge.workspace)
+    analysis = CommandAnalysis(judge, cwd or judge.workspace, programs=programs)
     analysis.run(command, parsed)
     if not analysis.findings:  # `git branch -a`, `python3 --version`: every verdict says why
         return [Finding(Risk.LOW, "no rule found anything it changes, runs or reads beyond the workspace")]

@@ -9,7 +9,6 @@ HIGH.
 from __future__ import annotations
 
 from openhands_tui.sdk.facts.event import Risk
-from openhands_tui.sdk.security.git_rules import git
 from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, words
 from openhands_tui.sdk.security.npm_scripts import LIFECYCLE_SCRIPTS
 from openhands_tui.sdk.security.runners import package_run
@@ -25,12 +24,6 @@ _READ_SUBCOMMANDS = frozenset(
 _INSTALLS = frozenset(
     words("""
     install i add ci sync update upgrade up remove uninstall rm reinstall download lock
-""")
-)
-_PUBLISH = frozenset(
-    words("""
-    publish unpublish deprecate owner access token adduser login logout dist-tag team org yank push
-    upload register
 """)
 )
 #: Flags that point a package manager at another registry or package source.
@@ -77,13 +70,11 @@ def _remote_links(values: list[str], program: str) -> bool:
 def package_manager(a: Analysis, inv: Invocation) -> None:
     values = inv.values
     family = _FAMILY.get(inv.name, inv.name)
-    subcommands = [v for v in values if not v.startswith("-")]
+    subcommands = inv.subcommands
     sub = subcommands[0] if subcommands else ""
     if sub in ("pip", "tool", "global") and len(subcommands) > 1:
         sub = subcommands[1]  # uv pip install, uv tool install, yarn global add
-    if sub in _PUBLISH:
-        a.flag(Risk.HIGH, f"{inv.name} {sub} publishes to a public registry or manages registry credentials")
-        return
+    # publishing and registry credentials: the program table's verdicts (`programs.toml`)
     if sub == "config" or (family == "npm" and sub in ("set", "get")):
         rest = subcommands[1:]
         if sub == "get" or (rest and rest[0] in ("list", "get", "ls", "show", "debug")) or not rest:
@@ -177,7 +168,7 @@ def _remote_source(value: str, family: str) -> bool:
 
 
 def system_package(a: Analysis, inv: Invocation) -> None:
-    sub = next((v for v in inv.values if not v.startswith("-")), "")
+    sub = inv.subcommand
     if sub in ("list", "search", "show", "info", "policy", "query", "-Q", "-Ss", "-Si"):
         a.flag(Risk.MEDIUM, f"{inv.name} {sub} queries system packages")
     else:
@@ -202,23 +193,10 @@ def build_tool(a: Analysis, inv: Invocation) -> None:
 
 
 def github_cli(a: Analysis, inv: Invocation) -> None:
-    words = [v for v in inv.values if not v.startswith("-")]
-    area, action = ([*words, "", ""])[:2]
-    if area == "auth" and action in ("token", "login", "logout", "refresh", "setup-git"):
-        a.flag(Risk.HIGH, f"gh auth {action} reads or changes your GitHub credentials")
-    elif area in ("secret", "ssh-key", "gpg-key", "variable") or (
-        area in ("repo", "release", "gist")
-        and action in ("create", "delete", "edit", "upload", "archive", "rename", "fork", "sync")
-    ):
-        a.flag(Risk.HIGH, f"gh {area} {action} changes GitHub repositories, releases or secrets")
-    elif (
-        (area in ("extension", "extensions", "ext") and action in ("install", "upgrade", "exec", "create"))
-        or (area == "alias" and action in ("set", "import"))
-        or (area == "config" and action == "set")
-    ):
-        # an extension is a program gh runs later; an alias may be `!shell`; config picks the editor/pager
-        a.flag(Risk.HIGH, f"gh {area} {action} installs code or settings gh runs later, outside the workspace")
-    elif area == "api" and any(
+    """What `programs.toml` cannot say about gh: `gh api` changes state only with a method or
+    fields; everything else it does not name talks to GitHub with your credentials."""
+    area, action = ([*inv.subcommands, "", ""])[:2]
+    if area == "api" and any(
         v in ("-X", "--method", "-f", "-F", "--field", "--raw-field", "--input") for v in inv.values
     ):
         a.flag(Risk.HIGH, "gh api with a method or fields changes GitHub state")
@@ -227,10 +205,8 @@ def github_cli(a: Analysis, inv: Invocation) -> None:
 
 
 def cargo_or_go(a: Analysis, inv: Invocation) -> None:
-    sub = next((v for v in inv.values if not v.startswith("-")), "")
-    if sub in ("publish", "login", "owner", "yank", "logout"):
-        a.flag(Risk.HIGH, f"{inv.name} {sub} publishes code or manages registry credentials")
-    elif sub == "install" and inv.name in ("cargo", "go"):
+    sub = inv.subcommand  # publishing and registry credentials: `programs.toml`
+    if sub == "install" and inv.name in ("cargo", "go"):
         a.flag(Risk.HIGH, f"{inv.name} install builds a program into your home directory's bin, outside the workspace")
     elif inv.name == "go" and sub == "env" and inv.has("-w", "-u"):
         a.flag(Risk.HIGH, "go env -w changes go's settings for every later build (proxy, flags, checksums)")
@@ -242,12 +218,9 @@ def cargo_or_go(a: Analysis, inv: Invocation) -> None:
 
 def container(a: Analysis, inv: Invocation) -> None:
     values = inv.values
-    sub = next((v for v in values if not v.startswith("-")), "")
+    sub = inv.subcommand  # pushing and registry credentials: `programs.toml`
     if sub in ("ps", "images", "version", "info", "logs", "inspect", "stats", "top", "port", "history"):
         a.flag(Risk.MEDIUM, f"{inv.name} {sub} inspects containers")
-        return
-    if sub in ("push", "login", "logout", "trust"):
-        a.flag(Risk.HIGH, f"{inv.name} {sub} uploads images or manages registry credentials")
         return
     if (
         sub in ("system", "volume", "image", "container", "network", "builder", "buildx")
@@ -282,7 +255,7 @@ def container(a: Analysis, inv: Invocation) -> None:
 
 def infrastructure(a: Analysis, inv: Invocation) -> None:
     values = inv.values
-    sub = next((v for v in values if not v.startswith("-")), "")
+    sub = inv.subcommand
     harmless = {
         "terraform": {"plan", "init", "validate", "fmt", "version", "show", "output", "providers", "graph"},
         "kubectl": {"get", "describe", "logs", "version", "explain", "api-resources", "top"},
@@ -297,15 +270,14 @@ def infrastructure(a: Analysis, inv: Invocation) -> None:
     }.get(inv.name, set())
     if (inv.name == "kubectl" and {"secret", "secrets"} & set(values)) or any(v.startswith("secret/") for v in values):
         a.flag(Risk.HIGH, f"{inv.name} {sub} reads or changes cluster secrets")
-    elif (sub in harmless or _reads_kube_config(inv.name, values)) and "--raw" not in values:
+    elif (sub in harmless or _reads_kube_config(inv.name, inv.subcommands)) and "--raw" not in values:
         a.flag(Risk.MEDIUM, f"{inv.name} {sub} reads infrastructure state")
     else:
         a.flag(Risk.HIGH, f"{inv.name} {sub} acts on cloud or cluster resources with your credentials")
 
 
-def _reads_kube_config(program: str, values: list[str]) -> bool:
+def _reads_kube_config(program: str, verbs: list[str]) -> bool:
     """`kubectl config current-context`, `get-contexts`, `view` (keys redacted without --raw)."""
-    verbs = [v for v in values if not v.startswith("-")]
     return program == "kubectl" and verbs[:1] == ["config"] and verbs[1:2] in _KUBE_CONFIG_READS
 
 
@@ -316,7 +288,7 @@ def python_module(a: Analysis, inv: Invocation, module: str, rest: list[Word]) -
     """`python -m MODULE ...`: the module decides."""
     sub_inv = Invocation(module, rest, inv.command, inv.cwd, inv.pipeline)
     if module in ("pip", "uv", "poetry", "pipx", "twine", "conda"):
-        package_manager(a, sub_inv)
+        a.nested_invocation([Word(module), *rest], inv)  # as the program itself: `python -m twine upload`
     elif module in ("json.tool", "tabnanny", "pydoc", "site", "sysconfig", "platform"):
         a.flag(Risk.LOW, f"python -m {module} inspects")
     elif module in ("http.server", "SimpleHTTPServer", "smtpd", "ftplib"):
@@ -333,41 +305,13 @@ def python_module(a: Analysis, inv: Invocation, module: str, rest: list[Word]) -
                 a.read_path(word, inv.cwd)
 
 
-HANDLERS: dict[str, Handler] = {
-    "git": git,
-    **{
-        name: package_manager
-        for name in words("""
-            npm pnpm yarn bun cnpm pip pip3 uv pipx poetry pdm hatch conda mamba gem bundle twine
-            composer brew npx pnpx bunx uvx
-        """)
-    },
-    **{
-        name: build_tool
-        for name in words("""
-            make cmake ninja meson mvn gradle gradlew ant bazel sbt dotnet tox nox pytest py.test
-            jest vitest tsc eslint prettier ruff black mypy flake8 pylint isort rustc gcc g++ clang
-            javac mix swift flutter dart zig just task invoke rake pre-commit webpack vite next
-            turbo nx lerna coverage behave unittest ctest phpunit rspec go-task
-        """)
-    },
-    "cargo": cargo_or_go,
-    "go": cargo_or_go,
-    "rustup": cargo_or_go,
-    **{name: container for name in ("docker", "podman", "docker-compose", "nerdctl", "buildah")},
-    **{
-        name: infrastructure
-        for name in words("""
-            kubectl helm terraform tofu pulumi aws gcloud az doctl flyctl fly heroku vercel netlify
-            firebase eksctl ansible ansible-playbook glab oc k9s serverless sls cdk cdktf sam amplify
-            wrangler railway render supabase
-        """)
-    },
-    "gh": github_cli,
-    **{
-        name: system_package
-        for name in words("""
-            apt apt-get yum dnf pacman apk zypper snap port emerge dpkg rpm flatpak
-        """)
-    },
-}
+#: The code checks this module offers the program table (`programs.toml` names them).
+CHECKS: tuple[Handler, ...] = (
+    build_tool,
+    cargo_or_go,
+    container,
+    github_cli,
+    infrastructure,
+    package_manager,
+    system_package,
+)

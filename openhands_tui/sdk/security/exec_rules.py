@@ -17,9 +17,7 @@ from openhands_tui.sdk.security.interpreter_rules import (
     PYTHONS,
     SCRIPT_LANGUAGES,
     STDIN_PATHS,
-    python,
     runs_unseen_code,
-    script_language,
 )
 from openhands_tui.sdk.security.invocation import XARGS_INPUT, Analysis, Handler, Invocation, note_placeholder, words
 from openhands_tui.sdk.security.searches import prints_environment
@@ -302,22 +300,13 @@ def eval_builtin(a: Analysis, inv: Invocation) -> None:
         a.nested_shell(" ".join(inv.values), inv.cwd, "eval")
 
 
-HANDLERS: dict[str, Handler] = {
-    **{name: privileged for name in ("sudo", "doas", "pkexec", "run0", "sudoedit")},
-    "su": su,
-    **{
-        name: wrapper
-        for name in words("""
-        env timeout nice nohup command builtin exec stdbuf ionice time xargs watch unbuffer
-        caffeinate taskset flock chrt strace ltrace setsid systemd-run script
-    """)
-    },
-    **{name: shell for name in SHELLS},
-    "busybox": multicall,
-    "toybox": multicall,
-    "source": source,
-    ".": source,
-    "eval": eval_builtin,
-    **{name: python for name in PYTHONS},
-    **{name: script_language for name in SCRIPT_LANGUAGES},
-}
+#: The code checks this module offers the program table (`programs.toml` names them).
+CHECKS: tuple[Handler, ...] = (
+    eval_builtin,
+    multicall,
+    privileged,
+    shell,
+    source,
+    su,
+    wrapper,
+)

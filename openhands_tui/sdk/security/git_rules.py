@@ -370,3 +370,7 @@ _GIT_SUBCOMMANDS: dict[str, Handler] = {
     "daemon": _git_persists,
     "instaweb": _git_persists,
 }
+
+
+#: The code checks this module offers the program table (`programs.toml` names them).
+CHECKS: tuple[Handler, ...] = (git,)

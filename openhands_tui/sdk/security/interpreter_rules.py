@@ -11,7 +11,7 @@ import re
 from openhands_tui.sdk.facts.event import Risk
 from openhands_tui.sdk.files.read import read_head
 from openhands_tui.sdk.security.code_checks import check_python, check_script, path_literals, writes_python_startup
-from openhands_tui.sdk.security.invocation import Analysis, Invocation
+from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation
 from openhands_tui.sdk.shell.syntax import Word
 
 #: Paths that are really standard input: code read from them cannot be seen beforehand.
@@ -196,3 +196,10 @@ def _evaluates(cluster: str, program: str = "") -> bool:
     `-p` prints an expression (perl, node); `-r` runs code only for php (node's `-r` is
     `--require`: the code is in the `-e` after it)."""
     return cluster[-1:] in ("e", "E") or cluster == "-p" or (cluster == "-r" and program.startswith("php"))
+
+
+#: The code checks this module offers the program table (`programs.toml` names them).
+CHECKS: tuple[Handler, ...] = (
+    python,
+    script_language,
+)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -14,6 +15,9 @@ from openhands_tui.sdk.shell.syntax import SimpleCommand, Word
 class Finding:
     risk: Risk
     reason: str
+    #: The stable id of the rule that found it (`npm.publish`, `path:secret`), shown with the
+    #: reason and asserted by tests instead of its prose.
+    rule: str = ""
 
 
 @dataclass
@@ -26,6 +30,24 @@ class Invocation:
     cwd: str
     #: Names of the other programs in the same pipeline, by position.
     pipeline: list[str] = field(default_factory=list)
+    #: Where in `args` the program table's grammar reads the subcommand (None: not known).
+    subcommand_at: int | None = None
+
+    @property
+    def subcommand(self) -> str:
+        """The subcommand as the program's grammar reads it (`npm --workspace pkg publish` ->
+        `publish`); without one, the first word that is no option."""
+        if self.subcommand_at is not None:
+            return self.args[self.subcommand_at].value
+        return next((v for v in self.values if not v.startswith("-")), "")
+
+    @property
+    def subcommands(self) -> list[str]:
+        """The words from the subcommand on that are no options (`gh release create v1`)."""
+        start = self.subcommand_at
+        if start is None:
+            return [v for v in self.values if not v.startswith("-")]
+        return [w.value for w in self.args[start:] if not w.value.startswith("-")]
 
     @property
     def values(self) -> list[str]:
@@ -94,7 +116,11 @@ class Analysis(Protocol):
     #: Facts one part of a command line leaves for later parts (e.g. remotes it added).
     facts: dict[str, set[str]]
 
-    def flag(self, risk: Risk, reason: str) -> None: ...
+    def flag(self, risk: Risk, reason: str, rule: str = "") -> None: ...
+
+    def ruled(self, rule: str) -> AbstractContextManager[None]:
+        """Findings flagged inside without a rule id of their own get `rule`."""
+        ...
 
     def read_path(self, word: Word, cwd: str) -> None: ...
 

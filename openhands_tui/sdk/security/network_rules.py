@@ -146,17 +146,11 @@ def openssl(a: Analysis, inv: Invocation) -> None:
         a.flag(Risk.MEDIUM, "openssl works with keys, certificates and encrypted data")
 
 
-HANDLERS: dict[str, Handler] = {
-    **{name: network for name in ("curl", "wget", "http", "https", "xh", "aria2c", "fetch", "lynx", "links")},
-    **{
-        name: remote
-        for name in words("""
-            ssh scp sftp nc ncat netcat socat telnet ftp mosh rlogin rsh tftp sshpass
-            mail mailx mutt sendmail msmtp swaks lftp smbclient
-        """)
-    },
-    **{name: probe for name in ("ping", "dig", "nslookup", "host", "traceroute", "whois", "mtr", "drill")},
-    "getent": getent,
-    "openssl": openssl,
-}
-NETWORK_HANDLERS = HANDLERS
+#: The code checks this module offers the program table (`programs.toml` names them).
+CHECKS: tuple[Handler, ...] = (
+    getent,
+    network,
+    openssl,
+    probe,
+    remote,
+)

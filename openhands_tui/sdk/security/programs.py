@@ -13,30 +13,12 @@ from dataclasses import replace
 
 from openhands_tui.sdk.facts.event import Risk
 from openhands_tui.sdk.security.invocation import Analysis, Handler, Invocation, holds_placeholder, words
-from openhands_tui.sdk.security.network_rules import NETWORK_HANDLERS, is_remote_rsync, remote
+from openhands_tui.sdk.security.network_rules import is_remote_rsync, remote
 from openhands_tui.sdk.security.scripted_tools import find, sed, tar
 from openhands_tui.sdk.security.searches import hunts_secrets, prints_environment
 from openhands_tui.sdk.security.shell_state import SECRET_VARIABLE, check_declaration
 from openhands_tui.sdk.shell.syntax import Word
 
-#: Read-only programs: LOW unless a path they read is outside the workspace or a secret.
-READ_ONLY = frozenset(
-    words("""
-    ls cat head tail less more wc echo printf pwd which whoami id date uname hostname true false
-    grep egrep fgrep rg ag file stat du df tree basename dirname realpath readlink sort uniq cut tr
-    nl diff cmp comm column jq yq xxd od hexdump md5sum sha1sum sha256sum sha512sum cksum test [
-    type seq sleep cd pushd popd dirs fd locate strings wait help man tac rev fold fmt paste join
-    expand unexpand look bc expr ps uptime free nproc lscpu groups arch tty locale getconf history
-    unset shopt read return exit : umask jobs cal numfmt tsort sum
-""")
-)
-#: Programs that change files inside the workspace: MEDIUM, HIGH if a target is elsewhere.
-WRITERS = frozenset(
-    words("""
-    mkdir touch cp mv ln rmdir install truncate patch unzip zip gzip gunzip bzip2 xz unxz 7z tar
-    split csplit mktemp dos2unix unix2dos
-""")
-)
 #: Flags after which a read-only program's next word is a value, not a path.
 _VALUE_FLAGS = frozenset(
     frozenset(
@@ -313,64 +295,20 @@ def secret_reader(a: Analysis, inv: Invocation) -> None:
     a.flag(Risk.HIGH, f"{inv.name} reads or manages credentials")
 
 
-def always_high(reason: str) -> Handler:
-    def handler(a: Analysis, inv: Invocation) -> None:
-        a.flag(Risk.HIGH, reason.format(name=inv.name))
-
-    return handler
-
-
-HANDLERS: dict[str, Handler] = {
-    **{name: read_only for name in READ_ONLY | {"find", "sed"}},
-    **{name: writer for name in WRITERS},
-    "rm": rm,
-    "unlink": rm,
-    "shred": shred,
-    "wipe": shred,
-    "srm": shred,
-    "chmod": chmod,
-    "chown": chmod,
-    "chgrp": chmod,
-    "chattr": chmod,
-    **{
-        name: system_control
-        for name in words("""
-            systemctl service shutdown reboot halt poweroff init telinit launchctl crontab at ufw
-            iptables ip6tables nft firewall-cmd setenforce csrutil spctl sysctl modprobe insmod batch
-            rmmod mount umount swapoff swapon update-rc.d chkconfig busctl dbus-send gdbus
-            qdbus
-        """)
-    },
-    **{
-        name: always_high("{name} manages users, passwords or privileges")
-        for name in words("""
-            useradd userdel usermod passwd chpasswd visudo groupadd gpasswd setcap chroot nsenter
-            unshare capsh
-        """)
-    },
-    **{
-        name: always_high("{name} writes filesystems or partitions (destroys data)")
-        for name in words("""
-            mkfs mkfs.ext4 mkfs.xfs mkfs.vfat mke2fs fdisk sfdisk parted wipefs mkswap format
-            diskutil
-        """)
-    },
-    "dd": dd,
-    "kill": kill,
-    "killall": kill,
-    "pkill": kill,
-    "killall5": kill,
-    **NETWORK_HANDLERS,
-    "rsync": rsync,
-    "ps": ps,
-    "printenv": env_dump,
-    **{name: set_variables for name in ("export", "declare", "typeset", "set", "local", "readonly")},
-    "tee": tee,
-    "sponge": tee,
-    **{
-        name: secret_reader
-        for name in words("""
-            ssh-add ssh-agent ssh-copy-id gpg security pass op vault keyring secret-tool aws-vault
-        """)
-    },
-}
+#: The code checks this module offers the program table (`programs.toml` names them).
+CHECKS: tuple[Handler, ...] = (
+    chmod,
+    dd,
+    env_dump,
+    kill,
+    ps,
+    read_only,
+    rm,
+    rsync,
+    secret_reader,
+    set_variables,
+    shred,
+    system_control,
+    tee,
+    writer,
+)

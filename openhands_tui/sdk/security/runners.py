@@ -261,11 +261,12 @@ def package_run(a: Analysis, inv: Invocation, sub: str) -> None:
             run_words(a, inv, command, f"{inv.name} {sub}")
 
 
-HANDLERS: dict[str, Handler] = {
-    "tmux": tmux,
-    "screen": screen,
-    "parallel": parallel,
-    "entr": entr,
-    **{name: plain_runner for name in ("chronic", "faketime", "dbus-run-session")},
-    **{name: verb_runner for name in ("pipenv", "devbox", "dotenv", "nix-shell")},
-}
+#: The code checks this module offers the program table (`programs.toml` names them).
+CHECKS: tuple[Handler, ...] = (
+    entr,
+    parallel,
+    plain_runner,
+    screen,
+    tmux,
+    verb_runner,
+)

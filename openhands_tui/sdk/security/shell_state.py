@@ -171,10 +171,11 @@ def sets_named(a: Analysis, inv: Invocation) -> None:
         a.flag(Risk.MEDIUM, f"{inv.name} changes shell state")
 
 
-HANDLERS: dict[str, Handler] = {
-    "trap": trap,
-    "alias": alias,
-    "hash": hash_builtin,
-    "enable": enable,
-    **{name: sets_named for name in ("printf", "read", "mapfile", "readarray", "complete", "compgen", "bind")},
-}
+#: The code checks this module offers the program table (`programs.toml` names them).
+CHECKS: tuple[Handler, ...] = (
+    alias,
+    enable,
+    hash_builtin,
+    sets_named,
+    trap,
+)

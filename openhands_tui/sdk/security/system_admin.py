@@ -77,10 +77,11 @@ def _installs_extension(values: list[str]) -> bool:
     return any(v == "--install-extension" or v.startswith("--install-extension=") for v in values)
 
 
-HANDLERS: dict[str, Handler] = {
-    **{name: approves_for_later for name in words("direnv mise rtx code codium cursor")},
-    **{name: other_agent for name in words("tui openhands claude codex gemini aider opencode goose amp cursor-agent")},
-    **{name: machine_settings for name in words("ip ifconfig route nmcli timedatectl hostnamectl hwclock date")},
-    **{name: tunnel for name in words("ngrok cloudflared lt localtunnel bore frpc")},
-    **{name: account for name in words("adduser deluser addgroup delgroup newgrp sg loginctl chsh chfn ssh-keygen")},
-}
+#: The code checks this module offers the program table (`programs.toml` names them).
+CHECKS: tuple[Handler, ...] = (
+    account,
+    approves_for_later,
+    machine_settings,
+    other_agent,
+    tunnel,
+)

@@ -69,9 +69,7 @@ class ConfirmScreen(ArmedDialog[Decision]):
                     yield Static(Text(shown_for_approval(request.summary), style="bold"), id="confirm-summary")
                 if diff:  # the new text is the model's: what hides in it must show (as in the command)
                     yield Static(highlighted(shown_for_approval(diff), "diff"), id="confirm-diff")
-                reasons = (
-                    "\n".join(f"• {shown_for_approval(reason)}" for reason in request.reasons) or "• no reasons given"
-                )
+                reasons = "\n".join(_why(request)) or "• no reasons given"
                 yield Static(Text("Why it is rated so:\n" + reasons), id="confirm-reasons")
                 yield Static(Text(json.dumps(request.arguments, indent=2)), id="confirm-details", classes="hidden")
             yield Input(placeholder="Why not? (optional, Enter to reject)", id="confirm-reason", classes="hidden")
@@ -156,3 +154,13 @@ class ConfirmScreen(ArmedDialog[Decision]):
 
     def action_details(self) -> None:
         self.query_one("#confirm-details").toggle_class("hidden")
+
+
+def _why(request: ConfirmationRequest) -> list[str]:
+    """Each reason with the id of the rule that gave it (`· npm.publish`), so a user can look the
+    rule up, tighten it in their own programs.toml, or report it by name."""
+    rules = request.rules + [""] * (len(request.reasons) - len(request.rules))
+    return [
+        f"• {shown_for_approval(reason)}" + (f"  · {shown_for_approval(rule)}" if rule else "")
+        for reason, rule in zip(request.reasons, rules, strict=False)
+    ]

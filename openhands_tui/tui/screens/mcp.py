@@ -13,8 +13,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from openhands_tui.sdk.mcp_port import MCPServerStatus
 from openhands_tui.sdk.terminal_text import strip_controls
-from openhands_tui.sdk.tool.mcp_port import MCPServerStatus
 
 _MARKS = {"running": ("●", "green"), "starting": ("◌", "yellow"), "failed": ("✖", "red"), "stopped": ("○", "dim")}
 
