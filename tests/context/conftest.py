@@ -6,11 +6,32 @@ from pathlib import Path
 
 import pytest
 
+from openhands_tui.sdk.context import load_microagents
+from openhands_tui.sdk.context.loader import LoadedMicroagents
+from openhands_tui.sdk.context.tasks import find_task_command
+
 
 def write(path: Path, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
     return path
+
+
+def load(workspace: Path, home: Path | None = None) -> LoadedMicroagents:
+    """What the loader finds for `workspace`, without the built-in skills; no home unless given."""
+    return load_microagents(workspace, home=home or workspace / "no-home", include_builtin=False)
+
+
+def skill_md(root: Path, folder: str, header: str, body: str = "Body.\n", where: str = ".agents/skills") -> Path:
+    """A SKILL.md with frontmatter `header` in `root/where/folder/`."""
+    return write(root / where / folder / "SKILL.md", f"---\n{header}---\n{body}")
+
+
+def sent(loaded: LoadedMicroagents, message: str) -> str:
+    """What the model is sent for the slash command `message` (it must be one)."""
+    command = find_task_command(message, loaded)
+    assert command is not None, message
+    return command.render({})
 
 
 @pytest.fixture

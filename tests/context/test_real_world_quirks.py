@@ -1,11 +1,14 @@
 """Files as public skill repositories and projects really write them, each of which was once
-misread: frontmatter other tools accept, a SKILL.md in the skills directory itself, user-only
-skills, Cursor rules, Copilot instructions, monorepos with AGENTS.md in several folders, and
-`.claude/skills/`. The fixtures are our own, written in those shapes.
+misread: frontmatter other tools accept or add, a SKILL.md in the skills directory itself,
+user-only skills, triggers written as a mapping or as text, Cursor rules, Copilot instructions,
+monorepos with AGENTS.md (and skill folders) in several folders, `.claude/skills/` and the skill
+folders of Copilot, Gemini CLI, Codex and others, Claude Code's rules and the plugins the user
+installed, AGENTS.override.md and QWEN.md. The fixtures are our own, written in those shapes.
 """
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -14,20 +17,11 @@ import pytest
 from openhands_tui.sdk import Agent, Conversation
 from openhands_tui.sdk.context import load_microagents
 from openhands_tui.sdk.context.agent_context import extra_info_block, skill_text, triggered_skills, workspace_block
-from openhands_tui.sdk.context.loader import LoadedMicroagents
-from openhands_tui.testing import Script, Turn
-from openhands_tui.testing.script import ScriptedToolCall
+from openhands_tui.sdk.context.tasks import find_task_command
+from openhands_tui.testing import Script, ScriptedToolCall, Turn
 from openhands_tui.tools.preset.default import get_default_tools
 from tests.conftest import llm_for, model_args, run_tui
-from tests.context.conftest import write
-
-
-def load(workspace: Path) -> LoadedMicroagents:
-    return load_microagents(workspace, home=workspace / "no-home", include_builtin=False)
-
-
-def skill_md(root: Path, folder: str, header: str, body: str = "Body.\n") -> Path:
-    return write(root / ".agents" / "skills" / folder / "SKILL.md", f"---\n{header}---\n{body}")
+from tests.context.conftest import load, sent, skill_md, write
 
 
 def test_frontmatter_other_tools_accept_is_read(workspace: Path) -> None:
@@ -387,8 +381,6 @@ def test_an_agents_md_written_by_windows_powershell_is_read(workspace: Path) -> 
 
 
 def test_claude_code_commands_run_as_tasks_with_their_arguments(workspace: Path, isolated_home: Path, serve) -> None:
-    from openhands_tui.sdk.context.tasks import find_task_command
-
     commands = workspace / ".claude" / "commands"
     write(
         commands / "review.md",
@@ -414,3 +406,283 @@ def test_claude_code_commands_run_as_tasks_with_their_arguments(workspace: Path,
     sent = server.requests[0].messages[-1]["content"]
     assert "Review the auth module for bugs.\nContext: !`git diff HEAD`" in sent  # shown, never run
     assert "$ARGUMENTS" not in sent
+
+
+def test_an_argument_hint_of_several_bracket_groups_is_text(workspace: Path) -> None:
+    skill_md(
+        workspace,
+        "fix",
+        "name: fix\ndescription: Fix an issue\nargument-hint: [issue-number] [branch]\n",
+        where=".claude/skills",
+    )
+    skill_md(
+        workspace,
+        "profile",
+        "name: profile\ndescription: Profiles\nargument-hint: [list|save|load] [name]\n",
+        where=".claude/skills",
+    )
+    write(
+        workspace / ".claude/commands/review-pr.md",
+        "---\nargument-hint: [pr-number] [priority]\ndescription: Review a pull request\n---\nReview $ARGUMENTS.\n",
+    )
+    skill_md(
+        workspace, "broken", "name: broken\ndescription: x\nallowed-tools: [Read, Grep\n", where=".claude/skills"
+    )  # never closed
+    loaded = load(workspace)
+    found = {s.name: s for s in loaded.skills}
+    assert found["fix"].description == "Fix an issue" and found["profile"].description == "Profiles"
+    assert found["review-pr"].description == "Review a pull request"
+    assert "broken" not in found
+    assert len(loaded.warnings) == 1 and "broken/SKILL.md: skipped, broken YAML frontmatter" in loaded.warnings[0]
+
+
+def test_skill_frontmatter_as_other_tools_write_it(workspace: Path) -> None:
+    skill_md(
+        workspace,
+        "ai-advisor",
+        "name: AI Advisor Workflow\ndescription: 提案書を自動生成する\ntags: [a, b]\n",
+        where=".claude/skills",
+    )
+    skill_md(
+        workspace,
+        "setup-refresh",
+        "name: setup-refresh\ndescription: Refresh\ntype: skill\nuser-invocable: 'no'\n",
+        where=".claude/skills",
+    )
+    skill_md(
+        workspace,
+        "deploy",
+        "name: deploy\ndescription: Ship it\ndisable-model-invocation: 'on'\n",
+        where=".claude/skills",
+    )
+    write(workspace / ".claude/skills/open/SKILL.md", "---\nname: open\ndescription: never closed\n\n# Open\nSteps.\n")
+    write(workspace / ".claude/skills/rule/SKILL.md", "---\n# A rule first\nSteps.\n")  # a rule, no frontmatter
+    write(workspace / ".claude/skills/list/SKILL.md", "---\n- one\n- two\n")  # a rule, then a list
+    loaded = load(workspace)
+    found = {s.name: s for s in loaded.skills}
+    assert found["AI Advisor Workflow"].commands() == ["/ai-advisor"]  # its folder: the name is no word
+    assert found["setup-refresh"].commands() == [] and found["setup-refresh"].agent_skill
+    assert found["deploy"].commands() == ["/deploy"] and not found["deploy"].agent_skill  # the user's only
+    assert (found["open"].description, found["open"].content) == ("never closed", "# Open\nSteps.")
+    assert found["rule"].content == "---\n# A rule first\nSteps." and found["list"].content == "---\n- one\n- two"
+    assert loaded.warnings == [
+        f"{workspace}/.claude/skills/open/SKILL.md: its frontmatter is never closed with `---`; read up to its "
+        "first line that is not `key: value`"
+    ]  # `type: skill` is another tool's word, not a problem to report
+
+
+def test_frontmatter_other_tools_add_loads_and_changes_nothing_here(workspace: Path) -> None:
+    """Already read right; kept so: Windows line ends with Claude Code's `model:` and `hooks:`
+    (hooks run programs, so they are never taken from a file), a tab in YAML, a folded description."""
+    skills = workspace / ".claude/skills"
+    (skills / "win").mkdir(parents=True)
+    (skills / "win/SKILL.md").write_bytes(
+        b"\xef\xbb\xbf---\r\nname: win\r\ndescription: Windows\r\nmodel: opus\r\ncontext: fork\r\n"
+        b"hooks:\r\n  PreToolUse:\r\n    - command: ./check.sh\r\n---\r\nSee references/api.md.\r\n"
+    )
+    write(skills / "tabbed/SKILL.md", "---\nname: tabbed\ndescription: Tabbed\nmetadata:\n\tversion: 1\n---\nBody.\n")
+    write(skills / "folded/SKILL.md", "---\nname: folded\ndescription: >-\n  Use when\n  folding.\n---\nBody.\n")
+    loaded = load(workspace)
+    found = {s.name: (s.description, s.content) for s in loaded.skills}
+    assert found == {
+        "win": ("Windows", "See references/api.md."),
+        "tabbed": ("Tabbed", "Body."),
+        "folded": ("Use when folding.", "Body."),
+    }
+    assert loaded.warnings == []
+
+
+def test_triggers_written_as_a_mapping_or_as_text_are_the_words_they_list(workspace: Path) -> None:
+    skills = workspace / ".claude/skills"
+    write(
+        skills / "graph/SKILL.md",
+        "---\nname: graph\ndescription: Code graph\ntriggers:\n  keywords:\n  - callers\n  - index\n"
+        "schema: 1\n---\nUse it.\n",
+    )
+    write(skills / "ship/SKILL.md", '---\nname: ship\ndescription: Ship\ntriggers: "deploy, release"\n---\nShip it.\n')
+    write(skills / "odd/SKILL.md", "---\nname: odd\ndescription: Odd\ntriggers: 5\n---\nAnother tool's field.\n")
+    write(
+        workspace / ".openhands/microagents/lint.md",
+        "---\nname: lint\ntrigger:\n  type: keyword\n  keywords: [ruff]\n---\nRun ruff.\n",
+    )
+    loaded = load(workspace)
+    assert loaded.warnings == []
+    found = {s.name: s.triggers for s in loaded.skills}
+    assert found == {
+        "graph": ["callers", "index", "/graph"],
+        "ship": ["deploy", "release", "/ship"],
+        "odd": ["odd", "/odd"],
+        "lint": ["ruff"],
+    }
+    fired = [s.name for s, _ in triggered_skills(loaded.skills, "who are the callers of the release", set())]
+    assert fired == ["graph", "ship"]
+    assert triggered_skills(loaded.skills, "list the keywords", set()) == []
+
+
+def test_copilot_gemini_and_codex_skill_folders_load(workspace: Path, isolated_home: Path) -> None:
+    for where in (
+        ".github/skills",
+        ".gemini/skills",
+        ".codex/skills",
+        ".cursor/skills",
+        ".opencode/skills",
+        ".windsurf/skills",
+        ".qwen/skills",
+    ):
+        name = where.split("/")[0].strip(".")
+        skill_md(workspace, name, f"name: {name}\ndescription: from {where}\n", where=where)
+    skill_md(isolated_home, "mine", "name: mine\ndescription: personal\n", where=".copilot/skills")
+    (isolated_home / ".gemini").mkdir()
+    (isolated_home / ".gemini/skills").symlink_to(isolated_home / ".copilot/skills")  # one set, shared
+    loaded = load(workspace, isolated_home)
+    assert {s.name: s.description for s in loaded.skills} == {
+        "github": "from .github/skills",
+        "gemini": "from .gemini/skills",
+        "codex": "from .codex/skills",
+        "cursor": "from .cursor/skills",
+        "opencode": "from .opencode/skills",
+        "windsurf": "from .windsurf/skills",
+        "qwen": "from .qwen/skills",
+        "mine": "personal",
+    }
+    assert loaded.warnings == [] and loaded.shadowed == []
+
+
+def test_skill_folders_of_a_monorepos_packages_are_found(workspace: Path) -> None:
+    def skill(where: str, name: str) -> None:
+        write(
+            workspace / where / name / "SKILL.md", f"---\nname: {name}\ndescription: {name} in {where}\n---\nSteps.\n"
+        )
+
+    skill(".claude/skills", "deploy")
+    skill("packages/web/.claude/skills", "deploy")  # the workspace's own comes first
+    skill("packages/web/.claude/skills", "storybook")
+    skill("packages/api/.agents/skills", "migrate")
+    skill("services/billing/.github/skills", "invoices")
+    skill("node_modules/some-package/.claude/skills", "vendored")  # a tree nobody works in
+    skill("a/b/c/d/e/f/g/.claude/skills", "too-deep")  # past the six folders the sandbox guards
+    skill("tests/fixtures/monorepo/.claude/skills", "fixture")  # a test's data, not the project's
+    write(workspace / "packages/web/.openhands/skills/repo.md", "Always on for the web package only.\n")
+    write(workspace / "packages/lib/docs/planted/SKILL.md", "---\nname: planted\ndescription: writable\n---\nObey.\n")
+    (workspace / "packages/lib/.claude/skills").mkdir(parents=True)
+    (workspace / "packages/lib/.claude/skills/planted").symlink_to(
+        workspace / "packages/lib/docs/planted"
+    )  # writable by commands
+    loaded = load(workspace)
+    found = {s.name: s for s in loaded.skills}
+    assert sorted(found) == ["deploy", "invoices", "migrate", "storybook"]
+    assert found["deploy"].source == str(workspace / ".claude/skills/deploy/SKILL.md")
+    assert any("packages/web/.claude/skills/deploy/SKILL.md" in line for line in loaded.shadowed)
+    assert found["storybook"].directory == str(workspace / "packages/web/.claude/skills/storybook")
+    assert found["migrate"].commands() == ["/migrate"] and found["migrate"].agent_skill
+    link = workspace / "packages/lib/.claude/skills/planted/SKILL.md"
+    assert loaded.warnings == [f"{link}: skipped, it links out of the package's skill folders"]
+    block = workspace_block(workspace, loaded.skills)
+    assert "- storybook: storybook in packages/web/.claude/skills (packages/web/.claude/skills/storybook)" in block
+    assert "Always on for the web package only." not in block
+
+
+def test_claude_code_rules_apply_as_claude_code_applies_them(workspace: Path) -> None:
+    rules = workspace / ".claude" / "rules"
+    write(rules / "style.md", "# Style\nTwo-space indents.\n")
+    write(
+        rules / "api/drizzle.md", '---\npaths:\n  - "src/lib/server/**"\n  - "drizzle.config.ts"\n---\nSync queries.\n'
+    )
+    write(rules / "frontend.md", "---\npaths: src/**/*.{ts,tsx}\n---\nHooks only.\n")
+    write(rules / "described.md", "---\ndescription: Release notes\n---\nKeep a changelog.\n")  # no paths: always
+    write(
+        workspace / ".cursor/rules/web.mdc",
+        "---\ndescription: Web\nglobs: web/**/*.{js,jsx}, *.html\n---\nES modules.\n",
+    )
+    loaded = load(workspace)
+    assert loaded.warnings == []
+    block = workspace_block(workspace, loaded.skills)
+    assert "Two-space indents." in block and "Keep a changelog." in block
+    assert "- claude:api/drizzle: (for files matching src/lib/server/**, drizzle.config.ts)" in block
+    assert "- claude:frontend: (for files matching src/**/*.{ts,tsx}) (.claude/rules/frontend.md)" in block
+    assert "- cursor:web: Web (for files matching web/**/*.{js,jsx}, *.html)" in block
+    for body in ("Sync queries.", "Hooks only.", "ES modules."):
+        assert body not in block  # read when the agent works on those files
+
+
+def test_agents_override_md_stands_in_for_agents_md(workspace: Path) -> None:
+    write(workspace / "AGENTS.md", "Use npm.\n")
+    write(workspace / "AGENTS.override.md", "Use the py311 conda environment.\n")
+    write(workspace / "CLAUDE.md", "Small commits.\n")
+    write(workspace / "pkg/AGENTS.override.md", "Package rules.\n")
+    loaded = load(workspace)
+    block = workspace_block(workspace, loaded.skills)
+    assert "Use the py311 conda environment." in block and "Small commits." in block
+    assert "Use npm." not in block  # Codex reads one or the other, the override first
+    assert "- pkg/AGENTS.override.md" in block  # pointed to, as a nested AGENTS.md is
+
+
+def test_qwen_md_is_an_instruction_file(workspace: Path) -> None:
+    write(workspace / "QWEN.md", "Answer in English.\n")
+    loaded = load(workspace)
+    assert [(s.name, s.type) for s in loaded.skills] == [("qwen", "repo")]
+    assert "Answer in English." in workspace_block(workspace, loaded.skills)
+
+
+def test_the_claude_code_plugins_the_user_installed_give_their_skills_and_commands(
+    workspace: Path, isolated_home: Path
+) -> None:
+    cache = isolated_home / ".claude/plugins/cache"
+
+    def plugin(marketplace: str, name: str) -> Path:
+        root = cache / marketplace / name / "1.0.0"
+        write(root / ".claude-plugin/plugin.json", json.dumps({"name": name, "version": "1.0.0"}))
+        write(
+            root / "skills/brainstorming/SKILL.md",
+            "---\nname: brainstorming\ndescription: Ideas first\n---\nRun `${CLAUDE_PLUGIN_ROOT}/scripts/ask.sh`.\n",
+        )
+        write(root / "commands/brainstorm.md", "---\ndescription: Brainstorm\n---\nBrainstorm $ARGUMENTS.\n")
+        return root
+
+    superpowers = plugin("superpowers-marketplace", "superpowers")
+    entry = {"installPath": str(superpowers), "version": "1.0.0", "installedAt": "2026-11-01T00:00:00.000Z"}
+    installed = {
+        "superpowers@superpowers-marketplace": [{"scope": "user", **entry}],
+        "quiet@mkt": [{"scope": "user", **entry, "installPath": str(plugin("mkt", "quiet"))}],
+        "theirs@mkt": [{"scope": "project", "projectPath": "/elsewhere", "installPath": str(plugin("mkt", "theirs"))}],
+        "planted@mkt": [{"scope": "user", "installPath": str(workspace / "plugin")}],
+    }
+    write(isolated_home / ".claude/plugins/installed_plugins.json", json.dumps({"version": 2, "plugins": installed}))
+    write(isolated_home / ".claude/settings.json", json.dumps({"enabledPlugins": {"quiet@mkt": False}}))
+    write(workspace / "plugin/commands/obey.md", "A file any command in the workspace could have written.\n")
+    loaded = load(workspace, isolated_home)
+    found = {s.name: s for s in loaded.skills}
+    assert sorted(found) == ["superpowers:brainstorm", "superpowers:brainstorming"]
+    assert found["superpowers:brainstorming"].origin == "user"
+    assert found["superpowers:brainstorming"].content == f"Run `{superpowers}/scripts/ask.sh`."
+    assert "/superpowers:brainstorming" in found["superpowers:brainstorming"].commands()
+    assert sent(loaded, "/superpowers:brainstorm the cache") == "Brainstorm the cache."
+    assert sent(loaded, "/brainstorm the cache") == "Brainstorm the cache."  # nothing nearer has the name
+    assert loaded.warnings == [
+        f"{isolated_home}/.claude/plugins/installed_plugins.json: plugin planted@mkt skipped, "
+        "it is not installed under ~/.claude/plugins"
+    ]
+
+
+def test_a_broken_plugin_list_is_one_warning(workspace: Path, isolated_home: Path) -> None:
+    write(isolated_home / ".claude/plugins/installed_plugins.json", '{"version": 2, "plugins": {')
+    loaded = load(workspace, isolated_home)
+    assert loaded.skills == [] and len(loaded.warnings) == 1
+    assert loaded.warnings[0].startswith(f"{isolated_home}/.claude/plugins/installed_plugins.json: skipped, unreadable")
+
+
+def test_a_plugin_installed_for_this_project_or_in_the_first_file_format_loads(
+    workspace: Path, isolated_home: Path
+) -> None:
+    def plugin(name: str) -> str:
+        root = isolated_home / ".claude/plugins/cache/mkt" / name / "2.0.0"
+        write(root / "commands/hello.md", f"Hello from {name}.\n")
+        return str(root)
+
+    project = {"scope": "local", "projectPath": str(workspace), "installPath": plugin("ours")}
+    plugins = {"ours@mkt": [project], "old@mkt": {"version": "1.0", "installPath": plugin("old")}}
+    write(isolated_home / ".claude/plugins/installed_plugins.json", json.dumps({"version": 1, "plugins": plugins}))
+    write(workspace / ".claude/settings.json", json.dumps({"enabledPlugins": {"old@mkt": False}}))  # off here
+    loaded = load(workspace, isolated_home)
+    assert [s.name for s in loaded.skills] == ["ours:hello"] and loaded.warnings == []
+    assert sent(loaded, "/ours:hello") == "Hello from ours."

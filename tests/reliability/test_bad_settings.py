@@ -1,9 +1,9 @@
-"""Settings of the model client that can never work (sixth chaos round): a base URL that is
-not an http(s) URL, a certificate bundle that is a directory or holds no certificate, a tuning
-value of the wrong type. Each was found only at the first model call — retried as if the
-provider had failed, or an "internal error" traceback in tui.log, exit 1 — or silently turned
-into another value (`timeout = true` was one second). Now: one line naming where the value
-came from, exit 2, before any request."""
+"""Settings of the model client that can never work: a base URL that is not an http(s) URL, a
+certificate bundle that is a directory or holds no certificate, a tuning value of the wrong
+type. Each was found only at the first model call — retried as if the provider had failed, or an
+"internal error" traceback in tui.log, exit 1 — or silently turned into another value
+(`timeout = true` was one second). Now: one line naming where the value came from, exit 2,
+before any request."""
 
 from __future__ import annotations
 

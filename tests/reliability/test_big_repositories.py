@@ -1,6 +1,6 @@
-"""Large repositories (fourth chaos round): what the editor reads must stay bounded however
-the workspace is shaped. A file of one enormous line (a minified dump, a binary without a
-newline) viewed by range was read whole into memory before being cut to 30,000 characters."""
+"""Large repositories: what the editor reads must stay bounded however the workspace is shaped.
+A file of one enormous line (a minified dump, a binary without a newline) viewed by range was
+read whole into memory before being cut to 30,000 characters."""
 
 from __future__ import annotations
 

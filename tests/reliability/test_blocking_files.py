@@ -1,7 +1,7 @@
 """A file that looks regular but blocks when read (/proc/kmsg waits for the kernel's next
 message): the file editor read it in a worker thread that never returned, so the run hung, and
-SIGTERM then waited on that thread at exit (found by the third chaos round). It is refused at
-once, with the reason, and the run goes on."""
+SIGTERM then waited on that thread at exit. It is refused at once, with the reason, and the run
+goes on."""
 
 from __future__ import annotations
 

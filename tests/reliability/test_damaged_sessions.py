@@ -1,6 +1,6 @@
-"""A session store damaged in ways a crash or a hostile workspace leave it (second chaos round):
-a log or metadata file replaced by a pipe, a directory or bytes that are not text. Resuming is
-one line naming the file, exit 2, at once (a pipe for its tui.log too); listing sessions skips the damaged one."""
+"""A session store damaged in ways a crash or a hostile workspace leave it: a log or metadata
+file replaced by a pipe, a directory or bytes that are not text. Resuming is one line naming the
+file, exit 2, at once (a pipe for its tui.log too); listing sessions skips the damaged one."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The environments users really run `tui` in (fourth chaos round): standard streams a launcher
-closed, an output encoding that cannot show the model's text, a PATH without the usual tools.
-Each run is a fresh interpreter: these conditions exist before the first line of Python runs."""
+"""The environments users really run `tui` in: standard streams a launcher closed, an output
+encoding that cannot show the model's text, a PATH without the usual tools. Each run is a fresh
+interpreter: these conditions exist before the first line of Python runs."""
 
 from __future__ import annotations
 

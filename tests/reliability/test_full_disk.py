@@ -1,8 +1,8 @@
-"""A state directory that fills up at the start of a run or just as it finishes (third chaos
-round; the middle of a run is test_processes.py's): the run ends with one line naming the full
-disk and exit 1, nothing prints a traceback — not even `logging` failing to write tui.log — and
-what was written loads. The state directory is a small tmpfs inside bubblewrap; at the finish,
-the model's own command fills it, in the same answer as its `finish`."""
+"""A state directory that fills up at the start of a run or just as it finishes (the middle of a
+run is test_processes.py's): the run ends with one line naming the full disk and exit 1, nothing
+prints a traceback — not even `logging` failing to write tui.log — and what was written loads.
+The state directory is a small tmpfs inside bubblewrap; at the finish, the model's own command
+fills it, in the same answer as its `finish`."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Tool calls no model should send, sent anyway: each is answered as an error the model reads,
-and the run goes on to finish (found by the second chaos round)."""
+and the run goes on to finish."""
 
 from __future__ import annotations
 

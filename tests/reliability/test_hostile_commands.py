@@ -1,5 +1,5 @@
-"""Commands that take the persistent shell's own output away (second chaos round): the next
-command's end is still seen at once, not after the timeout."""
+"""Commands that take the persistent shell's own output away: the next command's end is still
+seen at once, not after the timeout."""
 
 from __future__ import annotations
 

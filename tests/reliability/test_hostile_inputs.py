@@ -1,6 +1,6 @@
 """Files and flags that would hang or flood the program: a pipe, a device or a directory where a
 file is expected, a symlink loop, a task too big for any model, a strategy that exits. Each is
-one line naming the file or flag, exit 2, at once (found by the second chaos round)."""
+one line naming the file or flag, exit 2, at once."""
 
 from __future__ import annotations
 

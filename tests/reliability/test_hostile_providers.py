@@ -1,7 +1,7 @@
-"""Providers and models that send too little or too much (second chaos round): a partial
-answer is retried, never taken as the whole one; a wait longer than the cap ends the run at once
-with the reason instead of freezing it; and megabytes of text or a call of thousands of items are
-sent back shortened, not with every later request."""
+"""Providers and models that send too little or too much: a partial answer is retried, never
+taken as the whole one; a wait longer than the cap ends the run at once with the reason instead
+of freezing it; and megabytes of text or a call of thousands of items are sent back shortened,
+not with every later request."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """A FIFO (or any file that blocks a reader) wherever the context loader looks must not hang the
 session's start: it is skipped with a warning. The loader's own tables name the places (the same
-list the protection test uses), so a format added later is covered without anyone remembering.
-Found by the sixth chaos round: a `notes.md` FIFO in a skill's subfolder hung `tui` for good."""
+list the protection test uses), so a format added later is covered without anyone remembering. A
+`notes.md` FIFO in a skill's subfolder once hung `tui` for good."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""`tui mcp add/remove` against an MCP file it cannot read or write (sixth chaos round): a FIFO
-in its place blocked the command for ever (the engine read it safely, `tui mcp` did not), and a
-full disk was an ENOSPC traceback. Now one line each, and the file is as it was."""
+"""`tui mcp add/remove` against an MCP file it cannot read or write: a FIFO in its place blocked
+the command for ever (the engine read it safely, `tui mcp` did not), and a full disk was an
+ENOSPC traceback. Now one line each, and the file is as it was."""
 
 from __future__ import annotations
 

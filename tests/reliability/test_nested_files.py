@@ -1,6 +1,6 @@
-"""Config, rules and MCP files built to break a parser (third chaos round): TOML or JSON nested
-thousands deep made tomllib and json raise RecursionError, and a 5,000-digit number a ValueError
-— tracebacks at start-up. Each is now the file's usual one-line problem."""
+"""Config, rules and MCP files built to break a parser: TOML or JSON nested thousands deep made
+tomllib and json raise RecursionError, and a 5,000-digit number a ValueError — tracebacks at
+start-up. Each is now the file's usual one-line problem."""
 
 from __future__ import annotations
 

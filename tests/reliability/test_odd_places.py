@@ -1,8 +1,8 @@
-"""The commands other than a run, started from places they cannot use (sixth chaos round): a
-current directory deleted under the shell (`tui microagents`, `tui risk`, `tui mcp` ended in a
-FileNotFoundError traceback; a run already said it in one line), and `tui acp` with standard
-input or output that is no pipe (a regular file was a ValueError traceback; /dev/null, which
-epoll refuses, a traceback and then a wait for ever)."""
+"""The commands other than a run, started from places they cannot use: a current directory
+deleted under the shell (`tui microagents`, `tui risk`, `tui mcp` ended in a FileNotFoundError
+traceback; a run already said it in one line), and `tui acp` with standard input or output that
+is no pipe (a regular file was a ValueError traceback; /dev/null, which epoll refuses, a
+traceback and then a wait for ever)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
-"""Third chaos round, providers and models: gateways and proxies that answer oddly (an HTML
-502 page, a 200 whose body is an error, SSE comments and pings, no `[DONE]`, a stream cut into
-3-byte pieces through UTF-8 characters), calls built to break a JSON parser, a thousand calls in
-one answer, and an answer of megabytes — each through the real litellm client over HTTP."""
+"""Providers and models that answer oddly, and each answer still read as meant: gateways and
+proxies (an HTML 502 page, a 200 whose body is an error, SSE comments and pings, no `[DONE]`, a
+stream cut into 3-byte pieces through UTF-8 characters), calls built to break a JSON parser, a
+thousand calls in one answer, and an answer of megabytes — each through the real litellm client
+over HTTP."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""A session log written by another version of tui (fourth chaos round): a newer one's extra
-fields are read past, a kind of event this version does not know is named (not called damage,
-and never cut off as a torn last line), a missing field is named."""
+"""A session log written by another version of tui: a newer one's extra fields are read past, a
+kind of event this version does not know is named (not called damage, and never cut off as a
+torn last line), a missing field is named."""
 
 from __future__ import annotations
 

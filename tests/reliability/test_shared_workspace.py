@@ -1,7 +1,7 @@
-"""Two writers in one workspace (fourth chaos round): the user's own editor, a second tui or a
-command changes a file after the agent's edit; `undo_edit` restored its saved copy over that
-change, silently. It now refuses, says why, and the other writer's change stays. Two tuis
-saving the user's config at once keep both changes."""
+"""Two writers in one workspace: the user's own editor, a second tui or a command changes a file
+after the agent's edit; `undo_edit` restored its saved copy over that change, silently. It now
+refuses, says why, and the other writer's change stays. Two tuis saving the user's config at
+once keep both changes."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""Whoever reads a headless run's output may stop reading, go away, or have no room left
-(sixth chaos round): a pipe nobody empties (`tui ... | less` left on its first page), a
-standard error whose reader closed, an output file on a full disk. The run must still answer
-its signals, finish on its own terms, and say in its exit code when its output was lost.
+"""Whoever reads a headless run's output may stop reading, go away, or have no room left: a pipe
+nobody empties (`tui ... | less` left on its first page), a standard error whose reader closed,
+an output file on a full disk. The run must still answer its signals, finish on its own terms,
+and say in its exit code when its output was lost.
 
 Each run is a real `tui` forked from the warm launcher; its standard streams are a FIFO we
 hold open but never read, a FIFO we close, or /dev/full."""

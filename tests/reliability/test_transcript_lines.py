@@ -1,4 +1,4 @@
-"""A headless transcript's own lines cannot be forged by what it shows (sixth chaos round).
+"""A headless transcript's own lines cannot be forged by what it shows.
 
 Tool output is printed indented under its action; the transcript's own lines (`● finished`,
 `▸ action`) start further left. Carriage returns were flattened after the indentation was put

@@ -1,8 +1,8 @@
-"""Files and directories `tui` may not read (third chaos round). The suite runs as root, and
-chmod 000 does not stop root, so each run here is the real `tui` as the unprivileged user
-nobody (`setpriv --reuid=65534`), in a home and workspace it owns, among things only root may
-read: each is a warning, a result the model reads, or one line and exit 2 — never a traceback,
-never "(empty directory)" for a directory it could not list."""
+"""Files and directories `tui` may not read. The suite runs as root, and chmod 000 does not stop
+root, so each run here is the real `tui` as the unprivileged user nobody
+(`setpriv --reuid=65534`), in a home and workspace it owns, among things only root may read:
+each is a warning, a result the model reads, or one line and exit 2 — never a traceback, never
+"(empty directory)" for a directory it could not list."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The workspace deleted, replaced, or mounted read-only while the run goes on (third chaos
-round): each later call is an error the model reads that says what happened, the run still
-finishes, and nothing recreates the deleted workspace as if it had been there all along."""
+"""The workspace deleted, replaced, or mounted read-only while the run goes on: each later call
+is an error the model reads that says what happened, the run still finishes, and nothing
+recreates the deleted workspace as if it had been there all along."""
 
 from __future__ import annotations
 

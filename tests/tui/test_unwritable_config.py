@@ -1,7 +1,6 @@
 """A config directory the app cannot write (a read-only ~/.config, a home managed by a tool, a
-container): `/theme` and the model settings ended the app with a traceback, "always allow" ended the run
-(fourth chaos round). The change still applies to this session, and the app says why it was
-not remembered."""
+container): `/theme` and the model settings ended the app with a traceback, "always allow" ended
+the run. The change still applies to this session, and the app says why it was not remembered."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """A relative XDG base directory is ignored, as the XDG specification says: taken as it was, it
 was resolved against the current directory, so the repository `tui` was started in supplied the
-user's own config, permission rules, MCP servers and trusted projects (the sixth chaos round)."""
+user's own config, permission rules, MCP servers and trusted projects."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
-"""Fourth red-team round, what reaches the user's terminal: every word a repository or a
+"""What reaches the user's terminal is text, never escape sequences: every word a repository or a
 prompt-injected model chose (a microagent's name and triggers, a session's title, the model's
-own text, a command's output) is shown without escape sequences, in `tui sessions`, `tui
-microagents` and a headless run, and `--json` output stays one valid JSON document a line."""
+own text, a command's output, a project's MCP servers) is shown without them, in `tui sessions`,
+`tui microagents`, `tui mcp list` and a headless run, and `--json` output stays one valid JSON
+document a line."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 from openhands_tui.testing import Script, Turn
 from tests.conftest import model_args, run_tui
 
-KEY = "sk-round4-shown"
+KEY = "sk-shown-text"
 #: A window title, an OSC 8 link, a screen clear, a bidi override, an 8-bit CSI and a bell.
 HOSTILE = "\x1b]0;pwned\x07\x1b]8;;https://evil.example\x1b\\click\x1b]8;;\x1b\\\x1b[2J\u202e\x9b31m\x07"
 

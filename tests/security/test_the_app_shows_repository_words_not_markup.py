@@ -1,6 +1,6 @@
-"""Fourth red-team round, the app's side of shown text: a repository's skill names, command
-descriptions and input descriptions are words, not Textual markup. `[/bold]` in one used to
-raise MarkupError as the list or form rendered; `[@click=app.quit]` made a clickable action."""
+"""The app shows a repository's words as words: skill names, command descriptions and input
+descriptions are not Textual markup. `[/bold]` in one used to raise MarkupError as the list or
+form rendered; `[@click=app.quit]` made a clickable action."""
 
 from __future__ import annotations
 
