@@ -12,8 +12,7 @@ from __future__ import annotations
 import glob as globmod
 import os
 import re
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 
 from openhands_tui.sdk.facts.event import Risk
 from openhands_tui.sdk.files.read import read_head
@@ -70,13 +69,8 @@ class CommandAnalysis:
         if finding not in self.findings:
             self.findings.append(finding)
 
-    @contextmanager
-    def ruled(self, rule: str) -> Iterator[None]:
-        outer, self.rule = self.rule, rule
-        try:
-            yield
-        finally:
-            self.rule = outer
+    def ruled(self, rule: str) -> _Ruled:
+        return _Ruled(self, rule)
 
     def read_path(self, word: Word, cwd: str) -> None:
         if self._each_brace_alternative(word, cwd, self.read_path):
@@ -395,6 +389,22 @@ class CommandAnalysis:
             for name in word.variables:
                 if SECRET_VARIABLE.search(name):
                     self.flag(Risk.HIGH, f"expands ${name}, which holds a secret", rule="variable:secret")
+
+
+class _Ruled:
+    """`with analysis.ruled(id):` findings flagged inside without an id of their own get `id`
+    (a plain class: this runs for every program on every line rated)."""
+
+    __slots__ = ("analysis", "outer", "rule")
+
+    def __init__(self, analysis: CommandAnalysis, rule: str) -> None:
+        self.analysis, self.rule, self.outer = analysis, rule, analysis.rule
+
+    def __enter__(self) -> None:
+        self.outer, self.analysis.rule = self.analysis.rule, self.rule
+
+    def __exit__(self, *exc: object) -> None:
+        self.analysis.rule = self.outer
 
 
 def _positional_facts(words: list[Word]) -> dict[str, set[str]]:

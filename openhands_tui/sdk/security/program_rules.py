@@ -28,6 +28,11 @@ def judge_program(a: Analysis, inv: Invocation, entry: ProgramEntry) -> None:
     the command line when the entry's grammar cannot tell them apart)."""
     if entry.verdict is not None:
         _apply(a, inv, entry.verdict, inv.operands(entry.value_options))
+    if not entry.grammar:  # a program the table says nothing about beyond its check: read as before
+        if entry.check:
+            with a.ruled(entry.rule):
+                CHECKS[entry.check](a, inv)
+        return
     starts = readings(entry, inv.args)
     matched = False
     for start in starts:
@@ -44,10 +49,9 @@ def judge_program(a: Analysis, inv: Invocation, entry: ProgramEntry) -> None:
         )
     if entry.check:
         check = CHECKS[entry.check]
-        rule = f"{entry.check.replace('_', '-')}:{entry.name}"
         readings_of: list[int | None] = [*starts] or [None]
         for reading in readings_of:
-            with a.ruled(rule):
+            with a.ruled(entry.rule):
                 check(a, replace(inv, subcommand_at=reading))
 
 

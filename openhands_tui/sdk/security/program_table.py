@@ -83,6 +83,16 @@ class ProgramEntry:
     #: Where the entry was read from (for messages).
     source: str = ""
 
+    @property
+    def grammar(self) -> bool:
+        """Whether the entry says how to read the command line (else its check reads it)."""
+        return bool(self.value_options or self.subcommands or self.nesting or self.tasks)
+
+    @property
+    def rule(self) -> str:
+        """The id findings of the entry's code check get (`package-manager:npm`)."""
+        return f"{self.check.replace('_', '-')}:{self.name}"
+
     def verdicts(self) -> list[Verdict]:
         return ([self.verdict] if self.verdict else []) + list(self.subcommands.values())
 
