@@ -114,6 +114,7 @@ def _parse(text: str) -> None:
             "subcommand 'ship': needs id",
         ),
         ("[programs.foo]\ncheck = 'rm'\nnesting = { run = 9 }\n", "nesting maps"),
+        ("[programs.foo]\ncheck = 'rm'\nnesting = { '' = 0 }\n", "nesting maps"),
         ("[rules]\n", "unknown top-level key(s) rules"),
         ("[programs]\nfoo = { check = 'rm', examples = { match = ['foo'] } }\n", "examples belong to a verdict"),
     ],

@@ -193,8 +193,11 @@ def _entry(name: str, raw: Any, source: str, checks: frozenset[str]) -> ProgramE
     if any(not o.startswith(("-", "+")) for o in options):
         raise ProgramTableError(f"{where}: value_options are options (they start with - or +)")
     nesting = raw.get("nesting", {})
-    if not isinstance(nesting, dict) or not all(isinstance(n, int) and 0 <= n <= 4 for n in nesting.values()):
-        raise ProgramTableError(f"{where}: nesting maps a subcommand to how many words it takes (0-4)")
+    if not isinstance(nesting, dict) or not all(
+        isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= 4 and k.split() and k == " ".join(k.split())
+        for k, n in nesting.items()
+    ):
+        raise ProgramTableError(f"{where}: nesting maps a subcommand (words) to how many words it takes (0-4)")
     tasks = raw.get("tasks", False)
     if not isinstance(tasks, bool):
         raise ProgramTableError(f"{where}: tasks is true or false")
