@@ -53,7 +53,12 @@ class EditorConfirmer:
             kind=tool_kind(request.subject),
             status="pending",
             locations=locations(request.subject),
-            raw_input={"arguments": request.arguments, "risk": request.risk, "reasons": request.reasons},
+            raw_input={
+                "arguments": request.arguments,
+                "risk": request.risk,
+                "reasons": request.reasons,
+                "rules": request.rules,
+            },
         )
         async with self._one_at_a_time:
             try:

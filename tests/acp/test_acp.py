@@ -101,6 +101,7 @@ async def test_an_editor_runs_a_task_and_answers_a_high_risk_question(serve, wor
     call, options = editor.permissions[0]
     assert "rm -rf build" in call.title and "HIGH" in call.title and call.kind == "execute"
     assert {o.kind for o in options} >= {"allow_once", "allow_always", "reject_once"}
+    assert call.raw_input["risk"] == "HIGH" and "rm:rm" in call.raw_input["rules"]  # the editor hears which rule
     kinds = editor.kinds()
     assert "agent_message_chunk" in kinds and "tool_call" in kinds and "tool_call_update" in kinds and "plan" in kinds
     edit = next(u for u in editor.updates if u.session_update == "tool_call" and u.kind == "edit")
