@@ -18,12 +18,12 @@ from openhands_tui.sdk.files.private import one_writer, replace_privately
 from openhands_tui.sdk.files.read import read_regular
 from openhands_tui.sdk.files.toml_file import TomlFileError, read_toml
 from openhands_tui.sdk.files.xdg import config_base
+from openhands_tui.sdk.llm.reasoning import REASONING_EFFORTS, ReasoningEffort
 from openhands_tui.sdk.model import Model
 from openhands_tui.sdk.sandbox import SandboxPolicy
 
 ENV_MODEL, ENV_API_KEY, ENV_BASE_URL = "LLM_MODEL", "LLM_API_KEY", "LLM_BASE_URL"
 ENV_REASONING_EFFORT = "LLM_REASONING_EFFORT"
-REASONING_EFFORTS = ("low", "medium", "high", "off")
 
 
 def config_path() -> Path:
@@ -43,8 +43,8 @@ class LLMSettings(Model):
     model: str | None = None
     api_key: SecretStr | None = None
     base_url: str | None = None
-    #: low, medium, high or off (None: not set anywhere).
-    reasoning_effort: str | None = None
+    #: None: not set anywhere.
+    reasoning_effort: ReasoningEffort | None = None
     source: dict[str, str] = {}
 
     def require_model(self) -> str:
