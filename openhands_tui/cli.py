@@ -30,9 +30,6 @@ from openhands_tui.cli_inspect import (  # noqa: E402
 from openhands_tui.cli_mcp import mcp_app  # noqa: E402
 from openhands_tui.cli_usage import (  # noqa: E402
     HELP_EPILOG,
-    ConfirmChoice,
-    ReasoningChoice,
-    RiskChoice,
     SandboxChoice,
     ViewCommand,
     check_theme,
@@ -40,6 +37,9 @@ from openhands_tui.cli_usage import (  # noqa: E402
     usage_line,
 )
 from openhands_tui.interrupts import interrupted, raise_on_interrupt  # noqa: E402
+from openhands_tui.sdk.facts.risk import Risk  # noqa: E402
+from openhands_tui.sdk.llm.reasoning import ReasoningEffort  # noqa: E402
+from openhands_tui.sdk.run.confirmation_mode import ConfirmationMode  # noqa: E402
 from openhands_tui.standard_streams import lost_output, make_standard_streams_safe  # noqa: E402
 from openhands_tui.startup import collector_paused  # noqa: E402
 from openhands_tui.task_text import task_text  # noqa: E402
@@ -109,7 +109,7 @@ def main_command(
         str | None, typer.Option(metavar="KEY", help="API key for the model (env LLM_API_KEY; never stored).")
     ] = None,
     reasoning_effort: Annotated[
-        ReasoningChoice | None,
+        ReasoningEffort | None,
         typer.Option(
             help="How much the model thinks first (Claude extended thinking, OpenAI reasoning effort, "
             "Gemini thinking); env LLM_REASONING_EFFORT. Default: off."
@@ -132,11 +132,11 @@ def main_command(
         bool, typer.Option("--json", help="Headless: print one JSON event per line instead of a transcript.")
     ] = False,
     confirm: Annotated[
-        ConfirmChoice,
+        ConfirmationMode,
         typer.Option(
             help="When to ask before an action: always (anything that changes state), risky (HIGH risk), never."
         ),
-    ] = ConfirmChoice.risky,
+    ] = ConfirmationMode.RISKY,
     sandbox: Annotated[
         SandboxChoice | None,
         typer.Option(
@@ -152,9 +152,9 @@ def main_command(
         ),
     ] = False,
     risk_threshold: Annotated[
-        RiskChoice,
+        Risk,
         typer.Option(help="With --confirm risky: the lowest risk that is asked about."),
-    ] = RiskChoice.HIGH,
+    ] = Risk.HIGH,
     resume: Annotated[
         str | None,
         typer.Option(metavar="ID|last", help="Continue a stored session: its id (or a unique prefix), or 'last'."),
@@ -193,8 +193,6 @@ def main_command(
             describe_strategy(strategy, json_output, sandbox.value if sandbox is not None else None)
             return
         from openhands_tui.launch_options import LaunchOptions
-        from openhands_tui.sdk.facts.event import Risk
-        from openhands_tui.sdk.run.confirmation import ConfirmationMode
 
         options = LaunchOptions(
             strategy=strategy,
@@ -203,10 +201,10 @@ def main_command(
             model=model,
             base_url=base_url,
             api_key=api_key,
-            reasoning_effort=reasoning_effort.value if reasoning_effort else None,
+            reasoning_effort=reasoning_effort,
             workspace=workspace,
-            confirm=ConfirmationMode(confirm.value),
-            risk_threshold=Risk(risk_threshold.value),
+            confirm=confirm,
+            risk_threshold=risk_threshold,
             resume=resume,
             max_iterations=max_iterations,
             max_budget=max_budget,

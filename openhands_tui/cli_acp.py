@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from openhands_tui.cli_usage import ConfirmChoice, SandboxChoice, fail
+from openhands_tui.cli_usage import SandboxChoice, fail
+from openhands_tui.sdk.run.confirmation_mode import ConfirmationMode
 
 
 def acp_command(
@@ -21,8 +22,9 @@ def acp_command(
     base_url: Annotated[str | None, typer.Option(metavar="URL", help="Base URL (env LLM_BASE_URL).")] = None,
     api_key: Annotated[str | None, typer.Option(metavar="KEY", help="API key (env LLM_API_KEY).")] = None,
     confirm: Annotated[
-        ConfirmChoice, typer.Option(help="When to ask: always, risky (HIGH risk), never; the editor can switch.")
-    ] = ConfirmChoice.risky,
+        ConfirmationMode,
+        typer.Option(help="When to ask: always, risky (HIGH risk), never; the editor can switch."),
+    ] = ConfirmationMode.RISKY,
     sandbox: Annotated[
         SandboxChoice | None, typer.Option(help="Confine commands: workspace-write (default), read-only, off.")
     ] = None,
@@ -39,7 +41,6 @@ def acp_command(
     try:
         from openhands_tui.acp.agent import serve
         from openhands_tui.launch import LaunchOptions, load_strategy_spec
-        from openhands_tui.sdk.run.confirmation import ConfirmationMode
 
         load_strategy_spec(strategy)  # a broken strategy is one line now, not a failed session later
         options = LaunchOptions(
@@ -48,7 +49,7 @@ def acp_command(
             model=model,
             base_url=base_url,
             api_key=api_key,
-            confirm=ConfirmationMode(confirm.value),
+            confirm=confirm,
             sandbox=sandbox.value if sandbox is not None else None,
             trust_project=trust_project,
         )

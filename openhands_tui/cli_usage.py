@@ -47,31 +47,14 @@ def working_directory(workspace: Path | None, fail_with: Callable[[str], typer.E
 
 
 # -- the values flags accept ---------------------------------------------------------------
-
-
-class RiskChoice(StrEnum):
-    LOW = "LOW"
-    MEDIUM = "MEDIUM"
-    HIGH = "HIGH"
+# --risk-threshold, --confirm and --reasoning-effort take the engine's own lists (Risk,
+# ConfirmationMode, ReasoningEffort), each in a module that imports only the standard library.
 
 
 class SandboxChoice(StrEnum):
     read_only = "read-only"
     workspace_write = "workspace-write"
     off = "off"
-
-
-class ReasoningChoice(StrEnum):
-    low = "low"
-    medium = "medium"
-    high = "high"
-    off = "off"
-
-
-class ConfirmChoice(StrEnum):
-    always = "always"
-    risky = "risky"
-    never = "never"
 
 
 class ViewCommand(typer.core.TyperCommand):

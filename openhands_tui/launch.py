@@ -26,7 +26,7 @@ from openhands_tui.sdk.files.read import open_regular_for_append
 from openhands_tui.sdk.llm.client import LLM
 from openhands_tui.sdk.mcp_config import microagent_servers, session_servers
 from openhands_tui.sdk.run.confirmation import ConfirmationPolicy, Confirmer
-from openhands_tui.sdk.run.conversation import Conversation
+from openhands_tui.sdk.run.conversation import Conversation, ConversationParts
 from openhands_tui.sdk.run.runtime import Limits
 from openhands_tui.sdk.sandbox import SandboxPolicy
 from openhands_tui.sdk.security.analyzer import RuleAnalyzer
@@ -254,25 +254,24 @@ def _launch(
         opened.append(log)
         log.lock()
     _note_earlier_strategies(store, workspace)
-    conversation = Conversation(
-        agent,
-        workspace=workspace,
+    parts = ConversationParts(
         log=log,
+        history=history,
+        subscribers=subscribers or (),
+        redactor=redactor,
         confirmer=confirmer,
         policy=ConfirmationPolicy(mode=options.confirm, threshold=options.risk_threshold),
-        limits=Limits(max_iterations=options.max_iterations or Limits.max_iterations, max_budget=options.max_budget),
-        history=history,
-        subscribers=subscribers or [],
         permissions=permissions,
         analyzer=RuleAnalyzer(programs=programs),
         rules_file=user_rules_file(),
-        redactor=redactor,
-        microagents=microagents,
+        trust_project=options.trust_project,
         sandbox=sandbox,
         earlier_sandbox=meta.sandbox if meta else None,
+        microagents=microagents,
         mcp_servers=mcp.servers,
-        trust_project=options.trust_project,
+        limits=Limits(max_iterations=options.max_iterations or Limits.max_iterations, max_budget=options.max_budget),
     )
+    conversation = Conversation(agent, workspace=workspace, parts=parts)
     log.save_meta(sandbox=sandbox.mode)
     return Launched(
         conversation,

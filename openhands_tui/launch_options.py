@@ -9,8 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from openhands_tui.sdk.facts.event import Risk
-from openhands_tui.sdk.run.confirmation import ConfirmationMode
+from openhands_tui.sdk.facts.risk import Risk
+from openhands_tui.sdk.llm.reasoning import ReasoningEffort
+from openhands_tui.sdk.run.confirmation_mode import ConfirmationMode
 
 BUILTIN_SOLO = "builtin:solo"
 
@@ -23,7 +24,7 @@ class LaunchOptions:
     model: str | None = None
     base_url: str | None = None
     api_key: str | None = None
-    reasoning_effort: str | None = None
+    reasoning_effort: ReasoningEffort | None = None
     workspace: Path | None = None
     confirm: ConfirmationMode = ConfirmationMode.RISKY
     risk_threshold: Risk = Risk.HIGH

@@ -110,7 +110,8 @@ class EditorAgent:
         try:
             mode = ConfirmationMode(mode_id)
         except ValueError:
-            raise RequestError.invalid_params({"modeId": f"use one of always, risky, never, not {mode_id!r}"}) from None
+            modes = ", ".join(ConfirmationMode)
+            raise RequestError.invalid_params({"modeId": f"use one of {modes}, not {mode_id!r}"}) from None
         session.launched.conversation.set_policy(mode)  # published as an event: the editor hears it
         await session.queue.join()
         return SetSessionModeResponse()

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
         Confirmer,
         Decision,
     )
-    from openhands_tui.sdk.run.conversation import Conversation, RunOutcome
+    from openhands_tui.sdk.run.conversation import Conversation, ConversationParts, RunOutcome
     from openhands_tui.sdk.strategy import Strategy, StrategyParam, load_strategy
     from openhands_tui.sdk.tool import Action, Observation, Tool, ToolDefinition, ToolExecutor, register_tool
 
@@ -49,6 +49,7 @@ _HOMES = {
     "Skill": "openhands_tui.sdk.context",
     "TaskTrigger": "openhands_tui.sdk.context",
     "Conversation": "openhands_tui.sdk.run.conversation",
+    "ConversationParts": "openhands_tui.sdk.run.conversation",
     "RunOutcome": "openhands_tui.sdk.run.conversation",
     "Event": "openhands_tui.sdk.facts.event",
     "Risk": "openhands_tui.sdk.facts.event",
@@ -88,6 +89,7 @@ __all__ = [
     "ConfirmationRequest",
     "Confirmer",
     "Conversation",
+    "ConversationParts",
     "Decision",
     "Event",
     "ImageContent",

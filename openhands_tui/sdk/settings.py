@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 import os
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -17,13 +16,14 @@ from pydantic import SecretStr, ValidationError
 from openhands_tui.sdk.errors import ModelNotConfigured, SettingsError
 from openhands_tui.sdk.files.private import one_writer, replace_privately
 from openhands_tui.sdk.files.read import read_regular
+from openhands_tui.sdk.files.toml_file import TomlFileError, read_toml
 from openhands_tui.sdk.files.xdg import config_base
+from openhands_tui.sdk.llm.reasoning import REASONING_EFFORTS, ReasoningEffort
 from openhands_tui.sdk.model import Model
 from openhands_tui.sdk.sandbox import SandboxPolicy
 
 ENV_MODEL, ENV_API_KEY, ENV_BASE_URL = "LLM_MODEL", "LLM_API_KEY", "LLM_BASE_URL"
 ENV_REASONING_EFFORT = "LLM_REASONING_EFFORT"
-REASONING_EFFORTS = ("low", "medium", "high", "off")
 
 
 def config_path() -> Path:
@@ -31,30 +31,20 @@ def config_path() -> Path:
 
 
 def load_config(path: Path | None = None) -> dict[str, Any]:
-    """The parsed config file, or {} when there is none. A broken file is a one-line error.
-    A byte-order mark (Notepad saves one) is skipped: TOML has none, and tomllib called such a
-    file an "invalid statement at line 1, column 1" that nothing on the screen showed."""
+    """The parsed config file, or {} when there is none. A broken file is a one-line error."""
     path = path or config_path()
     try:
-        return tomllib.loads(read_regular(path).decode("utf-8-sig"))
-    except FileNotFoundError:
-        return {}
-    except UnicodeDecodeError:
-        raise SettingsError(f"{path}: not UTF-8 text") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise SettingsError(f"{path}: invalid TOML ({exc})") from None
-    except RecursionError:  # tomllib recurses once per level of nesting
-        raise SettingsError(f"{path}: invalid TOML (nested too deeply)") from None
-    except OSError as exc:
-        raise SettingsError(f"{path}: cannot read ({exc.strerror})") from None
+        return read_toml(path, missing_ok=True)
+    except TomlFileError as exc:
+        raise SettingsError(str(exc)) from None
 
 
 class LLMSettings(Model):
     model: str | None = None
     api_key: SecretStr | None = None
     base_url: str | None = None
-    #: low, medium, high or off (None: not set anywhere).
-    reasoning_effort: str | None = None
+    #: None: not set anywhere.
+    reasoning_effort: ReasoningEffort | None = None
     source: dict[str, str] = {}
 
     def require_model(self) -> str:

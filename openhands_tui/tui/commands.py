@@ -70,7 +70,7 @@ BUILTIN = [
     SlashCommand("resume", "reopen a stored session (id, or the list)"),
     SlashCommand("exit", "quit"),
 ]
-MODES = [ConfirmationMode.ALWAYS, ConfirmationMode.RISKY, ConfirmationMode.NEVER]
+MODES = list(ConfirmationMode)
 #: What F2 and a bare /confirm switch between: turning confirmations off is never one key away.
 TOGGLED = {ConfirmationMode.RISKY: ConfirmationMode.ALWAYS, ConfirmationMode.ALWAYS: ConfirmationMode.RISKY}
 
@@ -184,7 +184,8 @@ class SlashCommands:
             try:
                 mode = ConfirmationMode(argument)
             except ValueError:
-                self.app.notify(f"/confirm {argument}: use always, risky or never", severity="error")
+                *others, last = MODES
+                self.app.notify(f"/confirm {argument}: use {', '.join(others)} or {last}", severity="error")
                 return
         else:
             mode = TOGGLED.get(current, ConfirmationMode.RISKY)

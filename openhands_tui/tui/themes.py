@@ -6,13 +6,13 @@ crash."""
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Any
 
 from textual.app import App
 from textual.theme import Theme
 
+from openhands_tui.sdk.files.toml_file import TomlFileError, read_toml
 from openhands_tui.sdk.files.xdg import config_base
 from openhands_tui.sdk.terminal_text import one_line
 
@@ -35,12 +35,13 @@ def load_themes(problems: list[str] | None = None) -> list[Theme]:
             continue
         for path in files:
             try:
-                theme = Theme(**tomllib.loads(path.read_text(encoding="utf-8")))
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, TypeError, ValueError) as error:
+                theme = Theme(**read_toml(path))
+            except (TomlFileError, TypeError, ValueError) as error:  # unreadable, not TOML, not a Theme's fields
                 if shipped:
                     raise
                 if problems is not None:
-                    problems.append(f"{path}: not a theme ({one_line(str(error))[:120]}); skipped")
+                    cause = error.cause if isinstance(error, TomlFileError) else str(error)
+                    problems.append(f"{path}: not a theme ({one_line(cause)[:120]}); skipped")
                 continue
             found[theme.name] = theme
     return list(found.values())

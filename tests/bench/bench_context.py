@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import openhands_tui.tools  # noqa: F401
-from openhands_tui.sdk import Agent, AgentContext, Conversation
+from openhands_tui.sdk import Agent, AgentContext, Conversation, ConversationParts
 from openhands_tui.sdk.llm.client import LLM
 from openhands_tui.sdk.run.runtime import Limits
 from openhands_tui.sdk.tool import Tool
@@ -50,7 +50,8 @@ async def _run(scripts: list[Script], task: str) -> ScriptedLLMServer:
         tools=[*get_default_tools(), Tool(name="DelegateTool")],
         agent_context=AgentContext(system_message_suffix="ROLE:root"),
     )
-    conversation = Conversation(root, workspace=Path(tempfile.mkdtemp()), limits=Limits(max_iterations=None))
+    parts = ConversationParts(limits=Limits(max_iterations=None))
+    conversation = Conversation(root, workspace=Path(tempfile.mkdtemp()), parts=parts)
     outcome = await conversation.run(task)
     await conversation.close()
     server.stop()

@@ -120,7 +120,7 @@ async def _parallel() -> None:
     from _common import server_process
 
     import openhands_tui.tools  # noqa: F401 - registers the tools and the MCP client
-    from openhands_tui.sdk import LLM, Agent, Conversation
+    from openhands_tui.sdk import LLM, Agent, Conversation, ConversationParts
     from openhands_tui.testing import Script, ScriptedToolCall, Turn
 
     def lookup(key: str) -> ScriptedToolCall:
@@ -143,7 +143,8 @@ async def _parallel() -> None:
                 events: list = []
                 llm = LLM(model="openai/scripted", api_key="k", base_url=base_url)
                 agent = Agent(llm=llm, tools=[], mcp_config={"mcpServers": {"web": web.config()}})
-                conversation = Conversation(agent, workspace=Path(workspace), subscribers=[events.append])
+                parts = ConversationParts(subscribers=[events.append])
+                conversation = Conversation(agent, workspace=Path(workspace), parts=parts)
                 try:
                     await conversation.run(task)
                 finally:

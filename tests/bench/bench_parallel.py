@@ -26,7 +26,7 @@ from pathlib import Path
 from _common import server_process
 
 import openhands_tui.tools  # noqa: F401
-from openhands_tui.sdk import LLM, Agent, AgentContext, Conversation
+from openhands_tui.sdk import LLM, Agent, AgentContext, Conversation, ConversationParts
 from openhands_tui.sdk.facts.event import Event, LLMUsageEvent
 from openhands_tui.sdk.run.prefix_share import PrefixShare
 from openhands_tui.sdk.tool import Tool
@@ -45,7 +45,7 @@ async def fan_out(llm: LLM, children: int, workspace: Path) -> tuple[float, list
         tools=[Tool(name="DelegateTool", params={"max_parallel": children})],
         agent_context=AgentContext(system_message_suffix="ROLE:root"),
     )
-    conversation = Conversation(root, workspace=workspace, subscribers=[events.append])
+    conversation = Conversation(root, workspace=workspace, parts=ConversationParts(subscribers=[events.append]))
     started = time.perf_counter()
     outcome = await conversation.run("fan out")
     elapsed = time.perf_counter() - started

@@ -23,7 +23,7 @@ from pathlib import Path
 from _common import server_process
 
 import openhands_tui.tools  # noqa: F401
-from openhands_tui.sdk import LLM, Agent, Conversation
+from openhands_tui.sdk import LLM, Agent, Conversation, ConversationParts
 from openhands_tui.sdk.facts.event import ActionEvent, LLMUsageEvent, ObservationEvent
 from openhands_tui.sdk.facts.store import SessionMeta, SessionStore
 from openhands_tui.sdk.run.confirmation import ConfirmationMode, ConfirmationPolicy
@@ -42,14 +42,13 @@ async def _run(url: str, name: str, steps: int, state: Path) -> dict[str, float]
     agent = Agent(llm=LLM(model="openai/scripted", api_key="k", base_url=url), tools=get_default_tools())
     log = SessionStore(state).create(SessionMeta(id=name))
     events: list = []
-    conversation = Conversation(
-        agent,
-        workspace=Path(tempfile.mkdtemp()),
+    parts = ConversationParts(
         log=log,
         subscribers=[events.append],
         policy=ConfirmationPolicy(mode=ConfirmationMode.NEVER),
         limits=Limits(max_iterations=steps + 5),
     )
+    conversation = Conversation(agent, workspace=Path(tempfile.mkdtemp()), parts=parts)
     started, cpu_started = time.perf_counter(), time.process_time()
     outcome = await conversation.run(f"[{name}] run {steps} steps")
     elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started

@@ -21,7 +21,7 @@ from pathlib import Path
 from _common import describe
 
 import openhands_tui.tools  # noqa: F401
-from openhands_tui.sdk import LLM, Agent, Conversation
+from openhands_tui.sdk import LLM, Agent, Conversation, ConversationParts
 from openhands_tui.sdk.facts.event import (
     ActionEvent,
     Event,
@@ -92,7 +92,7 @@ async def resume_time(events: list[Event], runs: int = 5) -> tuple[list[float], 
             loaded = store.open("s").load()
             loads.append(time.perf_counter() - started)
             DelegationTree.from_events(loaded.events)
-            conversation = Conversation(agent, workspace=Path(tmp), history=loaded.events)
+            conversation = Conversation(agent, workspace=Path(tmp), parts=ConversationParts(history=loaded.events))
             await conversation.open()
             totals.append(time.perf_counter() - started)
             assert len(conversation.root.builder.messages) > len(events) // 2

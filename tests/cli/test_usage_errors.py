@@ -82,3 +82,20 @@ def test_a_workspace_at_home_is_taken_when_the_user_insists(serve, capsys, isola
     argv = ["--headless", "-t", "x", "--workspace", str(isolated_home), "--workspace-is-home", *model_args(server)]
     assert main(argv) == 0
     assert "done at home" in capsys.readouterr().out
+
+
+def test_the_flags_offer_exactly_the_engines_levels_and_modes(capsys, isolated_home) -> None:
+    """--reasoning-effort, --confirm and --risk-threshold take the engine's own lists: a level
+    the engine gains is a choice at once, and none the engine refuses is offered."""
+    from openhands_tui.sdk.facts.risk import Risk
+    from openhands_tui.sdk.llm.reasoning import REASONING_EFFORTS
+    from openhands_tui.sdk.run.confirmation_mode import ConfirmationMode
+
+    for flag, accepted in [
+        ("--reasoning-effort", REASONING_EFFORTS),
+        ("--confirm", [mode.value for mode in ConfirmationMode]),
+        ("--risk-threshold", [risk.value for risk in Risk]),
+    ]:
+        assert main([flag, "none-of-them"]) == 2
+        listed = ", ".join(f"'{value}'" for value in accepted)
+        assert capsys.readouterr().err == f"tui: Invalid value for '{flag}': 'none-of-them' is not one of {listed}.\n"

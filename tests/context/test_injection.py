@@ -104,12 +104,11 @@ async def test_injection_is_remembered_across_resume(serve, workspace: Path, tmp
 async def test_task_microagents_fill_inputs(serve, microagent_workspace: Path) -> None:
     server = serve([Script(turns=[Turn.finish("fixed")])])
     microagents = load_microagents(microagent_workspace)
-    from openhands_tui.sdk import Conversation
+    from openhands_tui.sdk import Conversation, ConversationParts
 
     events: list = []
-    conversation = Conversation(
-        _agent(server), workspace=microagent_workspace, microagents=microagents, subscribers=[events.append]
-    )
+    parts = ConversationParts(microagents=microagents, subscribers=[events.append])
+    conversation = Conversation(_agent(server), workspace=microagent_workspace, parts=parts)
     await conversation.run("/fix_issue please be careful", inputs={"issue": "42", "branch": "fix/42"})
     await conversation.close()
     sent = server.requests[0].messages[1]["content"]

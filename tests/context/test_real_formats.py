@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from openhands_tui.sdk import Agent, Conversation
+from openhands_tui.sdk import Agent, Conversation, ConversationParts
 from openhands_tui.sdk.context import load_microagents
 from openhands_tui.sdk.context.files import parse_header, split_frontmatter
 from openhands_tui.testing import Script, Turn
@@ -54,9 +54,10 @@ def agent(server) -> Agent:
     return Agent(llm=llm_for(server), tools=get_default_tools())
 
 
-async def converse(server, workspace: Path, task: str, inputs: dict[str, str] | None = None, **kwargs) -> list:
+async def converse(server, workspace: Path, task: str, inputs: dict[str, str] | None = None, **parts) -> list:
     events: list = []
-    conversation = Conversation(agent(server), workspace=workspace, subscribers=[events.append], **kwargs)
+    parts = ConversationParts(subscribers=[events.append], **parts)
+    conversation = Conversation(agent(server), workspace=workspace, parts=parts)
     try:
         await conversation.run(task, inputs=inputs)
     finally:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from openhands_tui.sdk import Agent, Conversation
+from openhands_tui.sdk import Agent, Conversation, ConversationParts
 from openhands_tui.sdk.context import load_microagents
 from openhands_tui.sdk.context.agent_context import extra_info_block, skill_text, triggered_skills, workspace_block
 from openhands_tui.sdk.context.tasks import find_task_command
@@ -157,7 +157,7 @@ async def _skill_observation(workspace: Path, serve, asked: str):
     server = serve([Script(turns=[call, Turn.finish()])])
     events: list = []
     agent = Agent(llm=llm_for(server), tools=get_default_tools())
-    conversation = Conversation(agent, workspace=workspace, subscribers=[events.append])
+    conversation = Conversation(agent, workspace=workspace, parts=ConversationParts(subscribers=[events.append]))
     try:
         await conversation.run("hello")
     finally:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from openhands_tui.sdk import Agent, Conversation
+from openhands_tui.sdk import Agent, Conversation, ConversationParts
 from openhands_tui.sdk.sandbox import SandboxPolicy
 from openhands_tui.sdk.tool import ToolContext
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
@@ -187,8 +187,7 @@ async def test_escape_sequences_never_reach_a_transcript(serve, workspace: Path)
     conversation = Conversation(
         Agent(llm=llm_for(server), tools=get_default_tools()),
         workspace=workspace,
-        subscribers=[TranscriptPrinter(out)],
-        sandbox=SandboxPolicy(mode="off"),
+        parts=ConversationParts(subscribers=[TranscriptPrinter(out)], sandbox=SandboxPolicy(mode="off")),
     )
     await conversation.run("go")
     await conversation.close()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from openhands_tui.sdk import Agent, Conversation
+from openhands_tui.sdk import Agent, Conversation, ConversationParts
 from openhands_tui.sdk.context.condenser import Condenser, plan_cut
 from openhands_tui.sdk.facts.event import Status
 from openhands_tui.sdk.facts.store import SessionMeta, SessionStore
@@ -86,7 +86,9 @@ async def test_resume_rebuilds_the_condensed_messages_exactly(serve, workspace: 
     first = await run(agent, workspace, "count", log=log)
     assert len(first.kinds("condensation")) >= 2
     live_messages = first.conversation.root.builder.messages
-    conversation = Conversation(agent, workspace=workspace, history=store.open("s").load().events)
+    conversation = Conversation(
+        agent, workspace=workspace, parts=ConversationParts(history=store.open("s").load().events)
+    )
     await conversation.open()
     assert conversation.root.builder.messages == live_messages
     await conversation.close()

@@ -49,13 +49,15 @@ async def test_carriage_returns_and_bidi_overrides_never_disguise_a_transcript(s
     from io import StringIO
 
     from openhands_tui.headless import TranscriptPrinter
-    from openhands_tui.sdk import Conversation
+    from openhands_tui.sdk import Conversation, ConversationParts
 
     disguised = "rm -rf ~ is what I ran\rall tests pass          \n\u202etxt.exe"
     server = serve([Script(turns=[Turn(text=disguised), Turn.finish(disguised)])])
     out = StringIO()
     conversation = Conversation(
-        Agent(llm=llm_for(server), tools=[]), workspace=workspace, subscribers=[TranscriptPrinter(out)]
+        Agent(llm=llm_for(server), tools=[]),
+        workspace=workspace,
+        parts=ConversationParts(subscribers=[TranscriptPrinter(out)]),
     )
     await conversation.run("go")
     await conversation.close()

@@ -12,7 +12,7 @@ from io import StringIO
 from pathlib import Path
 
 from openhands_tui.headless import TranscriptPrinter
-from openhands_tui.sdk import Agent, Conversation
+from openhands_tui.sdk import Agent, Conversation, ConversationParts
 from openhands_tui.sdk.sandbox import SandboxPolicy
 from openhands_tui.testing import Script, Turn
 from openhands_tui.tools.preset.default import get_default_tools
@@ -34,8 +34,7 @@ async def test_tool_output_stays_under_its_action(serve, workspace: Path) -> Non
     conversation = Conversation(
         Agent(llm=llm_for(server), tools=get_default_tools()),
         workspace=workspace,
-        subscribers=[TranscriptPrinter(out)],
-        sandbox=SandboxPolicy(mode="off"),
+        parts=ConversationParts(subscribers=[TranscriptPrinter(out)], sandbox=SandboxPolicy(mode="off")),
     )
     await conversation.run("go")
     await conversation.close()

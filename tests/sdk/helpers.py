@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import openhands_tui.tools  # noqa: F401 - registers the built-in tools
-from openhands_tui.sdk import Agent, Conversation, RunOutcome
+from openhands_tui.sdk import Agent, Conversation, ConversationParts, RunOutcome
 from openhands_tui.sdk.facts.event import Event
 from openhands_tui.sdk.run.confirmation import ConfirmationRequest, Decision
 
@@ -34,9 +34,12 @@ class Run:
         return [e for e in self.events if e.kind == kind]
 
 
-async def run(agent: Agent, workspace: Path, task: str | None, **kwargs: Any) -> Run:
+async def run(agent: Agent, workspace: Path, task: str | None, **parts: Any) -> Run:
+    """`parts`: ConversationParts' fields (log=, confirmer=, limits=...); the events are collected."""
     events: list[Event] = []
-    conversation = Conversation(agent, workspace=workspace, subscribers=[events.append], **kwargs)
+    conversation = Conversation(
+        agent, workspace=workspace, parts=ConversationParts(subscribers=[events.append], **parts)
+    )
     try:
         outcome = await conversation.run(task)
     finally:

@@ -247,3 +247,34 @@ async def test_action_is_durable_before_the_tool_runs(serve, workspace: Path, tm
     result = await run(_agent(server), workspace, "go", log=log, sandbox=SandboxPolicy(mode="off"))
     seen_on_disk.append(result.kinds("observation")[0].content.splitlines()[0])
     assert seen_on_disk == ["1"]  # the action line was already in events.jsonl when the command ran
+
+
+async def test_the_sdk_call_with_only_agent_and_workspace_runs(serve, workspace: Path) -> None:
+    """`Conversation(agent=..., workspace=...)`, as OpenHands SDK examples write it (a str
+    workspace too): every part takes its default."""
+    from openhands_tui.sdk import Conversation
+
+    server = serve([Script(turns=[Turn.finish("done")])])
+    conversation = Conversation(agent=_agent(server), workspace=str(workspace))
+    try:
+        outcome = await conversation.run("go")
+    finally:
+        await conversation.close()
+    assert outcome.status is Status.FINISHED and conversation.runtime.workspace == workspace.resolve()
+    assert conversation.runtime.policy == ConfirmationPolicy() and conversation.runtime.limits.max_iterations == 200
+
+
+async def test_the_parts_given_are_the_ones_the_run_uses(serve, workspace: Path) -> None:
+    from openhands_tui.sdk import Conversation, ConversationParts
+
+    server = serve([Script(turns=[Turn.finish("done")])])
+    seen: list[str] = []
+    policy, limits = ConfirmationPolicy(mode=ConfirmationMode.NEVER), Limits(max_iterations=7)
+    parts = ConversationParts(subscribers=[lambda event: seen.append(event.kind)], policy=policy, limits=limits)
+    conversation = Conversation(_agent(server), workspace=workspace, parts=parts)
+    try:
+        await conversation.run("go")
+    finally:
+        await conversation.close()
+    assert conversation.runtime.policy is policy and conversation.runtime.limits is limits
+    assert limits.iterations == 1 and "policy_changed" in seen  # one model call, counted here; events heard

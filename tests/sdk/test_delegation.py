@@ -335,11 +335,10 @@ async def test_siblings_keep_running_while_one_waits_for_confirmation(serve, wor
             closed_while_waiting.extend(e.agent_name for e in events if e.kind == "delegation_closed")
             return Decision(approved=True)
 
-    from openhands_tui.sdk import Conversation
+    from openhands_tui.sdk import Conversation, ConversationParts
 
-    conversation = Conversation(
-        _root(server), workspace=workspace, confirmer=SlowConfirmer(), subscribers=[events.append]
-    )
+    parts = ConversationParts(confirmer=SlowConfirmer(), subscribers=[events.append])
+    conversation = Conversation(_root(server), workspace=workspace, parts=parts)
     outcome = await conversation.run("go")
     await conversation.close()
     assert outcome.status is Status.FINISHED and gate.is_set()
@@ -356,9 +355,10 @@ async def test_interrupting_the_root_interrupts_its_children(serve, workspace: P
         ]
     )
     events: list = []
-    from openhands_tui.sdk import Conversation
+    from openhands_tui.sdk import Conversation, ConversationParts
 
-    conversation = Conversation(_root(server), workspace=workspace, subscribers=[events.append])
+    parts = ConversationParts(subscribers=[events.append])
+    conversation = Conversation(_root(server), workspace=workspace, parts=parts)
     task = asyncio.create_task(conversation.run("go"))
     while not any(e.kind == "action" and e.agent_id == "sleeper-1" for e in events):
         await asyncio.sleep(0.02)
@@ -393,11 +393,10 @@ async def test_tree_from_the_log_equals_the_live_tree_and_survives_resume(
     )
     store = SessionStore(tmp_path / "state")
     live = DelegationTree()
-    from openhands_tui.sdk import Conversation
+    from openhands_tui.sdk import Conversation, ConversationParts
 
-    conversation = Conversation(
-        _root(server), workspace=workspace, log=store.create(SessionMeta(id="s")), subscribers=[live.apply]
-    )
+    parts = ConversationParts(log=store.create(SessionMeta(id="s")), subscribers=[live.apply])
+    conversation = Conversation(_root(server), workspace=workspace, parts=parts)
     await conversation.run("first")
     await conversation.close()
     stored = DelegationTree.from_events(store.open("s").load().events)
@@ -405,9 +404,8 @@ async def test_tree_from_the_log_equals_the_live_tree_and_survives_resume(
     assert live.render().splitlines()[0].startswith("root [finished]")
 
     log = store.open("s")
-    resumed = Conversation(
-        _root(server), workspace=workspace, log=log, history=log.load().events, subscribers=[live.apply]
-    )
+    parts = ConversationParts(log=log, history=log.load().events, subscribers=[live.apply])
+    resumed = Conversation(_root(server), workspace=workspace, parts=parts)
     await resumed.run("second")
     await resumed.close()
     assert list(live.nodes) == ["root", "helper-1", "helper-2"]  # ids keep counting after resume

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from openhands_tui.sdk import Conversation
+from openhands_tui.sdk import Conversation, ConversationParts
 from openhands_tui.sdk.errors import StrategyError
 from openhands_tui.sdk.strategy import load_strategy_source
 from openhands_tui.testing import Script, Turn
@@ -41,7 +41,7 @@ async def in_process(
     loaded = load_strategy_source(str(FIXTURES / strategy))
     agent = loaded.build_agent(llm_for(server), loaded.resolve_params({}))
     events: list[Any] = []
-    conversation = Conversation(agent, workspace=workspace, subscribers=[events.append])
+    conversation = Conversation(agent, workspace=workspace, parts=ConversationParts(subscribers=[events.append]))
     try:
         await conversation.run(task, inputs=inputs)
     finally:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from openhands_tui.sdk import Agent, AgentContext, Conversation
+from openhands_tui.sdk import Agent, AgentContext, Conversation, ConversationParts
 from openhands_tui.sdk.facts.event import Event
 from openhands_tui.sdk.run.confirmation import ConfirmationMode, ConfirmationPolicy, Decision
 from openhands_tui.sdk.security.permissions import PermissionSet, project_rules_file, user_rules_file
@@ -190,8 +190,7 @@ async def test_switching_policy_mid_session_is_recorded(serve, workspace: Path) 
     conversation = Conversation(
         Agent(llm=llm_for(server), tools=get_default_tools()),
         workspace=workspace,
-        confirmer=confirmer,
-        subscribers=[events.append],
+        parts=ConversationParts(confirmer=confirmer, subscribers=[events.append]),
     )
     conversation.set_policy(ConfirmationMode.ALWAYS)
     await conversation.run("go")

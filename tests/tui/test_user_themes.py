@@ -3,6 +3,7 @@ broken file is one line on the screen, never a crash."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from openhands_tui.cli_usage import check_theme
 from openhands_tui.tui.app import OpenHandsApp
 from openhands_tui.tui.config import AppConfig
-from openhands_tui.tui.themes import SHIPPED, theme_names
+from openhands_tui.tui.themes import SHIPPED, load_themes, theme_names
 from tests.tui import canned
 from tests.tui.conftest import SIZE, wait_until
 
@@ -51,3 +52,11 @@ async def test_a_broken_theme_file_is_one_warning_and_the_app_runs(user_themes: 
         shown = " ".join(n.message for n in app._notifications)
         assert "broken.toml: not a theme" in shown and "wrong.toml: not a theme" in shown
         assert app.theme == "openhands-dark"
+
+
+def test_a_theme_file_that_is_a_pipe_is_skipped_not_waited_on(user_themes: Path) -> None:
+    os.mkfifo(user_themes / "pipe.toml")  # reading it whole would wait for a writer forever
+    problems: list[str] = []
+    assert "openhands-dark" in [theme.name for theme in load_themes(problems)]
+    cause = "cannot read (not a regular file (a pipe, device or socket))"
+    assert problems == [f"{user_themes / 'pipe.toml'}: not a theme ({cause}); skipped"]

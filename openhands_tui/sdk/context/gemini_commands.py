@@ -11,13 +11,13 @@ without the agent's own, confirmed, command.
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 
 from openhands_tui.sdk.context.arguments import GEMINI
 from openhands_tui.sdk.context.files import MAX_CONTENT_CHARS, read_source
 from openhands_tui.sdk.context.rules import rule_files
 from openhands_tui.sdk.context.skill import Skill
+from openhands_tui.sdk.files.toml_file import TomlFileError, parse_toml
 
 GEMINI_COMMANDS_DIR = ".gemini/commands"
 #: Qwen Code, a fork of Gemini CLI, reads the same TOML files from its own folder.
@@ -45,9 +45,9 @@ def _command(path: Path, name: str, origin: str, warnings: list[str]) -> Skill |
     if text is None:
         return None
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        warnings.append(f"{path}: skipped, not valid TOML ({exc})")
+        data = parse_toml(text, path)  # read as every microagent file is; parsed as every TOML file is
+    except TomlFileError as exc:
+        warnings.append(f"{path}: skipped, not valid TOML ({exc.problem})")
         return None
     prompt, description = data.get("prompt"), data.get("description")
     if not isinstance(prompt, str) or not prompt.strip():

@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, TypeAdapter
 
+from openhands_tui.sdk.facts.risk import Risk  # events carry it; most code imports it from here
 from openhands_tui.sdk.facts.subject import Subject
 from openhands_tui.sdk.model import Model
 
@@ -50,26 +51,6 @@ def use_random_ids() -> None:
 
 def new_id() -> str:
     return _id_factory()
-
-
-class Risk(StrEnum):
-    """Risk of an action. Compare with `.severity`, never with string order."""
-
-    LOW = "LOW"
-    MEDIUM = "MEDIUM"
-    HIGH = "HIGH"
-
-    @property
-    def severity(self) -> int:
-        return _SEVERITY[self]
-
-    @classmethod
-    def max(cls, *risks: Risk | None) -> Risk:
-        present = [r for r in risks if r is not None]
-        return max(present, key=lambda r: r.severity) if present else cls.LOW
-
-
-_SEVERITY = {Risk.LOW: 0, Risk.MEDIUM: 1, Risk.HIGH: 2}
 
 
 class Status(StrEnum):

@@ -1,2 +1,2 @@
-"""Reading and writing the user's own files safely: bounded reads, atomic private writes, the
-XDG folders, how deep tui looks, and the git tui runs for itself."""
+"""Reading and writing the user's own files safely: bounded reads (and TOML files read through
+them), atomic private writes, the XDG folders, how deep tui looks, and the git tui runs for itself."""

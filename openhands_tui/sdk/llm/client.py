@@ -20,7 +20,7 @@ import random
 import time
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import ConfigDict, Field, SecretStr
 
@@ -39,6 +39,7 @@ from openhands_tui.sdk.llm.provider import (
     with_breakpoints,
     without_thinking,
 )
+from openhands_tui.sdk.llm.reasoning import ReasoningEffort
 from openhands_tui.sdk.llm.response import (
     LLMResponse,
     TextCallback,
@@ -60,8 +61,6 @@ __all__ = [
 ]
 
 RetryCallback = Callable[[int, float, LLMError], None]
-ReasoningEffort = Literal["low", "medium", "high", "off"]
-REASONING_EFFORTS: tuple[str, ...] = ("low", "medium", "high", "off")
 
 logger = logging.getLogger(__name__)
 
@@ -112,7 +111,7 @@ class LLM(MeteredModel):
 
     @property
     def thinks(self) -> bool:
-        return self.reasoning_effort in ("low", "medium", "high")
+        return self.reasoning_effort not in (None, "off")
 
     def writes_cache_explicitly(self) -> bool:
         """Whether prompts are cached only where we mark them, and writing costs extra (Claude):

@@ -6,18 +6,12 @@ decides the answer. Every agent in a run, at any depth, asks the same confirmer.
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import Protocol
 
 from openhands_tui.sdk.facts.event import ConfirmationRequestEvent, Risk
 from openhands_tui.sdk.model import Model
+from openhands_tui.sdk.run.confirmation_mode import ConfirmationMode  # the policy is built on it
 from openhands_tui.sdk.security.permissions import PermissionRule
-
-
-class ConfirmationMode(StrEnum):
-    ALWAYS = "always"  # ask for every action that can change something
-    RISKY = "risky"  # ask when the effective risk reaches the threshold (default HIGH)
-    NEVER = "never"  # never ask
 
 
 class ConfirmationPolicy(Model):

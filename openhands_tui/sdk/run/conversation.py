@@ -5,7 +5,8 @@ the session starts with (microagents, the confirmation policy), and runs the loo
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from openhands_tui.sdk.agent import Agent
@@ -39,56 +40,91 @@ from openhands_tui.sdk.security.trust import TrustRequest
 from openhands_tui.sdk.terminal_text import one_line
 
 
-class Conversation:
-    """A root agent working in a workspace. Construct, `await run(task)`, `await close()`."""
+@dataclass(frozen=True, kw_only=True)
+class ConversationParts:
+    """Everything a Conversation can be given besides its agent and workspace, each part left
+    out being the default named beside it. Whoever starts a session builds one (launch.py for
+    the app, headless and the ACP agent; a test with the few parts it needs) and passes it as
+    `Conversation(agent, workspace=..., parts=...)`. Build one per conversation: a `limits`
+    given here counts what that conversation spends."""
 
-    def __init__(
-        self,
-        agent: Agent,
-        *,
-        workspace: Path,
-        log: SessionLog | None = None,
-        confirmer: Confirmer | None = None,
-        policy: ConfirmationPolicy | None = None,
-        analyzer: RiskAnalyzer | None = None,
-        limits: Limits | None = None,
-        history: list[Event] | None = None,
-        subscribers: Iterable[Subscriber] = (),
-        permissions: PermissionSet | None = None,
-        rules_file: Path | None = None,
-        redactor: Redactor | None = None,
-        microagents: LoadedMicroagents | None = None,
-        sandbox: SandboxPolicy | None = None,
-        earlier_sandbox: str | None = None,
-        mcp_servers: dict[str, MCPServerConfig] | None = None,
-        mcp: MCPToolSource | None = None,
-        trust_project: bool = False,
-    ) -> None:
-        self.bus = EventBus(log, redactor if redactor is not None else Redactor.from_environment())
-        for subscriber in subscribers:
+    # -- the record: where events go, and what they start from
+    #: The session's log on disk (None: nothing is stored).
+    log: SessionLog | None = None
+    #: A stored session's events, to continue it (empty: a fresh session).
+    history: Sequence[Event] = ()
+    #: Called with every event as it is published: the app, a transcript printer, a test's list.
+    subscribers: Sequence[Subscriber] = ()
+    #: What hides secrets in every event (None: the environment's secrets).
+    redactor: Redactor | None = None
+
+    # -- approvals: who answers, when to ask, and what needs no asking
+    #: Who answers a confirmation (None: ApproveAll).
+    confirmer: Confirmer | None = None
+    #: When to ask (None: risky, from HIGH).
+    policy: ConfirmationPolicy | None = None
+    #: Who rates an action's risk (None: the rule-based RuleAnalyzer).
+    analyzer: RiskAnalyzer | None = None
+    #: Remembered allow/deny rules (None: none, for this workspace).
+    permissions: PermissionSet | None = None
+    #: Where an "always allow" answer is written (None: such an answer is not remembered).
+    rules_file: Path | None = None
+    #: The user vouched for the project (--trust-project): its microagents may start servers.
+    trust_project: bool = False
+
+    # -- confinement
+    #: How commands are confined (None: SandboxPolicy(), workspace-write).
+    sandbox: SandboxPolicy | None = None
+    #: The sandbox mode a resumed session last ran with (None: unknown).
+    earlier_sandbox: str | None = None
+
+    # -- what the agents start with
+    #: Microagents already loaded (None: loaded from the workspace, with the agent's own skills).
+    microagents: LoadedMicroagents | None = None
+    #: The MCP servers the root agent gets.
+    mcp_servers: Mapping[str, MCPServerConfig] = field(default_factory=dict)
+    #: The session's MCP client (None: a new one for this workspace and sandbox).
+    mcp: MCPToolSource | None = None
+
+    # -- budgets
+    #: Model calls and dollars for the whole delegation tree (None: Limits(), 200 calls).
+    limits: Limits | None = None
+
+
+class Conversation:
+    """A root agent working in a workspace. Construct, `await run(task)`, `await close()`.
+
+    `Conversation(agent=agent, workspace=path)` is the OpenHands SDK's call; everything else
+    a session is wired to comes as one `ConversationParts`."""
+
+    def __init__(self, agent: Agent, *, workspace: Path | str, parts: ConversationParts | None = None) -> None:
+        parts = parts or ConversationParts()
+        workspace = Path(workspace).resolve()
+        self.bus = EventBus(parts.log, parts.redactor if parts.redactor is not None else Redactor.from_environment())
+        for subscriber in parts.subscribers:
             self.bus.subscribe(subscriber)
-        sandbox = sandbox or SandboxPolicy()
+        sandbox = parts.sandbox or SandboxPolicy()
         self.runtime = Runtime(
             bus=self.bus,
-            workspace=workspace.resolve(),
-            confirmer=confirmer or ApproveAll(),
-            policy=policy or ConfirmationPolicy(),
-            analyzer=analyzer or RuleAnalyzer(),
-            limits=limits or Limits(),
-            permissions=permissions or PermissionSet(workspace=workspace.resolve()),
-            rules_file=rules_file,
+            workspace=workspace,
+            confirmer=parts.confirmer or ApproveAll(),
+            policy=parts.policy or ConfirmationPolicy(),
+            analyzer=parts.analyzer or RuleAnalyzer(),
+            limits=parts.limits or Limits(),
+            permissions=parts.permissions or PermissionSet(workspace=workspace),
+            rules_file=parts.rules_file,
             sandbox=sandbox,
-            earlier_sandbox=earlier_sandbox,
-            microagents=microagents
-            if microagents is not None
-            else load_microagents(workspace.resolve(), strategy_skills=agent.context.skills),
-            mcp=mcp if mcp is not None else new_mcp_client(workspace.resolve(), sandbox),
-            mcp_servers=dict(mcp_servers or {}),
-            trust_project=trust_project,
+            earlier_sandbox=parts.earlier_sandbox,
+            microagents=parts.microagents
+            if parts.microagents is not None
+            else load_microagents(workspace, strategy_skills=agent.context.skills),
+            mcp=parts.mcp if parts.mcp is not None else new_mcp_client(workspace, sandbox),
+            mcp_servers=dict(parts.mcp_servers),
+            trust_project=parts.trust_project,
         )
         self.root = AgentRun(agent, self.runtime, agent_id="root", spawner=ChildRuns)
-        self.log = log
-        self._history = history or []
+        self.log = parts.log
+        self._history = list(parts.history)
         self._opened = False
 
     @property
@@ -193,4 +229,4 @@ class Conversation:
             self.log.close()
 
 
-__all__ = ["INTERRUPTED", "Conversation", "Finished", "RunOutcome", "run_agent"]
+__all__ = ["INTERRUPTED", "Conversation", "ConversationParts", "Finished", "RunOutcome", "run_agent"]

@@ -39,7 +39,6 @@ import fnmatch
 import json
 import os
 import shlex
-import tomllib
 from pathlib import Path
 from typing import Literal
 
@@ -48,7 +47,7 @@ from pydantic import ValidationError
 from openhands_tui.sdk.errors import SettingsError
 from openhands_tui.sdk.facts.event import Risk
 from openhands_tui.sdk.facts.subject import FileChange, MCPCall, ShellCommand, Subject
-from openhands_tui.sdk.files.read import read_regular
+from openhands_tui.sdk.files.toml_file import TomlFileError, read_toml
 from openhands_tui.sdk.files.xdg import config_base
 from openhands_tui.sdk.model import Model
 from openhands_tui.sdk.security.invocation import words
@@ -342,17 +341,9 @@ def _writes_files(commands: list[SimpleCommand]) -> bool:
 
 def _read_rules(path: Path) -> list[PermissionRule]:
     try:
-        data = tomllib.loads(read_regular(path).decode("utf-8"))
-    except FileNotFoundError:
-        return []
-    except UnicodeDecodeError:
-        raise SettingsError(f"{path}: cannot read permission rules (not UTF-8 text)") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise SettingsError(f"{path}: cannot read permission rules ({exc})") from None
-    except RecursionError:  # tomllib recurses once per level of nesting
-        raise SettingsError(f"{path}: cannot read permission rules (nested too deeply)") from None
-    except OSError as exc:
-        raise SettingsError(f"{path}: cannot read permission rules ({exc.strerror or exc})") from None
+        data = read_toml(path, missing_ok=True)
+    except TomlFileError as exc:
+        raise SettingsError(f"{path}: cannot read permission rules ({exc.problem})") from None
     entries = data.get("rule", [])
     if not isinstance(entries, list):
         raise SettingsError(f"{path}: write each rule as [[rule]] (an array of tables), not [rule]")
