@@ -97,7 +97,8 @@ def _parse(text: str) -> None:
 @pytest.mark.parametrize(
     ("text", "names"),
     [
-        ("[programs]\nfoo = { check = 'rm' }\nfoo = { check = 'rm' }\n", "not valid TOML"),
+        ("[programs]\nfoo = { check = 'rm' }\nfoo = { check = 'rm' }\n", "invalid TOML"),
+        ("[programs]\nfoo = { check = 'rm', tasks = 1" + "0" * 5000 + " }\n", "invalid TOML"),
         ("[programs]\nfoo = { check = 'rm', colour = 'red' }\n", "[programs.foo]: unknown key(s) colour"),
         ("[programs]\nfoo = { risk = 'severe', id = 'foo.x', reason = 'r' }\n", "risk is low, medium or high"),
         ("[programs]\nfoo = { check = 'no_such_check' }\n", "no check named 'no_such_check'"),

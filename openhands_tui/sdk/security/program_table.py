@@ -16,7 +16,6 @@ make more readings of a command line be judged)."""
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
@@ -25,6 +24,7 @@ from typing import Any
 
 from openhands_tui.sdk.errors import SettingsError
 from openhands_tui.sdk.facts.event import Risk
+from openhands_tui.sdk.files.toml_file import TomlFileError, parse_toml, read_toml
 from openhands_tui.sdk.files.xdg import config_base
 
 #: What an operand can be; each role has one judgement in `program_rules.py`.
@@ -136,11 +136,13 @@ def _tighten(ours: ProgramEntry, theirs: ProgramEntry) -> ProgramEntry:
 def parse_table(text: str, source: str, checks: frozenset[str]) -> ProgramTable:
     """The table in `text` (read from `source`), checked; `checks` are the code checks that exist."""
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise ProgramTableError(f"{source}: not valid TOML ({error})") from None
-    except RecursionError:  # tomllib recurses once per level of nesting
-        raise ProgramTableError(f"{source}: not valid TOML (nested too deeply)") from None
+        data = parse_toml(text, source)
+    except TomlFileError as error:
+        raise ProgramTableError(str(error)) from None
+    return _table(data, source, checks)
+
+
+def _table(data: dict[str, Any], source: str, checks: frozenset[str]) -> ProgramTable:
     programs = data.pop("programs", None)
     if data:
         raise ProgramTableError(f"{source}: unknown top-level key(s) {', '.join(sorted(data))} (only [programs])")
@@ -274,15 +276,10 @@ def session_programs(path: Path | None = None) -> ProgramTable:
 def user_table(path: Path) -> ProgramTable | None:
     """The user's own table at `path`, or None if there is none; a table that cannot be used
     raises ProgramTableError naming the file and the cause."""
-    from openhands_tui.sdk.files.read import read_regular
     from openhands_tui.sdk.security.checks import CHECKS
 
-    if not path.exists():
-        return None
     try:
-        text = read_regular(path).decode("utf-8")
-    except UnicodeDecodeError:
-        raise ProgramTableError(f"{path}: cannot be read (not UTF-8 text)") from None
-    except OSError as error:
-        raise ProgramTableError(f"{path}: cannot be read ({error.strerror or error})") from None
-    return parse_table(text, str(path), frozenset(CHECKS))
+        data = read_toml(path, missing_ok=True)
+    except TomlFileError as error:
+        raise ProgramTableError(str(error)) from None
+    return _table(data, str(path), frozenset(CHECKS)) if data else None
