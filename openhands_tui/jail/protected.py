@@ -24,7 +24,7 @@ from openhands_tui.jail.git_state import (
     submodule_hooks_and_config,
     worktree_state,
 )
-from openhands_tui.sdk.sandbox import editor_wrote_under
+from openhands_tui.sdk.sandbox import EditorWrites
 from openhands_tui.sdk.security.protected_paths import NESTED_PROTECTED, PROTECTED, VENV_PROTECTED
 from openhands_tui.sdk.security.trusted import trusted_files
 
@@ -141,10 +141,12 @@ def _identity(path: Path) -> tuple[int, int] | None:
 
 class ProtectedPaths:
     """The protected paths of one workspace: which exist (and are bound read-only), and what a
-    command changed among them."""
+    command changed among them. `editor_writes`: what the session's file editor wrote, which a
+    check that spares the editor leaves alone (None: nothing)."""
 
-    def __init__(self, workspace: Path) -> None:
+    def __init__(self, workspace: Path, editor_writes: EditorWrites | None = None) -> None:
         self.workspace = workspace
+        self.editor_writes = editor_writes if editor_writes is not None else EditorWrites()
         self.bound: dict[Path, tuple[int, int] | None] = {}
         self.settled: dict[Path, tuple[int, int] | None] = {}
 
@@ -212,7 +214,7 @@ class ProtectedPaths:
                 continue
             if path not in before and identity in known:
                 continue  # a nested repository moved with its directory (`mv vendor lib`): the same files
-            if spare_editor and editor_wrote_under(str(path)):
+            if spare_editor and self.editor_writes.wrote_under(str(path)):
                 continue
             relative = path.relative_to(self.workspace)
             new_module = relative.parts[:2] in ((".git", "modules"), (".git", "worktrees")) and path not in before

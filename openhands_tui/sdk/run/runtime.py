@@ -14,7 +14,7 @@ from openhands_tui.sdk.mcp_config import MCPServerConfig
 from openhands_tui.sdk.run.bus import EventBus
 from openhands_tui.sdk.run.confirmation import ApproveAll, ConfirmationPolicy, Confirmer
 from openhands_tui.sdk.run.outcome import LimitReached
-from openhands_tui.sdk.sandbox import SandboxPolicy
+from openhands_tui.sdk.sandbox import EditorWrites, SandboxPolicy
 from openhands_tui.sdk.security import RiskAnalyzer, RuleAnalyzer
 from openhands_tui.sdk.security.permissions import PermissionSet
 from openhands_tui.sdk.security.session_trust import SessionTrust
@@ -67,6 +67,8 @@ class Runtime:
     trust_project: bool = False
     #: Which project files the user trusts: stored decisions, and those given this session.
     trust: SessionTrust = field(default_factory=SessionTrust)
+    #: What this session's file editor wrote, which the terminal's undo of protected paths spares.
+    editor_writes: EditorWrites = field(default_factory=EditorWrites)
 
     def new_agent_id(self, name: str) -> str:
         """A readable, session-unique id for a child agent: `coder-3`."""

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from openhands_tui.sdk.facts.event import Event
-from openhands_tui.sdk.sandbox import SandboxPolicy
+from openhands_tui.sdk.sandbox import EditorWrites, SandboxPolicy
 
 if TYPE_CHECKING:
     from openhands_tui.sdk.agent import Agent
@@ -82,7 +82,8 @@ class ToolContext:
     `history` is this agent's own stored events (a resumed tool can restore its state from
     them); `spawner` is set for every agent the engine runs and lets a tool start children;
     `sandbox` is how commands are confined in this session; `skills` lists the Agent Skills
-    the agent can load.
+    the agent can load; `editor_writes` is the session's own record of what its file editor
+    wrote (the file editor adds to it; the terminal's jail spares it).
     """
 
     workspace: Path
@@ -91,6 +92,7 @@ class ToolContext:
     spawner: ChildSpawner | None = None
     sandbox: SandboxPolicy = field(default_factory=SandboxPolicy)
     skills: SkillShelf | None = None
+    editor_writes: EditorWrites = field(default_factory=EditorWrites)
 
 
 @dataclass
