@@ -32,6 +32,7 @@ from openhands_tui.sdk.sandbox import SandboxPolicy
 from openhands_tui.sdk.security.permissions import PermissionSet, user_rules_file
 from openhands_tui.sdk.security.secrets import RedactingFilter, Redactor, dotenv_secrets
 from openhands_tui.sdk.security.trust import TrustRequest
+from openhands_tui.sdk.security.trusted import TrustedFiles
 from openhands_tui.sdk.security.trusted_files import note_instruction_imports, note_own_installation
 from openhands_tui.sdk.settings import LLMSettings, llm_tuning, resolve_llm_settings, sandbox_policy
 from openhands_tui.sdk.strategy import (
@@ -86,9 +87,10 @@ def describe_sandbox(policy: SandboxPolicy) -> str:
     return f"{policy.mode}{network} ({found.origin})"
 
 
-def load_strategy_spec(spec: str | None) -> LoadedStrategy:
+def load_strategy_spec(spec: str | None, trusted: TrustedFiles | None = None) -> LoadedStrategy:
     """`None` is the built-in solo strategy, `builtin:NAME` one of the strategies shipped with
-    the package (the files in the repository's `strategies/`), anything else a strategy file."""
+    the package (the files in the repository's `strategies/`), anything else a strategy file.
+    `trusted`: the session's trusted files, where the file and what it imports are recorded."""
     spec = spec or BUILTIN_SOLO
     if spec.startswith("builtin:"):
         name = spec.removeprefix("builtin:")
@@ -97,8 +99,8 @@ def load_strategy_spec(spec: str | None) -> LoadedStrategy:
         if not name.isidentifier() or not path.exists():
             have = ", ".join(f"builtin:{p.stem}" for p in sorted(shipped.glob("*.py")))
             raise StrategyError(f"{spec}: no such built-in strategy (have: {have})")
-        return load_strategy_source(str(path))
-    return load_strategy_source(spec)
+        return load_strategy_source(str(path), trusted)
+    return load_strategy_source(spec, trusted)
 
 
 def home_or_above(folder: Path) -> str:
@@ -166,6 +168,9 @@ def _launch(
     options: LaunchOptions, confirmer: Confirmer, subscribers: list[Any] | None, opened: list[SessionLog]
 ) -> Launched:
     store = SessionStore(options.state_dir)
+    #: The files this session trusts outside the sandbox (its strategy and what that imports,
+    #: what instruction files import...): found here, handed to the conversation's runtime.
+    trusted = TrustedFiles()
     log: SessionLog | None = None
     history: list[Event] = []
     warnings: list[str] = []
@@ -182,7 +187,7 @@ def _launch(
         )
 
     strategy_spec = options.strategy or (meta.strategy if meta else None)
-    strategy = load_strategy_spec(strategy_spec)
+    strategy = load_strategy_spec(strategy_spec, trusted)
     given = dict(meta.params) if meta else {}
     given.update(parse_param_flags(options.params))
     params = strategy.resolve_params(given)
@@ -208,9 +213,11 @@ def _launch(
     sandbox = sandbox_policy(options.sandbox)
     workspace = _workspace(options, meta, read_only=sandbox.mode == "read-only")
     microagents = load_microagents(workspace, strategy_skills=agent.context.skills)
-    warnings += note_own_installation(workspace)
+    warnings += note_own_installation(workspace, trusted)
     note_instruction_imports(  # `@docs/rules.md` in CLAUDE.md: instructions for every later session
-        [Path(s.source) for s in microagents.skills if s.origin == "workspace" and Path(s.source).is_file()], workspace
+        [Path(s.source) for s in microagents.skills if s.origin == "workspace" and Path(s.source).is_file()],
+        workspace,
+        trusted,
     )
     inputs = parse_inputs(options.inputs)
     if options.task:
@@ -250,7 +257,7 @@ def _launch(
         )
         opened.append(log)
         log.lock()
-    _note_earlier_strategies(store, workspace)
+    _note_earlier_strategies(store, workspace, trusted)
     conversation = Conversation(
         agent,
         workspace=workspace,
@@ -268,6 +275,7 @@ def _launch(
         earlier_sandbox=meta.sandbox if meta else None,
         mcp_servers=mcp.servers,
         trust_project=options.trust_project,
+        trusted=trusted,
     )
     log.save_meta(sandbox=sandbox.mode)
     return Launched(
@@ -286,7 +294,7 @@ def _launch(
     )
 
 
-def _note_earlier_strategies(store: SessionStore, workspace: Path) -> None:
+def _note_earlier_strategies(store: SessionStore, workspace: Path, trusted: TrustedFiles) -> None:
     """Earlier sessions' strategy files in this workspace: a `--resume` runs them again,
     unconfined, so they are protected in this session too. Best effort: a sessions folder that
     cannot be listed was already reported, or will be by what needs it."""
@@ -295,7 +303,7 @@ def _note_earlier_strategies(store: SessionStore, workspace: Path) -> None:
     except (OSError, OpenHandsTUIError):
         return
     for spec in {meta.strategy for meta in earlier if meta.workspace == str(workspace)}:  # each file read once
-        note_strategy_of_earlier_session(spec)
+        note_strategy_of_earlier_session(spec, trusted)
 
 
 def log_to_session(launched: Launched) -> None:

@@ -29,7 +29,7 @@ from openhands_tui.sdk.agent import Agent
 from openhands_tui.sdk.errors import OpenHandsTUIError, StrategyError
 from openhands_tui.sdk.llm.client import LLM
 from openhands_tui.sdk.model import StrictModel, UnsupportedArgument
-from openhands_tui.sdk.security.trusted import note_trusted_file
+from openhands_tui.sdk.security.trusted import TrustedFiles
 
 ParamType = Literal["string", "integer", "boolean"]
 _TRUE = {"true", "1", "yes", "on"}
@@ -81,11 +81,13 @@ class Strategy(ABC):
 
 
 class LoadedStrategy:
-    """A strategy instance plus where it came from, so later failures can name the file."""
+    """A strategy instance plus where it came from, so later failures can name the file, and
+    the session's trusted files, where the project modules its code imports are recorded."""
 
-    def __init__(self, strategy: Strategy, source: str) -> None:
+    def __init__(self, strategy: Strategy, source: str, trusted: TrustedFiles | None = None) -> None:
         self.strategy = strategy
         self.source = source
+        self.trusted = trusted if trusted is not None else TrustedFiles()
 
     @property
     def name(self) -> str:
@@ -125,7 +127,7 @@ class LoadedStrategy:
     def build_agent(self, llm: LLM, params: dict[str, Any]) -> Agent:
         cls = type(self.strategy).__name__
         try:
-            with _noting_imports():
+            with _noting_imports(self.trusted):
                 agent = self.strategy.build_agent(llm, params)
         except (Exception, SystemExit) as exc:
             raise StrategyError(
@@ -180,7 +182,11 @@ def load_strategy(path: str | Path) -> Strategy:
     return load_strategy_source(str(path)).strategy
 
 
-def load_strategy_source(spec: str) -> LoadedStrategy:
+def load_strategy_source(spec: str, trusted: TrustedFiles | None = None) -> LoadedStrategy:
+    """Load a strategy for a session: the file, and the project modules its code imports, are
+    recorded in `trusted`, the session's trusted files (None: a record of its own, for a load
+    outside any session: `--describe`, a check before serving)."""
+    trusted = trusted if trusted is not None else TrustedFiles()
     file_part, selector = _split_selector(spec)
     path = Path(file_part).expanduser()
     if not path.exists():
@@ -191,35 +197,36 @@ def load_strategy_source(spec: str) -> LoadedStrategy:
         raise StrategyError(f"{file_part}: expected a .py strategy file")
     if not path.is_file():  # a pipe would block the import forever, a device fill memory
         raise StrategyError(f"{file_part}: not a regular file (a pipe, device or socket)")
-    note_trusted_file(str(path))
-    with _noting_imports():
+    trusted.note(str(path))
+    with _noting_imports(trusted):
         module = _import_file(path, file_part)
     cls = _pick_class(module, file_part, selector)
     try:
-        with _noting_imports():
+        with _noting_imports(trusted):
             strategy = cls()
     except (Exception, SystemExit) as exc:
         raise StrategyError(f"{file_part}: {cls.__name__}() failed: {_one_line(exc)}") from None
     try:
-        with _noting_imports():
+        with _noting_imports(trusted):
             strategy.setup()
     except (Exception, SystemExit) as exc:
         raise StrategyError(
             f"{file_part}: {cls.__name__}.setup() failed{_where(exc, file_part)}: {_one_line(exc)}"
         ) from None
-    return LoadedStrategy(strategy, file_part)
+    return LoadedStrategy(strategy, file_part, trusted)
 
 
-def note_strategy_of_earlier_session(spec: str) -> None:
+def note_strategy_of_earlier_session(spec: str, trusted: TrustedFiles) -> None:
     """A strategy file an earlier session ran (a `--resume` runs it again, outside the sandbox):
-    protect it and the modules beside it that it imports by name, without running it."""
+    protect it and the modules beside it that it imports by name, without running it, among
+    this session's `trusted` files."""
     file_part, _ = _split_selector(spec)
     path = Path(file_part)
     if spec.startswith("builtin:") or not path.is_file():
         return
-    note_trusted_file(str(path))
+    trusted.note(str(path))
     for module in _sibling_imports(path):
-        note_trusted_file(str(module))
+        trusted.note(str(module))
 
 
 def _sibling_imports(path: Path) -> list[Path]:
@@ -284,11 +291,11 @@ class _SourceOnly(SourceFileLoader):
 
 
 @contextlib.contextmanager
-def _noting_imports() -> Iterator[None]:
+def _noting_imports(trusted: TrustedFiles) -> Iterator[None]:
     """Record the project modules a strategy imports (a helper beside it, `sys.path` pointed at
-    its folder): `tui` runs them outside the sandbox too, so they are protected like the file.
-    Installed packages and the standard library are not the project's (nor the sandbox's) to
-    guard."""
+    its folder) in the session's `trusted` files: `tui` runs them outside the sandbox too, so
+    they are protected like the file. Installed packages and the standard library are not the
+    project's (nor the sandbox's) to guard."""
     before, path_before = set(sys.modules), _import_folders()
     try:
         yield
@@ -296,12 +303,12 @@ def _noting_imports() -> Iterator[None]:
         for name in set(sys.modules) - before:
             filename = getattr(sys.modules.get(name), "__file__", None)
             if isinstance(filename, str) and _project_module(filename):
-                note_trusted_file(filename)
+                trusted.note(filename)
         # a folder the strategy put on the import path (`sys.path.insert(0, here)`): any module
         # made there later shadows one `tui` imports after it (`yaml.py` beside the strategy)
         for entry in _import_folders() - path_before:
             if os.path.isdir(entry) and _project_module(os.path.join(entry, "x.py")):
-                note_trusted_file(entry)
+                trusted.note(entry)
 
 
 def _import_folders() -> set[str]:

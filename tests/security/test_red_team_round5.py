@@ -23,6 +23,7 @@ from openhands_tui.sdk.facts.store import SessionStore
 from openhands_tui.sdk.security.analyzer import Assessment
 from openhands_tui.sdk.security.commands import assess_command
 from openhands_tui.sdk.security.files import assess_edit
+from openhands_tui.sdk.security.trusted import TrustedFiles
 from openhands_tui.sdk.strategy import load_strategy_source
 from openhands_tui.sdk.tool import ToolContext
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
@@ -65,13 +66,15 @@ def _project(workspace: Path, helper: str) -> Path:
     return strategy
 
 
-def _risk(command: str, workspace: Path) -> Risk:
-    return Assessment.from_findings(assess_command(command, str(workspace))).risk
+def _risk(command: str, workspace: Path, trusted: TrustedFiles | None = None) -> Risk:
+    """`trusted`: the session's trusted files the command is judged with (None: none)."""
+    return Assessment.from_findings(assess_command(command, str(workspace), trusted=trusted)).risk
 
 
 def test_the_loaded_strategy_and_its_modules_are_high_to_write(workspace: Path) -> None:
     strategy = _project(workspace, "helper_rates")
-    load_strategy_source(str(strategy))
+    trusted = TrustedFiles()
+    load_strategy_source(str(strategy), trusted)
     cache = f"strategies/__pycache__/helper_rates.cpython-{sys.version_info.major}{sys.version_info.minor}.pyc"
     for command in (
         "echo 'import os; os.system(\"id\")' >> strategies/mine.py",
@@ -79,14 +82,14 @@ def test_the_loaded_strategy_and_its_modules_are_high_to_write(workspace: Path) 
         f"cp evil.pyc {cache}",
         "cp evil.py strategies/mine.py",
     ):
-        assert _risk(command, workspace) == Risk.HIGH, command
-    reasons = [f.reason for f in assess_edit(str(strategy), str(workspace), "edit")]
+        assert _risk(command, workspace, trusted) == Risk.HIGH, command
+    reasons = [f.reason for f in assess_edit(str(strategy), str(workspace), "edit", trusted=trusted)]
     assert any("runs outside the sandbox" in r for r in reasons), reasons
     # the strategy put its folder on the import path: a module made there shadows one tui imports later
-    assert _risk("echo 'import os' > strategies/yaml.py", workspace) == Risk.HIGH
+    assert _risk("echo 'import os' > strategies/yaml.py", workspace, trusted) == Risk.HIGH
     # the rest of the workspace is ordinary project files
-    assert _risk("echo x >> notes.txt", workspace) == Risk.MEDIUM
-    assert _risk("echo x > docs.md", workspace) == Risk.MEDIUM
+    assert _risk("echo x >> notes.txt", workspace, trusted) == Risk.MEDIUM
+    assert _risk("echo x > docs.md", workspace, trusted) == Risk.MEDIUM
 
 
 def test_a_strategy_given_through_a_link_keeps_the_link(workspace: Path) -> None:
@@ -98,11 +101,12 @@ def test_a_strategy_given_through_a_link_keeps_the_link(workspace: Path) -> None
     real.write_text(_STRATEGY.replace("import {helper} as helper\n", "").replace("helper.PROMPT", '"x"'))
     link = workspace / "s.py"
     link.symlink_to(real)
-    load_strategy_source(str(link))
+    trusted = TrustedFiles()
+    load_strategy_source(str(link), trusted)
     from openhands_tui.jail.protected import ProtectedPaths
 
-    assert link in ProtectedPaths(workspace).existing()
-    assert _risk("ln -sf evil.py s.py", workspace) == Risk.HIGH
+    assert link in ProtectedPaths(workspace, trusted).existing()
+    assert _risk("ln -sf evil.py s.py", workspace, trusted) == Risk.HIGH
 
 
 def test_a_strategy_is_compiled_from_its_source_not_a_planted_pyc(workspace: Path) -> None:
@@ -133,9 +137,10 @@ def test_a_strategy_is_compiled_from_its_source_not_a_planted_pyc(workspace: Pat
 @needs_bwrap
 async def test_the_sandbox_keeps_the_strategy_and_its_modules_read_only(workspace: Path) -> None:
     strategy = _project(workspace, "helper_jail")
-    load_strategy_source(str(strategy))
+    trusted = TrustedFiles()
+    load_strategy_source(str(strategy), trusted)
     original, helper = strategy.read_text(), (workspace / "strategies" / "helper_jail.py").read_text()
-    terminal = TerminalTool(ToolContext(workspace, "root"))
+    terminal = TerminalTool(ToolContext(workspace, "root", trusted=trusted))
     cache = workspace / "strategies" / "__pycache__" / "helper_jail.cpython-312.pyc"
     try:
         append = await terminal.run(TerminalAction(command="echo 'import os' >> strategies/mine.py"))
@@ -402,8 +407,9 @@ async def test_undoing_a_protected_path_never_deletes_through_a_link(workspace: 
     (workspace / "CLAUDE.md").write_text("@docs/rules.md\n")
     from openhands_tui.sdk.security.trusted_files import note_instruction_imports
 
-    note_instruction_imports([workspace / "CLAUDE.md"], workspace)
-    terminal = TerminalTool(ToolContext(workspace, "root"))
+    trusted = TrustedFiles()
+    note_instruction_imports([workspace / "CLAUDE.md"], workspace, trusted)
+    terminal = TerminalTool(ToolContext(workspace, "root", trusted=trusted))
     try:
         links = {".github": other / ".github", ".git/modules": other, "docs": other / "docs"}
         for link, target in links.items():
@@ -483,12 +489,13 @@ async def test_tuis_own_packages_in_a_workspace_venv_are_protected(
     (site / "rt5_own_module.py").write_text("VALUE = 2\n")
     monkeypatch.syspath_prepend(str(site))
     loaded = [importlib.import_module("rt5_own_package"), importlib.import_module("rt5_own_module")]
-    warnings = note_own_installation(workspace, modules=loaded)
+    trusted = TrustedFiles()
+    warnings = note_own_installation(workspace, trusted, modules=loaded)
     assert warnings and "installed inside the workspace" in warnings[0]
     relative = package.relative_to(workspace)
     for command in (f"echo 'import os' >> {relative}/__init__.py", f"echo x > {relative}/extra.py"):
-        assert _risk(command, workspace) == Risk.HIGH, command
-    terminal = TerminalTool(ToolContext(workspace, "root"))
+        assert _risk(command, workspace, trusted) == Risk.HIGH, command
+    terminal = TerminalTool(ToolContext(workspace, "root", trusted=trusted))
     try:
         edit = await terminal.run(TerminalAction(command=f"echo 'import os' >> {relative}/__init__.py"))
         module = await terminal.run(
@@ -506,7 +513,7 @@ async def test_tuis_own_packages_in_a_workspace_venv_are_protected(
 def test_a_tui_installed_elsewhere_says_nothing(workspace: Path) -> None:
     from openhands_tui.sdk.security.trusted_files import note_own_installation
 
-    assert note_own_installation(workspace) == []
+    assert note_own_installation(workspace, TrustedFiles()) == []
 
 
 # -- MCP arguments: padding, file URIs, paths under other names -----------------------------------
@@ -638,12 +645,12 @@ async def test_an_editor_change_left_alone_is_kept(workspace: Path) -> None:
 
 def test_a_strategy_that_puts_the_workspace_on_the_import_path_does_not_freeze_the_work(workspace: Path) -> None:
     from openhands_tui.jail.protected import ProtectedPaths
-    from openhands_tui.sdk.security.trusted import note_trusted_file
 
     (workspace / "notes.txt").write_text("x\n")
-    note_trusted_file(str(workspace))
-    assert _risk("echo x >> notes.txt", workspace) == Risk.MEDIUM
-    assert workspace not in ProtectedPaths(workspace).existing()
+    trusted = TrustedFiles()
+    trusted.note(str(workspace))
+    assert _risk("echo x >> notes.txt", workspace, trusted) == Risk.MEDIUM
+    assert workspace not in ProtectedPaths(workspace, trusted).existing()
 
 
 @pytest.mark.parametrize(

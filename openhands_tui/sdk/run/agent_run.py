@@ -112,6 +112,7 @@ class AgentRun:
             spawner,
             self.runtime.sandbox,
             skills=_Shelf(self),
+            trusted=self.runtime.trusted,
             editor_writes=self.runtime.editor_writes,
         )
         tools = resolve_tools(self.agent.tools, ctx)

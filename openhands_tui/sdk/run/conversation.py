@@ -35,6 +35,7 @@ from openhands_tui.sdk.security import RiskAnalyzer, RuleAnalyzer
 from openhands_tui.sdk.security.permissions import PermissionSet
 from openhands_tui.sdk.security.secrets import Redactor
 from openhands_tui.sdk.security.trust import TrustRequest
+from openhands_tui.sdk.security.trusted import TrustedFiles
 from openhands_tui.sdk.terminal_text import one_line
 from openhands_tui.sdk.tool.mcp_port import MCPToolSource, new_mcp_client
 
@@ -63,17 +64,22 @@ class Conversation:
         mcp_servers: dict[str, MCPServerConfig] | None = None,
         mcp: MCPToolSource | None = None,
         trust_project: bool = False,
+        trusted: TrustedFiles | None = None,
     ) -> None:
+        """`trusted`: the files this session trusts outside the sandbox, as the launcher found
+        them (its strategy and what that imported...); None: none yet. The session's analyzer,
+        MCP client and tools all get this one record."""
         self.bus = EventBus(log, redactor if redactor is not None else Redactor.from_environment())
         for subscriber in subscribers:
             self.bus.subscribe(subscriber)
         sandbox = sandbox or SandboxPolicy()
+        trusted = trusted if trusted is not None else TrustedFiles()
         self.runtime = Runtime(
             bus=self.bus,
             workspace=workspace.resolve(),
             confirmer=confirmer or ApproveAll(),
             policy=policy or ConfirmationPolicy(),
-            analyzer=analyzer or RuleAnalyzer(),
+            analyzer=analyzer or RuleAnalyzer(trusted=trusted),
             limits=limits or Limits(),
             permissions=permissions or PermissionSet(workspace=workspace.resolve()),
             rules_file=rules_file,
@@ -82,9 +88,10 @@ class Conversation:
             microagents=microagents
             if microagents is not None
             else load_microagents(workspace.resolve(), strategy_skills=agent.context.skills),
-            mcp=mcp if mcp is not None else new_mcp_client(workspace.resolve(), sandbox),
+            mcp=mcp if mcp is not None else new_mcp_client(workspace.resolve(), sandbox, trusted),
             mcp_servers=dict(mcp_servers or {}),
             trust_project=trust_project,
+            trusted=trusted,
         )
         self.root = AgentRun(agent, self.runtime, agent_id="root", spawner=ChildRuns)
         self.log = log

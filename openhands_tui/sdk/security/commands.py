@@ -31,6 +31,7 @@ from openhands_tui.sdk.security.secret_operands import flag_secret_operands
 from openhands_tui.sdk.security.shell_state import HANDLERS as SHELL_STATE_HANDLERS
 from openhands_tui.sdk.security.shell_state import SECRET_VARIABLE, check_assignment
 from openhands_tui.sdk.security.system_admin import HANDLERS as SYSTEM_ADMIN_HANDLERS
+from openhands_tui.sdk.security.trusted import TrustedFiles
 from openhands_tui.sdk.security.word_expansion import brace_alternatives, with_known_variables
 from openhands_tui.sdk.shell.syntax import ParsedShell, SimpleCommand, Word, parse_shell
 from openhands_tui.sdk.shell.words import has_glob
@@ -388,9 +389,11 @@ def assess_command(
     cwd: str | None = None,
     home: str | None = None,
     parsed: ParsedShell | None = None,
+    trusted: TrustedFiles | None = None,
 ) -> list[Finding]:
-    """Every finding for `command`; `parsed` is its parse when the caller has one already."""
-    judge = PathJudge(workspace, home)
+    """Every finding for `command`; `parsed` is its parse when the caller has one already;
+    `trusted`: the session's trusted files (None: none)."""
+    judge = PathJudge(workspace, home, trusted)
     analysis = CommandAnalysis(judge, cwd or judge.workspace)
     analysis.run(command, parsed)
     if not analysis.findings:  # `git branch -a`, `python3 --version`: every verdict says why
