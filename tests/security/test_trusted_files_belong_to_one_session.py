@@ -13,7 +13,7 @@ import pytest
 
 from openhands_tui.jail.bubblewrap import find_bubblewrap
 from openhands_tui.jail.protected import ProtectedPaths
-from openhands_tui.launch import Launched, LaunchOptions, launch
+from openhands_tui.launch import Launched, LaunchOptions, launch, load_strategy_spec
 from openhands_tui.sdk.facts.event import Risk
 from openhands_tui.sdk.facts.subject import FileChange, ShellCommand, Subject
 from openhands_tui.sdk.run.confirmation import ApproveAll
@@ -100,6 +100,28 @@ async def test_a_session_does_not_trust_what_a_later_session_loaded(workspace: P
     finally:
         for launched in (a, b):
             await launched.conversation.close()
+
+
+async def test_a_session_after_a_check_of_its_strategy_still_protects_what_loading_it_brought_in(
+    workspace: Path,
+) -> None:
+    """`tui acp` loads the strategy once to check it before serving, then each session loads it
+    again: the helper module and the folder the strategy put on the import path are imported
+    already, so nothing is new the second time. The session still trusts them."""
+    strategy = _project(workspace, "helper_one_session_checked")
+    load_strategy_spec(str(strategy))  # the check, with a record nobody keeps
+    session = _launch(workspace, strategy)
+    try:
+        for command in (
+            "echo 'import os' >> strategies/helper_one_session_checked.py",
+            "echo 'import os' > strategies/yaml.py",  # would shadow a module tui imports later
+        ):
+            rated = _rated(session, ShellCommand(command=command, cwd=str(workspace)))
+            assert rated.risk is Risk.HIGH, (command, rated)
+        ordinary = _rated(session, ShellCommand(command="echo x > notes.txt", cwd=str(workspace)))
+        assert ordinary.risk is Risk.MEDIUM
+    finally:
+        await session.conversation.close()
 
 
 def _instructions(workspace: Path) -> Path:
