@@ -262,14 +262,16 @@ def get_server(
 async def _probe(name: str, config: Any, root: Path) -> tuple[Any, list[dict[str, str]]]:
     from openhands_tui.mcp import MCPHub
     from openhands_tui.sdk.security import RuleAnalyzer
+    from openhands_tui.sdk.security.trusted import TrustedFiles
 
-    hub = MCPHub(root)
+    trusted = TrustedFiles()  # what the server runs from the project: its tools are rated with it
+    hub = MCPHub(root, trusted=trusted)
     try:
         found = await hub.tools({name: config}, lambda _: None)
         rated = []
         for tool in found:
             subject = tool.subject(tool.action_type())
-            risk = RuleAnalyzer().assess(subject, root).risk.value
+            risk = RuleAnalyzer(trusted=trusted).assess(subject, root).risk.value
             first = tool.description.strip().splitlines()[0] if tool.description.strip() else ""
             rated.append({"name": tool.name, "risk": risk, "description": first[:100]})
         return hub.status()[0], rated

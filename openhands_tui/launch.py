@@ -34,6 +34,7 @@ from openhands_tui.sdk.security.permissions import PermissionSet, user_rules_fil
 from openhands_tui.sdk.security.program_table import session_programs
 from openhands_tui.sdk.security.secrets import RedactingFilter, Redactor, dotenv_secrets
 from openhands_tui.sdk.security.trust import TrustRequest
+from openhands_tui.sdk.security.trusted import TrustedFiles
 from openhands_tui.sdk.security.trusted_files import note_instruction_imports, note_own_installation
 from openhands_tui.sdk.settings import LLMSettings, llm_tuning, resolve_llm_settings, sandbox_policy
 from openhands_tui.sdk.strategy import (
@@ -88,9 +89,10 @@ def describe_sandbox(policy: SandboxPolicy) -> str:
     return f"{policy.mode}{network} ({found.origin})"
 
 
-def load_strategy_spec(spec: str | None) -> LoadedStrategy:
+def load_strategy_spec(spec: str | None, trusted: TrustedFiles | None = None) -> LoadedStrategy:
     """`None` is the built-in solo strategy, `builtin:NAME` one of the strategies shipped with
-    the package (the files in the repository's `strategies/`), anything else a strategy file."""
+    the package (the files in the repository's `strategies/`), anything else a strategy file.
+    `trusted`: the session's trusted files, where the file and what it imports are recorded."""
     spec = spec or BUILTIN_SOLO
     if spec.startswith("builtin:"):
         name = spec.removeprefix("builtin:")
@@ -99,8 +101,8 @@ def load_strategy_spec(spec: str | None) -> LoadedStrategy:
         if not name.isidentifier() or not path.exists():
             have = ", ".join(f"builtin:{p.stem}" for p in sorted(shipped.glob("*.py")))
             raise StrategyError(f"{spec}: no such built-in strategy (have: {have})")
-        return load_strategy_source(str(path))
-    return load_strategy_source(spec)
+        return load_strategy_source(str(path), trusted)
+    return load_strategy_source(spec, trusted)
 
 
 def home_or_above(folder: Path) -> str:
@@ -168,6 +170,9 @@ def _launch(
     options: LaunchOptions, confirmer: Confirmer, subscribers: list[Any] | None, opened: list[SessionLog]
 ) -> Launched:
     store = SessionStore(options.state_dir)
+    #: The files this session trusts outside the sandbox (its strategy and what that imports,
+    #: what instruction files import...): found here, handed to the conversation's runtime.
+    trusted = TrustedFiles()
     log: SessionLog | None = None
     history: list[Event] = []
     warnings: list[str] = []
@@ -184,7 +189,7 @@ def _launch(
         )
 
     strategy_spec = options.strategy or (meta.strategy if meta else None)
-    strategy = load_strategy_spec(strategy_spec)
+    strategy = load_strategy_spec(strategy_spec, trusted)
     given = dict(meta.params) if meta else {}
     given.update(parse_param_flags(options.params))
     params = strategy.resolve_params(given)
@@ -210,9 +215,11 @@ def _launch(
     sandbox = sandbox_policy(options.sandbox)
     workspace = _workspace(options, meta, read_only=sandbox.mode == "read-only")
     microagents = load_microagents(workspace, strategy_skills=agent.context.skills)
-    warnings += note_own_installation(workspace)
+    warnings += note_own_installation(workspace, trusted)
     note_instruction_imports(  # `@docs/rules.md` in CLAUDE.md: instructions for every later session
-        [Path(s.source) for s in microagents.skills if s.origin == "workspace" and Path(s.source).is_file()], workspace
+        [Path(s.source) for s in microagents.skills if s.origin == "workspace" and Path(s.source).is_file()],
+        workspace,
+        trusted,
     )
     inputs = parse_inputs(options.inputs)
     if options.task:
@@ -253,7 +260,7 @@ def _launch(
         )
         opened.append(log)
         log.lock()
-    _note_earlier_strategies(store, workspace)
+    _note_earlier_strategies(store, workspace, trusted)
     parts = ConversationParts(
         log=log,
         history=history,
@@ -262,7 +269,7 @@ def _launch(
         confirmer=confirmer,
         policy=ConfirmationPolicy(mode=options.confirm, threshold=options.risk_threshold),
         permissions=permissions,
-        analyzer=RuleAnalyzer(programs=programs),
+        analyzer=RuleAnalyzer(programs=programs, trusted=trusted),
         rules_file=user_rules_file(),
         trust_project=options.trust_project,
         sandbox=sandbox,
@@ -270,6 +277,7 @@ def _launch(
         microagents=microagents,
         mcp_servers=mcp.servers,
         limits=Limits(max_iterations=options.max_iterations or Limits.max_iterations, max_budget=options.max_budget),
+        trusted=trusted,
     )
     conversation = Conversation(agent, workspace=workspace, parts=parts)
     log.save_meta(sandbox=sandbox.mode)
@@ -289,7 +297,7 @@ def _launch(
     )
 
 
-def _note_earlier_strategies(store: SessionStore, workspace: Path) -> None:
+def _note_earlier_strategies(store: SessionStore, workspace: Path, trusted: TrustedFiles) -> None:
     """Earlier sessions' strategy files in this workspace: a `--resume` runs them again,
     unconfined, so they are protected in this session too. Best effort: a sessions folder that
     cannot be listed was already reported, or will be by what needs it."""
@@ -298,7 +306,7 @@ def _note_earlier_strategies(store: SessionStore, workspace: Path) -> None:
     except (OSError, OpenHandsTUIError):
         return
     for spec in {meta.strategy for meta in earlier if meta.workspace == str(workspace)}:  # each file read once
-        note_strategy_of_earlier_session(spec)
+        note_strategy_of_earlier_session(spec, trusted)
 
 
 def log_to_session(launched: Launched) -> None:

@@ -111,7 +111,7 @@ class DenialJudge:
         protected = self._protected_denial(target)
         if protected is not None:
             return protected
-        verdict = PathJudge(str(workspace), str(self.home)).judge(str(resolved))
+        verdict = PathJudge(str(workspace), str(self.home), self.protected.trusted).judge(str(resolved))
         if verdict.secret:
             return SandboxDenial(reason=f"{target} holds credentials; the sandbox keeps it hidden", grantable=False)
         inside = resolved == workspace or workspace in resolved.parents
@@ -179,7 +179,7 @@ class DenialJudge:
                 continue
             if evidence.exists_in_jail(pid, target) is not False:
                 continue  # the jail has it: the line speaks of something else
-            verdict = PathJudge(str(self.workspace), str(self.home)).judge(str(target))
+            verdict = PathJudge(str(self.workspace), str(self.home), self.protected.trusted).judge(str(target))
             if verdict.secret or _credential_store(target, self.home):
                 return SandboxDenial(reason=f"{target} holds credentials; the sandbox keeps it hidden", grantable=False)
             if not self._named(target, command, cwd):

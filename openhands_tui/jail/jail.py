@@ -21,8 +21,9 @@ from pathlib import Path
 from openhands_tui.jail.denial import DenialJudge
 from openhands_tui.jail.protected import ProtectedPaths, remove_made
 from openhands_tui.jail.view import View, build_view
-from openhands_tui.sdk.sandbox import HIDDEN_IN_HOME, SandboxDenial, SandboxGrant, SandboxPolicy
+from openhands_tui.sdk.sandbox import HIDDEN_IN_HOME, EditorWrites, SandboxDenial, SandboxGrant, SandboxPolicy
 from openhands_tui.sdk.security.protected_paths import PROTECTED
+from openhands_tui.sdk.security.trusted import TrustedFiles
 
 #: Under /run, what commands still see: the resolver's files (`/etc/resolv.conf` may point here).
 _RUN_KEPT = ("/run/systemd/resolve", "/run/resolvconf", "/run/NetworkManager/resolv.conf")
@@ -67,7 +68,9 @@ HOME_STARTUP = [
 
 
 class Jail:
-    """Builds the bwrap command line for one workspace and policy."""
+    """Builds the bwrap command line for one workspace and policy. `trusted` and
+    `editor_writes`: the session's records of the files it trusts outside the sandbox (bound
+    read-only) and of what its file editor wrote (spared by the undo); None: none."""
 
     def __init__(
         self,
@@ -76,13 +79,15 @@ class Jail:
         bwrap: str,
         home: str | None = None,
         environ: dict[str, str] | None = None,
+        trusted: TrustedFiles | None = None,
+        editor_writes: EditorWrites | None = None,
     ) -> None:
         self.policy = policy
         self.workspace = workspace
         self.bwrap = bwrap
         self.home = Path(home or os.path.expanduser("~"))
         self.environ = dict(os.environ if environ is None else environ)
-        self.protected = ProtectedPaths(workspace)
+        self.protected = ProtectedPaths(workspace, trusted, editor_writes)
         #: The view the last command line was built with (what is hidden, what bound back).
         self.view = View([], [], [], [])
         self._view_key: tuple[tuple[str, ...], Path | None] | None = None

@@ -24,9 +24,9 @@ from openhands_tui.jail.git_state import (
     submodule_hooks_and_config,
     worktree_state,
 )
-from openhands_tui.sdk.sandbox import editor_wrote_under
+from openhands_tui.sdk.sandbox import EditorWrites
 from openhands_tui.sdk.security.protected_paths import NESTED_PROTECTED, PROTECTED, VENV_PROTECTED
-from openhands_tui.sdk.security.trusted import trusted_files
+from openhands_tui.sdk.security.trusted import TrustedFiles
 
 
 @lru_cache(maxsize=256)
@@ -141,10 +141,16 @@ def _identity(path: Path) -> tuple[int, int] | None:
 
 class ProtectedPaths:
     """The protected paths of one workspace: which exist (and are bound read-only), and what a
-    command changed among them."""
+    command changed among them. `trusted`: the session's trusted files (its strategy, what its
+    MCP servers run...), protected too; `editor_writes`: what the session's file editor wrote,
+    which a check that spares the editor leaves alone. None: the session has none."""
 
-    def __init__(self, workspace: Path) -> None:
+    def __init__(
+        self, workspace: Path, trusted: TrustedFiles | None = None, editor_writes: EditorWrites | None = None
+    ) -> None:
         self.workspace = workspace
+        self.trusted = trusted if trusted is not None else TrustedFiles()
+        self.editor_writes = editor_writes if editor_writes is not None else EditorWrites()
         self.bound: dict[Path, tuple[int, int] | None] = {}
         self.settled: dict[Path, tuple[int, int] | None] = {}
 
@@ -162,11 +168,11 @@ class ProtectedPaths:
         return found + nested_repositories_state(self.workspace, also=_nested_agent_files) + self._trusted()
 
     def _trusted(self) -> list[Path]:
-        """The files `tui` trusts (a session's strategy and its modules, files instruction files
+        """The files the session trusts (its strategy and its modules, files instruction files
         import) that live here, and Python's compiled caches of them (a pyc runs instead of the source)."""
         top = os.path.realpath(self.workspace)
         found: list[Path] = []
-        for real in sorted(trusted_files()):
+        for real in sorted(self.trusted.paths()):
             if not real.startswith(top + os.sep):
                 continue  # outside (read-only anyway), or the workspace itself (never bound whole)
             source = self.workspace / os.path.relpath(real, top)  # named as the other protected paths are
@@ -212,7 +218,7 @@ class ProtectedPaths:
                 continue
             if path not in before and identity in known:
                 continue  # a nested repository moved with its directory (`mv vendor lib`): the same files
-            if spare_editor and editor_wrote_under(str(path)):
+            if spare_editor and self.editor_writes.wrote_under(str(path)):
                 continue
             relative = path.relative_to(self.workspace)
             new_module = relative.parts[:2] in ((".git", "modules"), (".git", "worktrees")) and path not in before

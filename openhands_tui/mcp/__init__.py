@@ -12,12 +12,15 @@ from pathlib import Path
 from openhands_tui.mcp.hub import MCPHub
 from openhands_tui.sdk.mcp_port import MCPToolSource, use_mcp_client
 from openhands_tui.sdk.sandbox import SandboxPolicy
+from openhands_tui.sdk.security.trusted import TrustedFiles
 
 
-def _new_hub(workspace: Path, sandbox: SandboxPolicy | None = None) -> MCPToolSource:
+def _new_hub(
+    workspace: Path, sandbox: SandboxPolicy | None = None, trusted: TrustedFiles | None = None
+) -> MCPToolSource:
     """The session's client; `sandbox` is the session's policy (servers run unconfined when it
-    is off)."""
-    return MCPHub(workspace, sandbox)
+    is off), `trusted` its trusted files."""
+    return MCPHub(workspace, sandbox, trusted)
 
 
 use_mcp_client(_new_hub)

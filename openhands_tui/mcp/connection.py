@@ -27,6 +27,7 @@ from typing import Any
 from openhands_tui.sdk.mcp_config import STARTUP_TIMEOUT, TOOL_TIMEOUT, MCPServerConfig
 from openhands_tui.sdk.mcp_port import MCPState
 from openhands_tui.sdk.sandbox import SandboxPolicy
+from openhands_tui.sdk.security.trusted import TrustedFiles
 from openhands_tui.sdk.terminal_text import strip_controls
 
 # The SDK logs a server's malformed output with a traceback; it must never reach the terminal
@@ -43,13 +44,20 @@ class MCPUnavailable(Exception):
 
 class ServerConnection:
     def __init__(
-        self, name: str, config: MCPServerConfig, workspace: Path, sandbox: SandboxPolicy | None = None
+        self,
+        name: str,
+        config: MCPServerConfig,
+        workspace: Path,
+        sandbox: SandboxPolicy | None = None,
+        trusted: TrustedFiles | None = None,
     ) -> None:
         self.name = name
         self.config = config
         self.workspace = workspace
         #: The session's sandbox: when it is off, servers run unconfined as the user chose.
         self.sandbox = sandbox or SandboxPolicy()
+        #: The session's trusted files: the server's jail keeps those in the workspace read-only.
+        self.trusted = trusted if trusted is not None else TrustedFiles()
         #: Whether the running server is inside its jail (set when it starts).
         self.jailed = False
         self.state: MCPState = "starting"
@@ -162,7 +170,7 @@ class ServerConnection:
             from openhands_tui.mcp.wall import launch
 
             # finding bubblewrap runs a probe once per process: not on this loop
-            started = await asyncio.to_thread(launch, self.name, config, self.workspace, self.sandbox)
+            started = await asyncio.to_thread(launch, self.name, config, self.workspace, self.sandbox, self.trusted)
             self.jailed = started.jailed
             params = StdioServerParameters(
                 command=started.argv[0], args=started.argv[1:], env=started.env, cwd=started.cwd

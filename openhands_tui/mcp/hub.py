@@ -1,8 +1,8 @@
 """A session's MCP client: every server its agents want, started once, stopped at the end.
 
 Servers start concurrently in the background the moment an agent wants them, each stdio server
-in a jail of its own (`wall.py`), and what it runs from the workspace registered as trusted
-files (`sdk/security/mcp_programs.py`), so the agent cannot change it unasked; an agent waits
+in a jail of its own (`wall.py`), and what it runs from the workspace registered among the
+session's trusted files (`sdk/security/mcp_programs.py`), so the agent cannot change it unasked; an agent waits
 for them (each within its own timeout) only before its next model call. A server wanted by
 two agents, or by the session and a microagent, is one connection. A server that fails is
 reported once, naming it, and the run goes on without its tools.
@@ -21,16 +21,22 @@ from openhands_tui.sdk.mcp_config import MCPServerConfig
 from openhands_tui.sdk.mcp_port import MCPServerStatus
 from openhands_tui.sdk.sandbox import SandboxPolicy
 from openhands_tui.sdk.security.mcp_programs import note_server_programs
+from openhands_tui.sdk.security.trusted import TrustedFiles
 from openhands_tui.sdk.tool import ToolDefinition
 
 
 class MCPHub:
     """Implements the engine's `MCPToolSource` port on the `mcp` SDK."""
 
-    def __init__(self, workspace: Path, sandbox: SandboxPolicy | None = None) -> None:
+    def __init__(
+        self, workspace: Path, sandbox: SandboxPolicy | None = None, trusted: TrustedFiles | None = None
+    ) -> None:
         self.workspace = workspace
         #: The session's sandbox (None: the default one). Off: servers run unconfined.
         self.sandbox = sandbox
+        #: The session's trusted files (None: a record of this client's own): what each server
+        #: runs from the workspace joins them; each server's jail keeps them read-only.
+        self.trusted = trusted if trusted is not None else TrustedFiles()
         self._connections: dict[str, ServerConnection] = {}
         self._warned: set[str] = set()
 
@@ -39,8 +45,8 @@ class MCPHub:
             if name in self._connections:
                 continue  # the first config of a name wins (the session's over a microagent's)
             if config.command is not None:  # what it runs from the workspace: not the agent's to change
-                note_server_programs(config, self.workspace)
-            connection = ServerConnection(name, config, self.workspace, self.sandbox)
+                note_server_programs(config, self.workspace, self.trusted)
+            connection = ServerConnection(name, config, self.workspace, self.sandbox, self.trusted)
             self._connections[name] = connection
             connection.start()
 

@@ -30,6 +30,7 @@ from openhands_tui.sdk.files.xdg import base_directory
 from openhands_tui.sdk.mcp_config import MCPServerConfig, tool_name_part
 from openhands_tui.sdk.sandbox import HIDDEN_IN_HOME, SandboxPolicy
 from openhands_tui.sdk.security.secrets import shell_environment
+from openhands_tui.sdk.security.trusted import TrustedFiles
 
 
 class WallError(Exception):
@@ -46,10 +47,13 @@ class Launch:
     jailed: bool
 
 
-def launch(name: str, config: MCPServerConfig, workspace: Path, session: SandboxPolicy) -> Launch:
+def launch(
+    name: str, config: MCPServerConfig, workspace: Path, session: SandboxPolicy, trusted: TrustedFiles | None = None
+) -> Launch:
     """The command line, environment and folder that start `config` (a stdio server) inside
     its wall, or unconfined when its entry or the session's sandbox is off. Raises WallError
-    when a wall is wanted but cannot be built here."""
+    when a wall is wanted but cannot be built here. `trusted`: the session's trusted files,
+    bound read-only like the other protected paths (None: none)."""
     assert config.command is not None
     command = os.path.expandvars(config.command)
     args = [os.path.expandvars(arg) for arg in config.args]
@@ -90,7 +94,7 @@ def launch(name: str, config: MCPServerConfig, workspace: Path, session: Sandbox
         if _under(Path(cwd), workspace):
             extra += ["--dir", cwd]
     outside = [p for p in readable if not _under(p, workspace)]
-    prefix = Jail(policy, workspace, bwrap.path).argv(cwd, outside, extra=extra)
+    prefix = Jail(policy, workspace, bwrap.path, trusted=trusted).argv(cwd, outside, extra=extra)
     return Launch([*prefix, command, *args], env, cwd, jailed=True)
 
 

@@ -21,6 +21,7 @@ from openhands_tui.sdk.errors import ToolResolutionError
 from openhands_tui.sdk.mcp_config import MCPServerConfig
 from openhands_tui.sdk.model import Model
 from openhands_tui.sdk.sandbox import SandboxPolicy
+from openhands_tui.sdk.security.trusted import TrustedFiles
 
 if TYPE_CHECKING:
     from openhands_tui.sdk.tool import ToolDefinition
@@ -57,9 +58,10 @@ class MCPToolSource(Protocol):
         """Stop every server (and its processes); the source may be started again after."""
 
 
-#: Makes a session's client, given the workspace (where stdio servers run by default) and the
-#: session's sandbox (servers run unconfined only when it is off).
-MCPClientFactory = Callable[[Path, SandboxPolicy], MCPToolSource]
+#: Makes a session's client, given the workspace (where stdio servers run by default), the
+#: session's sandbox (servers run unconfined only when it is off) and its trusted files (where
+#: what a server runs from the workspace is recorded, and what each server's jail keeps read-only).
+MCPClientFactory = Callable[[Path, SandboxPolicy, TrustedFiles], MCPToolSource]
 _client_factory: MCPClientFactory | None = None
 
 
@@ -69,8 +71,8 @@ def use_mcp_client(factory: MCPClientFactory) -> None:
     _client_factory = factory
 
 
-def new_mcp_client(workspace: Path, sandbox: SandboxPolicy) -> MCPToolSource | None:
-    return _client_factory(workspace, sandbox) if _client_factory is not None else None
+def new_mcp_client(workspace: Path, sandbox: SandboxPolicy, trusted: TrustedFiles) -> MCPToolSource | None:
+    return _client_factory(workspace, sandbox, trusted) if _client_factory is not None else None
 
 
 class MCPTools:

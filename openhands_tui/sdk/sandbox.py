@@ -115,45 +115,49 @@ class SandboxDenial(Model):
         return " and ".join(wants) or "nothing more"
 
 
-#: Files the file editor changed in this process, with a digest of what it wrote (None when
-#: the change removed the file). Each such change was rated (HIGH for a protected path) and
-#: confirmed, so the terminal must not take a protected path the editor made for the work of a
-#: process a command left running, and undo it; but only while it holds what the editor wrote:
-#: that process (in a jail started before the path existed, so not bound there) may append to it.
-_EDITOR_WRITES: dict[str, bytes | None] = {}
 _MAX_CHECKED_BYTES = 64 * 1024 * 1024
 _MAX_CHECKED_ENTRIES = 2000
 
 
-def note_editor_write(path: str, digest: bytes | None = None) -> None:
-    """`digest`: sha256 of the bytes the editor left there (None: it removed the file)."""
-    _EDITOR_WRITES[os.path.realpath(path)] = digest
+class EditorWrites:
+    """Files the file editor changed in one session, with a digest of what it wrote (None when
+    the change removed the file). Each such change was rated (HIGH for a protected path) and
+    confirmed, so the terminal must not take a protected path the editor made for the work of a
+    process a command left running, and undo it; but only while it holds what the editor wrote:
+    that process (in a jail started before the path existed, so not bound there) may append to
+    it. One record per session (`Runtime.editor_writes`), handed to its editors and terminals."""
 
+    def __init__(self) -> None:
+        self._digests: dict[str, bytes | None] = {}
 
-def editor_wrote_under(path: str) -> bool:
-    """Whether the file editor changed `path` or something below it, and everything there is
-    still what the editor wrote: no other file, no link, no byte added since."""
-    root = os.path.realpath(path)
-    written = {w: d for w, d in _EDITOR_WRITES.items() if w == root or w.startswith(root + os.sep)}
-    if not written:
-        return False
-    if os.path.islink(path):
-        return False
-    if not os.path.isdir(root):
-        return _holds(root, written.get(root))
-    seen = 0
-    for directory, subdirectories, files in os.walk(root):
-        seen += len(subdirectories) + len(files)
-        if seen > _MAX_CHECKED_ENTRIES:
+    def note(self, path: str, digest: bytes | None = None) -> None:
+        """`digest`: sha256 of the bytes the editor left there (None: it removed the file)."""
+        self._digests[os.path.realpath(path)] = digest
+
+    def wrote_under(self, path: str) -> bool:
+        """Whether the file editor changed `path` or something below it, and everything there is
+        still what the editor wrote: no other file, no link, no byte added since."""
+        root = os.path.realpath(path)
+        written = {w: d for w, d in self._digests.copy().items() if w == root or w.startswith(root + os.sep)}
+        if not written:
             return False
-        for name in subdirectories:
-            if os.path.islink(os.path.join(directory, name)):
+        if os.path.islink(path):
+            return False
+        if not os.path.isdir(root):
+            return _holds(root, written.get(root))
+        seen = 0
+        for directory, subdirectories, files in os.walk(root):
+            seen += len(subdirectories) + len(files)
+            if seen > _MAX_CHECKED_ENTRIES:
                 return False
-        for name in files:
-            file = os.path.join(directory, name)
-            if file not in written or not _holds(file, written[file]):
-                return False
-    return True
+            for name in subdirectories:
+                if os.path.islink(os.path.join(directory, name)):
+                    return False
+            for name in files:
+                file = os.path.join(directory, name)
+                if file not in written or not _holds(file, written[file]):
+                    return False
+        return True
 
 
 def _holds(file: str, digest: bytes | None) -> bool:

@@ -29,11 +29,16 @@ from openhands_tui.sdk.agent import Agent
 from openhands_tui.sdk.errors import OpenHandsTUIError, StrategyError
 from openhands_tui.sdk.llm.client import LLM
 from openhands_tui.sdk.model import StrictModel, UnsupportedArgument
-from openhands_tui.sdk.security.trusted import note_trusted_file
+from openhands_tui.sdk.security.trusted import TrustedFiles
 
 ParamType = Literal["string", "integer", "boolean"]
 _TRUE = {"true", "1", "yes", "on"}
 _FALSE = {"false", "0", "no", "off"}
+#: Kept on a strategy's module: the project modules and import-path folders loading it brought
+#: in. The import system keeps those for the whole process, so a later load of the same file
+#: (the next session in the app, an editor's second session) imports nothing new; it reads them
+#: here, so its session protects them too.
+_BROUGHT_IN = "_openhands_tui_brought_in"
 
 
 class StrategyParam(StrictModel):
@@ -81,11 +86,21 @@ class Strategy(ABC):
 
 
 class LoadedStrategy:
-    """A strategy instance plus where it came from, so later failures can name the file."""
+    """A strategy instance plus where it came from, so later failures can name the file, and
+    the session's trusted files, where the project modules its code imports are recorded."""
 
-    def __init__(self, strategy: Strategy, source: str) -> None:
+    def __init__(
+        self,
+        strategy: Strategy,
+        source: str,
+        trusted: TrustedFiles | None = None,
+        brought_in: list[str] | None = None,
+    ) -> None:
         self.strategy = strategy
         self.source = source
+        self.trusted = trusted if trusted is not None else TrustedFiles()
+        #: What loading it brought in so far (kept on its module too: `_BROUGHT_IN`).
+        self.brought_in = brought_in if brought_in is not None else []
 
     @property
     def name(self) -> str:
@@ -125,7 +140,7 @@ class LoadedStrategy:
     def build_agent(self, llm: LLM, params: dict[str, Any]) -> Agent:
         cls = type(self.strategy).__name__
         try:
-            with _noting_imports():
+            with _noting_imports(self.trusted, self.brought_in):
                 agent = self.strategy.build_agent(llm, params)
         except (Exception, SystemExit) as exc:
             raise StrategyError(
@@ -180,7 +195,11 @@ def load_strategy(path: str | Path) -> Strategy:
     return load_strategy_source(str(path)).strategy
 
 
-def load_strategy_source(spec: str) -> LoadedStrategy:
+def load_strategy_source(spec: str, trusted: TrustedFiles | None = None) -> LoadedStrategy:
+    """Load a strategy for a session: the file, and the project modules its code imports, are
+    recorded in `trusted`, the session's trusted files (None: a record of its own, for a load
+    outside any session: `--describe`, a check before serving)."""
+    trusted = trusted if trusted is not None else TrustedFiles()
     file_part, selector = _split_selector(spec)
     path = Path(file_part).expanduser()
     if not path.exists():
@@ -191,35 +210,41 @@ def load_strategy_source(spec: str) -> LoadedStrategy:
         raise StrategyError(f"{file_part}: expected a .py strategy file")
     if not path.is_file():  # a pipe would block the import forever, a device fill memory
         raise StrategyError(f"{file_part}: not a regular file (a pipe, device or socket)")
-    note_trusted_file(str(path))
-    with _noting_imports():
+    trusted.note(str(path))
+    # what an earlier load of this file in this process brought in: imported already, so not new now
+    brought_in = list(getattr(sys.modules.get(_module_name(path)), _BROUGHT_IN, None) or [])
+    for entry in brought_in:
+        trusted.note(entry)
+    with _noting_imports(trusted, brought_in):
         module = _import_file(path, file_part)
+    setattr(module, _BROUGHT_IN, brought_in)
     cls = _pick_class(module, file_part, selector)
     try:
-        with _noting_imports():
+        with _noting_imports(trusted, brought_in):
             strategy = cls()
     except (Exception, SystemExit) as exc:
         raise StrategyError(f"{file_part}: {cls.__name__}() failed: {_one_line(exc)}") from None
     try:
-        with _noting_imports():
+        with _noting_imports(trusted, brought_in):
             strategy.setup()
     except (Exception, SystemExit) as exc:
         raise StrategyError(
             f"{file_part}: {cls.__name__}.setup() failed{_where(exc, file_part)}: {_one_line(exc)}"
         ) from None
-    return LoadedStrategy(strategy, file_part)
+    return LoadedStrategy(strategy, file_part, trusted, brought_in)
 
 
-def note_strategy_of_earlier_session(spec: str) -> None:
+def note_strategy_of_earlier_session(spec: str, trusted: TrustedFiles) -> None:
     """A strategy file an earlier session ran (a `--resume` runs it again, outside the sandbox):
-    protect it and the modules beside it that it imports by name, without running it."""
+    protect it and the modules beside it that it imports by name, without running it, among
+    this session's `trusted` files."""
     file_part, _ = _split_selector(spec)
     path = Path(file_part)
     if spec.startswith("builtin:") or not path.is_file():
         return
-    note_trusted_file(str(path))
+    trusted.note(str(path))
     for module in _sibling_imports(path):
-        note_trusted_file(str(module))
+        trusted.note(str(module))
 
 
 def _sibling_imports(path: Path) -> list[Path]:
@@ -251,10 +276,16 @@ def _split_selector(spec: str) -> tuple[str, str | None]:
     return spec, None
 
 
-def _import_file(path: Path, shown: str) -> ModuleType:
+def _module_name(path: Path) -> str:
+    """The name a strategy file is imported under: one per file, whatever path names it."""
     resolved = path.resolve()
     digest = hashlib.sha1(str(resolved).encode()).hexdigest()[:8]
-    module_name = f"openhands_tui_strategy_{resolved.stem}_{digest}"
+    return f"openhands_tui_strategy_{resolved.stem}_{digest}"
+
+
+def _import_file(path: Path, shown: str) -> ModuleType:
+    resolved = path.resolve()
+    module_name = _module_name(path)
     spec = importlib.util.spec_from_file_location(module_name, resolved, loader=_SourceOnly(module_name, str(resolved)))
     if spec is None or spec.loader is None:
         raise StrategyError(f"{shown}: cannot be imported as a Python module")
@@ -284,24 +315,30 @@ class _SourceOnly(SourceFileLoader):
 
 
 @contextlib.contextmanager
-def _noting_imports() -> Iterator[None]:
+def _noting_imports(trusted: TrustedFiles, brought_in: list[str]) -> Iterator[None]:
     """Record the project modules a strategy imports (a helper beside it, `sys.path` pointed at
-    its folder): `tui` runs them outside the sandbox too, so they are protected like the file.
-    Installed packages and the standard library are not the project's (nor the sandbox's) to
-    guard."""
+    its folder) in the session's `trusted` files, and in `brought_in` (kept on the strategy's
+    module for a later load): `tui` runs them outside the sandbox too, so they are protected
+    like the file. Installed packages and the standard library are not the project's (nor the
+    sandbox's) to guard."""
     before, path_before = set(sys.modules), _import_folders()
     try:
         yield
     finally:
+        found = []
         for name in set(sys.modules) - before:
             filename = getattr(sys.modules.get(name), "__file__", None)
             if isinstance(filename, str) and _project_module(filename):
-                note_trusted_file(filename)
+                found.append(filename)
         # a folder the strategy put on the import path (`sys.path.insert(0, here)`): any module
         # made there later shadows one `tui` imports after it (`yaml.py` beside the strategy)
         for entry in _import_folders() - path_before:
             if os.path.isdir(entry) and _project_module(os.path.join(entry, "x.py")):
-                note_trusted_file(entry)
+                found.append(entry)
+        for entry in found:
+            trusted.note(entry)
+            if entry not in brought_in:
+                brought_in.append(entry)
 
 
 def _import_folders() -> set[str]:

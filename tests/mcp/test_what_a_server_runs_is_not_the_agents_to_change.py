@@ -14,6 +14,7 @@ from openhands_tui.sdk.mcp_config import parse_servers, session_servers
 from openhands_tui.sdk.security import RuleAnalyzer
 from openhands_tui.sdk.security.mcp_programs import server_programs
 from openhands_tui.sdk.security.trust import ProjectTrust
+from openhands_tui.sdk.security.trusted import TrustedFiles
 from tests.mcp.servers import PROBING_SERVER, PYTHON
 
 
@@ -46,10 +47,11 @@ def test_the_script_and_what_it_imports_are_found(workspace: Path) -> None:
 
 async def test_a_started_servers_code_is_high_to_edit_and_read_only_to_commands(workspace: Path) -> None:
     servers, _ = parse_servers({"mcpServers": _project(workspace)}, "test")
-    analyzer = RuleAnalyzer()
+    trusted = TrustedFiles()  # the session's: the client records in it, the analyzer and jail read it
+    analyzer = RuleAnalyzer(trusted=trusted)
     module = str(workspace / "tools" / "helpers" / "format.py")
     assert analyzer.assess(FileChange(path=module, operation="edit"), workspace).risk is not Risk.HIGH
-    hub = MCPHub(workspace)
+    hub = MCPHub(workspace, trusted=trusted)
     hub.start({"py": servers["py"]})
     try:
         edit = analyzer.assess(FileChange(path=module, operation="edit"), workspace)
@@ -60,7 +62,7 @@ async def test_a_started_servers_code_is_high_to_edit_and_read_only_to_commands(
         assert analyzer.assess(unrelated, workspace).risk is not Risk.HIGH
         from openhands_tui.jail.protected import ProtectedPaths
 
-        bound = {p.resolve() for p in ProtectedPaths(workspace).existing()}
+        bound = {p.resolve() for p in ProtectedPaths(workspace, trusted).existing()}
         assert (workspace / "tools" / "helpers" / "format.py").resolve() in bound  # read-only in the jail
     finally:
         await hub.aclose()

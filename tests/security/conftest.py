@@ -8,6 +8,7 @@ from openhands_tui.jail.bubblewrap import find_bubblewrap
 from openhands_tui.sdk.facts.event import Risk
 from openhands_tui.sdk.security.analyzer import Assessment
 from openhands_tui.sdk.security.commands import assess_command
+from openhands_tui.sdk.security.trusted import TrustedFiles
 
 #: For a test that runs commands in the sandbox (real bubblewrap).
 needs_bwrap = pytest.mark.skipif(find_bubblewrap().path is None, reason=f"no bubblewrap: {find_bubblewrap().problem}")
@@ -39,5 +40,6 @@ def hooked_project(tmp_path: Path) -> Path:
     return path
 
 
-def rate(command: str, workspace: Path) -> Risk:
-    return Assessment.from_findings(assess_command(command, str(workspace))).risk
+def rate(command: str, workspace: Path, trusted: TrustedFiles | None = None) -> Risk:
+    """`trusted`: the session's trusted files the command is judged with (None: none)."""
+    return Assessment.from_findings(assess_command(command, str(workspace), trusted=trusted)).risk

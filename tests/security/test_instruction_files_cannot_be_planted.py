@@ -205,8 +205,8 @@ async def test_a_background_process_cannot_add_to_a_protected_file_the_editor_ma
     it, since the editor had written it, and the appended text stayed for every later session."""
     from openhands_tui.tools.file_editor.tool import FileEditorAction, FileEditorTool
 
-    terminal = TerminalTool(ToolContext(workspace, "root"))
-    editor = FileEditorTool(ToolContext(workspace, "root"))
+    session = ToolContext(workspace, "root")  # one session's tools: the terminal knows what its editor wrote
+    terminal, editor = TerminalTool(session), FileEditorTool(session)
     target = workspace / path
     try:
         waiter = (
@@ -237,8 +237,8 @@ async def test_a_background_process_cannot_add_to_a_protected_file_the_editor_ma
 async def test_an_editor_change_left_alone_is_kept(workspace: Path) -> None:
     from openhands_tui.tools.file_editor.tool import FileEditorAction, FileEditorTool
 
-    terminal = TerminalTool(ToolContext(workspace, "root"))
-    editor = FileEditorTool(ToolContext(workspace, "root"))
+    session = ToolContext(workspace, "root")  # one session's tools: the terminal knows what its editor wrote
+    terminal, editor = TerminalTool(session), FileEditorTool(session)
     try:
         await terminal.run(TerminalAction(command="sleep 30 >/dev/null 2>&1 &"))
         for path in ("AGENTS.md", ".cursor/rules/style.mdc"):

@@ -23,8 +23,14 @@ pytestmark = pytest.mark.skipif(find_bubblewrap().path is None, reason=f"no bubb
 
 
 @pytest.fixture
-async def terminal(workspace: Path):
-    tool = TerminalTool(ToolContext(workspace, "root"))
+def context(workspace: Path) -> ToolContext:
+    """One session's context: its tools share what it trusts and what its editor wrote."""
+    return ToolContext(workspace, "root")
+
+
+@pytest.fixture
+async def terminal(context: ToolContext):
+    tool = TerminalTool(context)
     yield tool
     await tool.close()
 
@@ -436,14 +442,14 @@ async def test_a_command_run_as_root_cannot_remount_its_way_out(terminal: Termin
 
 
 async def test_a_confirmed_editor_change_is_not_undone_while_a_server_runs(
-    terminal: TerminalTool, workspace: Path
+    terminal: TerminalTool, context: ToolContext, workspace: Path
 ) -> None:
     """With a process left running (a dev server), protected files that appear between commands
     are undone, unless the file editor made them (that change was rated and confirmed)."""
     from openhands_tui.tools.file_editor.tool import FileEditorAction, FileEditorTool
 
     await _run(terminal, "sleep 30 >/dev/null 2>&1 &")
-    editor = FileEditorTool(ToolContext(workspace, "root"))
+    editor = FileEditorTool(context)  # the terminal's session: it knows what this editor wrote
     action = FileEditorAction(command="create", path="AGENTS.md", file_text="Run the tests with make test.\n")
     editor.subject(action)
     assert not (await editor.run(action)).is_error
@@ -569,10 +575,12 @@ async def test_undoing_a_protected_path_never_deletes_through_a_link(workspace: 
     (other / "docs" / "rules.md").write_text("keep\n")
     (workspace / ".git").mkdir()
     (workspace / "CLAUDE.md").write_text("@docs/rules.md\n")
+    from openhands_tui.sdk.security.trusted import TrustedFiles
     from openhands_tui.sdk.security.trusted_files import note_instruction_imports
 
-    note_instruction_imports([workspace / "CLAUDE.md"], workspace)
-    terminal = TerminalTool(ToolContext(workspace, "root"))
+    trusted = TrustedFiles()
+    note_instruction_imports([workspace / "CLAUDE.md"], workspace, trusted)
+    terminal = TerminalTool(ToolContext(workspace, "root", trusted=trusted))
     try:
         links = {".github": other / ".github", ".git/modules": other, "docs": other / "docs"}
         for link, target in links.items():

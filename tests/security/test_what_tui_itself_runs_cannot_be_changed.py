@@ -19,6 +19,7 @@ import pytest
 from openhands_tui.sdk.facts.event import Risk
 from openhands_tui.sdk.facts.store import SessionStore
 from openhands_tui.sdk.security.files import assess_edit
+from openhands_tui.sdk.security.trusted import TrustedFiles
 from openhands_tui.sdk.strategy import load_strategy_source
 from openhands_tui.sdk.tool import ToolContext
 from openhands_tui.testing import Script, Turn
@@ -63,7 +64,8 @@ def _project(workspace: Path, helper: str) -> Path:
 
 def test_the_loaded_strategy_and_its_modules_are_high_to_write(workspace: Path) -> None:
     strategy = _project(workspace, "helper_rates")
-    load_strategy_source(str(strategy))
+    trusted = TrustedFiles()
+    load_strategy_source(str(strategy), trusted)
     cache = f"strategies/__pycache__/helper_rates.cpython-{sys.version_info.major}{sys.version_info.minor}.pyc"
     for command in (
         "echo 'import os; os.system(\"id\")' >> strategies/mine.py",
@@ -71,14 +73,14 @@ def test_the_loaded_strategy_and_its_modules_are_high_to_write(workspace: Path) 
         f"cp evil.pyc {cache}",
         "cp evil.py strategies/mine.py",
     ):
-        assert rate(command, workspace) == Risk.HIGH, command
-    reasons = [f.reason for f in assess_edit(str(strategy), str(workspace), "edit")]
+        assert rate(command, workspace, trusted) == Risk.HIGH, command
+    reasons = [f.reason for f in assess_edit(str(strategy), str(workspace), "edit", trusted=trusted)]
     assert any("runs outside the sandbox" in r for r in reasons), reasons
     # the strategy put its folder on the import path: a module made there shadows one tui imports later
-    assert rate("echo 'import os' > strategies/yaml.py", workspace) == Risk.HIGH
+    assert rate("echo 'import os' > strategies/yaml.py", workspace, trusted) == Risk.HIGH
     # the rest of the workspace is ordinary project files
-    assert rate("echo x >> notes.txt", workspace) == Risk.MEDIUM
-    assert rate("echo x > docs.md", workspace) == Risk.MEDIUM
+    assert rate("echo x >> notes.txt", workspace, trusted) == Risk.MEDIUM
+    assert rate("echo x > docs.md", workspace, trusted) == Risk.MEDIUM
 
 
 def test_a_strategy_given_through_a_link_keeps_the_link(workspace: Path) -> None:
@@ -90,11 +92,12 @@ def test_a_strategy_given_through_a_link_keeps_the_link(workspace: Path) -> None
     real.write_text(_STRATEGY.replace("import {helper} as helper\n", "").replace("helper.PROMPT", '"x"'))
     link = workspace / "s.py"
     link.symlink_to(real)
-    load_strategy_source(str(link))
+    trusted = TrustedFiles()
+    load_strategy_source(str(link), trusted)
     from openhands_tui.jail.protected import ProtectedPaths
 
-    assert link in ProtectedPaths(workspace).existing()
-    assert rate("ln -sf evil.py s.py", workspace) == Risk.HIGH
+    assert link in ProtectedPaths(workspace, trusted).existing()
+    assert rate("ln -sf evil.py s.py", workspace, trusted) == Risk.HIGH
 
 
 def test_a_strategy_is_compiled_from_its_source_not_a_planted_pyc(workspace: Path) -> None:
@@ -125,9 +128,10 @@ def test_a_strategy_is_compiled_from_its_source_not_a_planted_pyc(workspace: Pat
 @needs_bwrap
 async def test_the_sandbox_keeps_the_strategy_and_its_modules_read_only(workspace: Path) -> None:
     strategy = _project(workspace, "helper_jail")
-    load_strategy_source(str(strategy))
+    trusted = TrustedFiles()
+    load_strategy_source(str(strategy), trusted)
     original, helper = strategy.read_text(), (workspace / "strategies" / "helper_jail.py").read_text()
-    terminal = TerminalTool(ToolContext(workspace, "root"))
+    terminal = TerminalTool(ToolContext(workspace, "root", trusted=trusted))
     cache = workspace / "strategies" / "__pycache__" / "helper_jail.cpython-312.pyc"
     try:
         append = await terminal.run(TerminalAction(command="echo 'import os' >> strategies/mine.py"))
@@ -212,12 +216,12 @@ def test_a_later_session_in_the_workspace_protects_an_earlier_sessions_strategy(
 
 def test_a_strategy_that_puts_the_workspace_on_the_import_path_does_not_freeze_the_work(workspace: Path) -> None:
     from openhands_tui.jail.protected import ProtectedPaths
-    from openhands_tui.sdk.security.trusted import note_trusted_file
 
     (workspace / "notes.txt").write_text("x\n")
-    note_trusted_file(str(workspace))
-    assert rate("echo x >> notes.txt", workspace) == Risk.MEDIUM
-    assert workspace not in ProtectedPaths(workspace).existing()
+    trusted = TrustedFiles()
+    trusted.note(str(workspace))
+    assert rate("echo x >> notes.txt", workspace, trusted) == Risk.MEDIUM
+    assert workspace not in ProtectedPaths(workspace, trusted).existing()
 
 
 # -- tui installed in a virtualenv inside the workspace -------------------------------------------
@@ -241,12 +245,13 @@ async def test_tuis_own_packages_in_a_workspace_venv_are_protected(
     (site / "venv_own_module.py").write_text("VALUE = 2\n")
     monkeypatch.syspath_prepend(str(site))
     loaded = [importlib.import_module("venv_own_package"), importlib.import_module("venv_own_module")]
-    warnings = note_own_installation(workspace, modules=loaded)
+    trusted = TrustedFiles()
+    warnings = note_own_installation(workspace, trusted, modules=loaded)
     assert warnings and "installed inside the workspace" in warnings[0]
     relative = package.relative_to(workspace)
     for command in (f"echo 'import os' >> {relative}/__init__.py", f"echo x > {relative}/extra.py"):
-        assert rate(command, workspace) == Risk.HIGH, command
-    terminal = TerminalTool(ToolContext(workspace, "root"))
+        assert rate(command, workspace, trusted) == Risk.HIGH, command
+    terminal = TerminalTool(ToolContext(workspace, "root", trusted=trusted))
     try:
         edit = await terminal.run(TerminalAction(command=f"echo 'import os' >> {relative}/__init__.py"))
         module = await terminal.run(
@@ -264,4 +269,4 @@ async def test_tuis_own_packages_in_a_workspace_venv_are_protected(
 def test_a_tui_installed_elsewhere_says_nothing(workspace: Path) -> None:
     from openhands_tui.sdk.security.trusted_files import note_own_installation
 
-    assert note_own_installation(workspace) == []
+    assert note_own_installation(workspace, TrustedFiles()) == []

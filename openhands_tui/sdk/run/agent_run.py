@@ -106,7 +106,14 @@ class AgentRun:
             self.runtime.bus.redactor.add(self.agent.llm.api_key.get_secret_value(), "API key")
         spawner = self._spawner(self) if self._spawner is not None else None
         ctx = ToolContext(
-            self.runtime.workspace, self.agent_id, own, spawner, self.runtime.sandbox, skills=_Shelf(self)
+            self.runtime.workspace,
+            self.agent_id,
+            own,
+            spawner,
+            self.runtime.sandbox,
+            skills=_Shelf(self),
+            trusted=self.runtime.trusted,
+            editor_writes=self.runtime.editor_writes,
         )
         tools = resolve_tools(self.agent.tools, ctx)
         self.tools = {tool.name: tool for tool in tools}

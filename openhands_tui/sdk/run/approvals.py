@@ -22,7 +22,7 @@ async def refusal(actor: Actor, runtime: Runtime, event: ActionEvent) -> Observa
     subject = event.subject
     assert subject is not None
     risk = event.risk or Risk.LOW
-    by_rule = runtime.permissions.decide(subject, risk)
+    by_rule = runtime.permissions.decide(subject, risk, runtime.trusted)
     if by_rule is not None and not by_rule.approved:
         denial = Decision(approved=False, decided_by=by_rule.decided_by, reason="a deny rule forbids it")
         return _resolved(actor, event, denial)

@@ -37,6 +37,7 @@ from openhands_tui.sdk.security import RiskAnalyzer, RuleAnalyzer
 from openhands_tui.sdk.security.permissions import PermissionSet
 from openhands_tui.sdk.security.secrets import Redactor
 from openhands_tui.sdk.security.trust import TrustRequest
+from openhands_tui.sdk.security.trusted import TrustedFiles
 from openhands_tui.sdk.terminal_text import one_line
 
 
@@ -73,6 +74,10 @@ class ConversationParts:
     trust_project: bool = False
 
     # -- confinement
+    #: The files this session trusts outside the sandbox, as the launcher found them (its
+    #: strategy and what that imported...; None: none yet). The session's analyzer, MCP client
+    #: and tools all get this one record: give an `analyzer` built with the same one.
+    trusted: TrustedFiles | None = None
     #: How commands are confined (None: SandboxPolicy(), workspace-write).
     sandbox: SandboxPolicy | None = None
     #: The sandbox mode a resumed session last ran with (None: unknown).
@@ -104,12 +109,13 @@ class Conversation:
         for subscriber in parts.subscribers:
             self.bus.subscribe(subscriber)
         sandbox = parts.sandbox or SandboxPolicy()
+        trusted = parts.trusted if parts.trusted is not None else TrustedFiles()
         self.runtime = Runtime(
             bus=self.bus,
             workspace=workspace,
             confirmer=parts.confirmer or ApproveAll(),
             policy=parts.policy or ConfirmationPolicy(),
-            analyzer=parts.analyzer or RuleAnalyzer(),
+            analyzer=parts.analyzer or RuleAnalyzer(trusted=trusted),
             limits=parts.limits or Limits(),
             permissions=parts.permissions or PermissionSet(workspace=workspace),
             rules_file=parts.rules_file,
@@ -118,9 +124,10 @@ class Conversation:
             microagents=parts.microagents
             if parts.microagents is not None
             else load_microagents(workspace, strategy_skills=agent.context.skills),
-            mcp=parts.mcp if parts.mcp is not None else new_mcp_client(workspace, sandbox),
+            mcp=parts.mcp if parts.mcp is not None else new_mcp_client(workspace, sandbox, trusted),
             mcp_servers=dict(parts.mcp_servers),
             trust_project=parts.trust_project,
+            trusted=trusted,
         )
         self.root = AgentRun(agent, self.runtime, agent_id="root", spawner=ChildRuns)
         self.log = parts.log

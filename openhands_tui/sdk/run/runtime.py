@@ -1,7 +1,8 @@
 """What every agent in one run shares: the event bus, the confirmer and policy, the risk
-analyzer, the workspace, the limits that apply to the whole delegation tree, and the tree
-itself (folded from the bus, so who delegated to whom, and what each subtree spent, has one
-source: the events)."""
+analyzer, the workspace, the limits that apply to the whole delegation tree, the tree itself
+(folded from the bus, so who delegated to whom, and what each subtree spent, has one source:
+the events), and what the session knows about files: those it trusts outside the sandbox and
+those its file editor wrote."""
 
 from __future__ import annotations
 
@@ -15,10 +16,11 @@ from openhands_tui.sdk.mcp_port import MCPToolSource
 from openhands_tui.sdk.run.bus import EventBus
 from openhands_tui.sdk.run.confirmation import ApproveAll, ConfirmationPolicy, Confirmer
 from openhands_tui.sdk.run.outcome import LimitReached
-from openhands_tui.sdk.sandbox import SandboxPolicy
-from openhands_tui.sdk.security import RiskAnalyzer, RuleAnalyzer
+from openhands_tui.sdk.sandbox import EditorWrites, SandboxPolicy
+from openhands_tui.sdk.security import RiskAnalyzer
 from openhands_tui.sdk.security.permissions import PermissionSet
 from openhands_tui.sdk.security.session_trust import SessionTrust
+from openhands_tui.sdk.security.trusted import TrustedFiles
 
 
 @dataclass
@@ -42,9 +44,10 @@ class Limits:
 class Runtime:
     bus: EventBus
     workspace: Path
+    #: Rates each action (the rule analyzer is built with this runtime's `trusted`).
+    analyzer: RiskAnalyzer
     confirmer: Confirmer = field(default_factory=ApproveAll)
     policy: ConfirmationPolicy = field(default_factory=ConfirmationPolicy)
-    analyzer: RiskAnalyzer = field(default_factory=RuleAnalyzer)
     limits: Limits = field(default_factory=Limits)
     #: Remembered allow/deny rules, and the file new "always allow" answers are added to.
     permissions: PermissionSet = field(default_factory=PermissionSet)
@@ -67,6 +70,11 @@ class Runtime:
     trust_project: bool = False
     #: Which project files the user trusts: stored decisions, and those given this session.
     trust: SessionTrust = field(default_factory=SessionTrust)
+    #: Files this session trusts outside the sandbox (its strategy, what its MCP servers run,
+    #: what instruction files import): HIGH to write, read-only to commands. This session's only.
+    trusted: TrustedFiles = field(default_factory=TrustedFiles)
+    #: What this session's file editor wrote, which the terminal's undo of protected paths spares.
+    editor_writes: EditorWrites = field(default_factory=EditorWrites)
 
     def new_agent_id(self, name: str) -> str:
         """A readable, session-unique id for a child agent: `coder-3`."""

@@ -21,6 +21,7 @@ from openhands_tui.sdk.facts.subject import FileChange, MCPCall, NetworkRequest,
 from openhands_tui.sdk.model import Model
 from openhands_tui.sdk.security.invocation import Finding
 from openhands_tui.sdk.security.program_table import ProgramTable
+from openhands_tui.sdk.security.trusted import TrustedFiles
 
 
 class Assessment(Model):
@@ -53,12 +54,18 @@ class StateChangeAnalyzer:
 
 
 class RuleAnalyzer:
-    """The default analyzer: commands, file actions and MCP calls are rated by rules."""
+    """The default analyzer: commands, file actions and MCP calls are rated by rules.
+    `trusted`: the session's trusted files (its strategy, what its MCP servers run...), writing
+    any of which is HIGH; None: no session's (a fresh, empty record)."""
 
-    def __init__(self, home: str | None = None, programs: ProgramTable | None = None) -> None:
+    def __init__(
+        self, home: str | None = None, programs: ProgramTable | None = None, trusted: TrustedFiles | None = None
+    ) -> None:
         self.home = home
         #: What the rules know about programs (the built-in table, tightened by the user's).
         self.programs = programs
+        #: The session's trusted files (writing one is HIGH).
+        self.trusted = trusted if trusted is not None else TrustedFiles()
 
     def assess(self, subject: Subject, workspace: Path) -> Assessment:
         from openhands_tui.sdk.security.commands import assess_command
@@ -73,15 +80,18 @@ class RuleAnalyzer:
                 home=home,
                 parsed=subject.parsed(home),
                 programs=self.programs,
+                trusted=self.trusted,
             )
             return Assessment.from_findings(findings)
         if isinstance(subject, FileChange):
             if subject.operation == "view":
-                return Assessment.from_findings(assess_read(subject.path, str(workspace), self.home))
-            findings = assess_edit(subject.path, str(workspace), subject.operation, self.home, subject.after)
+                return Assessment.from_findings(assess_read(subject.path, str(workspace), self.home, self.trusted))
+            findings = assess_edit(
+                subject.path, str(workspace), subject.operation, self.home, subject.after, self.trusted
+            )
             return Assessment.from_findings(findings)
         if isinstance(subject, MCPCall):
-            return _assess_mcp(subject, str(workspace), self.home)
+            return _assess_mcp(subject, str(workspace), self.home, self.trusted)
         if isinstance(subject, NetworkRequest):
             risk = Risk.MEDIUM if not subject.changes_state else Risk.HIGH
             return Assessment(risk=risk, reasons=[f"{subject.method} {subject.url} reaches the network"])
@@ -90,7 +100,7 @@ class RuleAnalyzer:
         return Assessment(risk=Risk.MEDIUM, reasons=[f"{getattr(subject, 'tool', subject.kind)} can change things"])
 
 
-def _assess_mcp(call: MCPCall, workspace: str, home: str | None = None) -> Assessment:
+def _assess_mcp(call: MCPCall, workspace: str, home: str | None, trusted: TrustedFiles) -> Assessment:
     """The server's own hints: read-only is LOW, destructive is HIGH, anything else MEDIUM.
     A tool that says both (contradictory hints) is treated as destructive. Its arguments can
     only raise that: a command or a path in them is judged as the terminal's or the editor's."""
@@ -105,7 +115,7 @@ def _assess_mcp(call: MCPCall, workspace: str, home: str | None = None) -> Asses
         reason = f"MCP tool {name} has no read-only hint: it may change things (asked until allowed)"
         hint = Finding(Risk.HIGH, reason, "mcp:no-hint")
     read_only = bool(call.annotations.read_only) and not call.annotations.destructive
-    findings = argument_findings(call.arguments, workspace, read_only, home, tool=call.tool)
+    findings = argument_findings(call.arguments, workspace, read_only, home, tool=call.tool, trusted=trusted)
     raised = [
         f for f in findings if f.risk.severity > hint.risk.severity or (f.risk is Risk.HIGH and hint.risk is Risk.HIGH)
     ]

@@ -26,6 +26,7 @@ from openhands_tui.sdk.security.program_rules import judge_program
 from openhands_tui.sdk.security.program_table import ProgramTable, builtin_table
 from openhands_tui.sdk.security.secret_operands import flag_secret_operands
 from openhands_tui.sdk.security.shell_state import SECRET_VARIABLE, check_assignment
+from openhands_tui.sdk.security.trusted import TrustedFiles
 from openhands_tui.sdk.security.word_expansion import brace_alternatives, with_known_variables
 from openhands_tui.sdk.shell.syntax import ParsedShell, SimpleCommand, Word, parse_shell
 from openhands_tui.sdk.shell.words import has_glob
@@ -425,9 +426,12 @@ def assess_command(
     home: str | None = None,
     parsed: ParsedShell | None = None,
     programs: ProgramTable | None = None,
+    trusted: TrustedFiles | None = None,
 ) -> list[Finding]:
-    """Every finding for `command`; `parsed` is its parse when the caller has one already."""
-    judge = PathJudge(workspace, home)
+    """Every finding for `command`; `parsed` is its parse when the caller has one already;
+    `programs`: what the rules know about programs (None: the built-in table); `trusted`: the
+    session's trusted files (None: none)."""
+    judge = PathJudge(workspace, home, trusted)
     analysis = CommandAnalysis(judge, cwd or judge.workspace, programs=programs)
     analysis.run(command, parsed)
     if not analysis.findings:  # `git branch -a`, `python3 --version`: every verdict says why

@@ -10,13 +10,16 @@ from openhands_tui.sdk.facts.event import Risk
 from openhands_tui.sdk.security import npm_scripts
 from openhands_tui.sdk.security.invocation import Finding
 from openhands_tui.sdk.security.paths import PathJudge, is_secret_path
+from openhands_tui.sdk.security.trusted import TrustedFiles
 
 #: Files in a git directory that can hold credentials (a token in a remote URL).
 _GIT_CONFIG_NAMES = frozenset({"config", "config.worktree", "FETCH_HEAD"})
 
 
-def assess_read(path: str, workspace: str, home: str | None = None) -> list[Finding]:
-    verdict = PathJudge(workspace, home).judge(path)
+def assess_read(
+    path: str, workspace: str, home: str | None = None, trusted: TrustedFiles | None = None
+) -> list[Finding]:
+    verdict = PathJudge(workspace, home, trusted).judge(path)
     if verdict.secret:
         return [Finding(Risk.HIGH, f"reads {verdict.resolved}: {verdict.secret}")]
     if not verdict.inside and not verdict.device:
@@ -44,9 +47,15 @@ def credentials_reason(path: str, root: str) -> str | None:
 
 
 def assess_edit(
-    path: str, workspace: str, operation: str = "edit", home: str | None = None, new_text: str | None = None
+    path: str,
+    workspace: str,
+    operation: str = "edit",
+    home: str | None = None,
+    new_text: str | None = None,
+    trusted: TrustedFiles | None = None,
 ) -> list[Finding]:
-    verdict = PathJudge(workspace, home).judge(path)
+    """`trusted`: the session's trusted files (None: none)."""
+    verdict = PathJudge(workspace, home, trusted).judge(path)
     findings = []
     if new_text and os.path.basename(verdict.resolved) == "package.json" and npm_scripts.IN_JSON.search(new_text):
         findings.append(

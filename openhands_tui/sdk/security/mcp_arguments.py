@@ -38,6 +38,7 @@ from openhands_tui.sdk.security.mcp_content import (
 )
 from openhands_tui.sdk.security.paths import PathJudge, PathVerdict
 from openhands_tui.sdk.security.secrets import SECRET_NAME, SHELL_SECRET_NAME, dotenv_secrets
+from openhands_tui.sdk.security.trusted import TrustedFiles
 
 #: Argument names whose value is a shell command line.
 _COMMAND_KEY = re.compile(r"^(command|cmd|commandline|command_line|shell|shell_command|script|bash|sh)$", re.I)
@@ -62,14 +63,16 @@ def argument_findings(
     *,
     tool: str = "",
     secrets: dict[str, str] | None = None,
+    trusted: TrustedFiles | None = None,
 ) -> list[Finding]:
     """Findings for what the string values of `arguments` hold (nested objects and lists
     followed), each reason naming the argument. `tool`: the tool's name (one that runs code
     has its text judged as code); `secrets`: known secret values by label (default: the
-    environment's secret-named values and the workspace's `.env` values)."""
+    environment's secret-named values and the workspace's `.env` values); `trusted`: the session's
+    trusted files (None: none)."""
     from openhands_tui.sdk.security.commands import assess_command
 
-    judge = PathJudge(workspace, home)
+    judge = PathJudge(workspace, home, trusted)
     known = secret_matcher(secrets if secrets is not None else known_secrets(workspace))
     runs_code = bool(tool) and RUNS_CODE_TOOL.search(tool) is not None
     findings: list[Finding] = []
@@ -80,7 +83,8 @@ def argument_findings(
         commands += 1
         if commands <= _MAX_COMMANDS:
             findings.extend(
-                Finding(f.risk, f"argument {key!r}: {f.reason}") for f in assess_command(line, workspace, home=home)
+                Finding(f.risk, f"argument {key!r}: {f.reason}")
+                for f in assess_command(line, workspace, home=home, trusted=trusted)
             )
 
     for key, line in _command_lines(arguments):

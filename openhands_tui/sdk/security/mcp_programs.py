@@ -7,9 +7,10 @@ a file it `require`s (`node ./srv/index.js` -> `./lib.js`), the package folder a
 (`uv run --directory srv`) — it would choose what runs there next time, and what the tool's
 annotations claim. Both walls cover these files, chosen together:
 
-- **Registered as trusted files** (`trusted.py`) when the server starts: an edit or a command
-  that writes one is rated HIGH (so it is asked), and the terminal's jail binds it read-only,
-  so project code the model runs cannot change it either. This holds during the session.
+- **Registered among the session's trusted files** (`trusted.py`) when the server starts: an
+  edit or a command that writes one is rated HIGH (so it is asked), and the terminal's jail
+  binds it read-only, so project code the model runs cannot change it either. This holds
+  during the session.
 - **The trust digest covers their content** (`mcp_config._digest_with_programs`): a project's
   `.mcp.json` (or microagent) is trusted with these files as they were, so a change made
   anyway — approved in a hurry, or arriving with `git pull` — asks again before the server
@@ -33,7 +34,7 @@ from pathlib import Path
 from typing import Protocol
 
 from openhands_tui.sdk.files.read import read_regular
-from openhands_tui.sdk.security.trusted import RUNS_AS_MCP_SERVER, note_trusted_file
+from openhands_tui.sdk.security.trusted import RUNS_AS_MCP_SERVER, TrustedFiles
 
 
 class MCPServerConfig(Protocol):
@@ -93,12 +94,12 @@ def server_programs(config: MCPServerConfig, workspace: Path) -> list[Path]:
     return sorted(found)
 
 
-def note_server_programs(config: MCPServerConfig, workspace: Path) -> list[Path]:
-    """Register what a starting server runs from the workspace as trusted files (HIGH to write,
-    read-only in the terminal's jail) for the rest of the session; returns them."""
+def note_server_programs(config: MCPServerConfig, workspace: Path, trusted: TrustedFiles) -> list[Path]:
+    """Register what a starting server runs from the workspace among the session's `trusted`
+    files (HIGH to write, read-only in the terminal's jail) for the rest of it; returns them."""
     programs = server_programs(config, workspace)
     for program in programs:
-        note_trusted_file(str(program), RUNS_AS_MCP_SERVER)
+        trusted.note(str(program), RUNS_AS_MCP_SERVER)
     return programs
 
 

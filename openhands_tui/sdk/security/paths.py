@@ -17,7 +17,7 @@ from pathlib import PurePosixPath
 from openhands_tui.sdk.files.xdg import config_base
 from openhands_tui.sdk.security.invocation import words
 from openhands_tui.sdk.security.protected_paths import rule_families
-from openhands_tui.sdk.security.trusted import trusted_file_reason
+from openhands_tui.sdk.security.trusted import TrustedFiles
 
 HARMLESS_DEVICES = words("""
     /dev/null /dev/stdout /dev/stderr /dev/stdin /dev/tty /dev/zero /dev/random /dev/urandom
@@ -63,9 +63,12 @@ class PathVerdict:
 
 
 class PathJudge:
-    def __init__(self, workspace: str, home: str | None = None) -> None:
+    def __init__(self, workspace: str, home: str | None = None, trusted: TrustedFiles | None = None) -> None:
         self.workspace = os.path.realpath(workspace)
         self.home = home or os.path.expanduser("~")
+        #: The session's trusted files (a strategy, what an MCP server runs...): writing one steers
+        #: what runs next. None: no session's (`tui risk`, a judge on its own), so none.
+        self.trusted = trusted if trusted is not None else TrustedFiles()
         #: Our own settings, rules and trusted projects (`$XDG_CONFIG_HOME/openhands-tui`): writing
         #: there approves later actions, whatever else the path looks like.
         self.own_config = os.path.realpath(config_base(self.home) / "openhands-tui")
@@ -107,7 +110,7 @@ class PathJudge:
     def _sensitive(self, relative: str, resolved: str, inside: bool) -> str | None:
         if resolved == self.own_config or resolved.startswith(self.own_config + os.sep):
             return "this tool's own settings, approval rules or trusted projects"
-        trusted = trusted_file_reason(resolved, self.workspace)
+        trusted = self.trusted.reason(resolved, self.workspace)
         if trusted is not None:
             return trusted
         if not inside and resolved.startswith(self.home + os.sep):

@@ -52,6 +52,7 @@ from openhands_tui.sdk.files.xdg import config_base
 from openhands_tui.sdk.model import Model
 from openhands_tui.sdk.security.invocation import words
 from openhands_tui.sdk.security.trust import ProjectTrust, TrustRequest, digest_of
+from openhands_tui.sdk.security.trusted import TrustedFiles
 from openhands_tui.sdk.shell.syntax import SimpleCommand
 
 
@@ -152,9 +153,12 @@ class PermissionSet:
         """Project allow rules the user just agreed to."""
         self.rules += [r for r in rules if r.applies_in(self.workspace)]
 
-    def decide(self, subject: Subject, risk: Risk = Risk.LOW) -> RuleDecision | None:
+    def decide(
+        self, subject: Subject, risk: Risk = Risk.LOW, trusted: TrustedFiles | None = None
+    ) -> RuleDecision | None:
         """A rule's verdict on `subject`, or None when no rule decides it. For a HIGH-risk
-        action only an exact rule for that very command (or file) can approve."""
+        action only an exact rule for that very command (or file) can approve. `trusted`: the
+        session's trusted files, which an MCP call's arguments are judged with (None: none)."""
         if not self.rules:
             return None
         if isinstance(subject, ShellCommand):
@@ -162,10 +166,10 @@ class PermissionSet:
         if isinstance(subject, FileChange):
             return self._decide_path(subject.path, high=risk is Risk.HIGH)
         if isinstance(subject, MCPCall):
-            return self._decide_mcp(subject, high=risk is Risk.HIGH)
+            return self._decide_mcp(subject, high=risk is Risk.HIGH, trusted=trusted)
         return None
 
-    def _decide_mcp(self, call: MCPCall, high: bool) -> RuleDecision | None:
+    def _decide_mcp(self, call: MCPCall, high: bool, trusted: TrustedFiles | None = None) -> RuleDecision | None:
         """A tool's own rule ("always" saves `mcp = "server/tool"`) approves that tool, whatever
         its hints (no read-only hint, destructive); it never approves what a call's arguments
         hold (`DROP TABLE`, code deleting outside the workspace, a token in a URL): such a call
@@ -178,7 +182,7 @@ class PermissionSet:
                     continue  # a glob never approves a destructive tool; the tool's own rule may
                 if not fnmatch.fnmatchcase(name, rule.mcp_pattern):
                     continue
-                if action == "allow" and high and self._arguments_are_high(call):
+                if action == "allow" and high and self._arguments_are_high(call, trusted):
                     return None
                 return RuleDecision(approved=action == "allow", rule=rule)
         return None
@@ -187,12 +191,12 @@ class PermissionSet:
         """Paths the user let commands read for good (user rules: project ones are dropped)."""
         return [r.read for r in self._of("allow", "read") if r.read is not None]
 
-    def _arguments_are_high(self, call: MCPCall) -> bool:
+    def _arguments_are_high(self, call: MCPCall, trusted: TrustedFiles | None) -> bool:
         from openhands_tui.sdk.security.mcp_arguments import argument_findings
 
         read_only = bool(call.annotations.read_only) and not call.annotations.destructive
         workspace = str(self.workspace) if self.workspace is not None else os.getcwd()
-        findings = argument_findings(call.arguments, workspace, read_only, tool=call.tool)
+        findings = argument_findings(call.arguments, workspace, read_only, tool=call.tool, trusted=trusted)
         return any(f.risk is Risk.HIGH for f in findings)
 
     def network_for(self, subject: ShellCommand) -> PermissionRule | None:

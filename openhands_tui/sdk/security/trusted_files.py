@@ -6,8 +6,8 @@ CLAUDE.md and GEMINI.md may say `@docs/conventions.md` on a line of its own; the
 that file's text into every later session's first message (`context/imports.py`). It is then as
 much an instruction file as CLAUDE.md itself, though its name says nothing: a command that
 rewrites it (or creates it, when the import names a file not there yet) tells every later agent
-what to do. Each is recorded with `note_trusted_file`, so writing it is HIGH and the sandbox
-keeps it read-only, like the instruction file that imports it.
+what to do. Each is recorded in the session's `TrustedFiles`, so writing it is HIGH and the
+sandbox keeps it read-only, like the instruction file that imports it.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 from types import ModuleType
 
 from openhands_tui.sdk.files.read import read_regular
-from openhands_tui.sdk.security.trusted import READ_AS_INSTRUCTIONS, note_trusted_file
+from openhands_tui.sdk.security.trusted import READ_AS_INSTRUCTIONS, TrustedFiles
 
 OWN_INSTALLATION = "this tool's own installation (it runs this code outside the sandbox at every start)"
 _INSTALLED = ("site-packages", "dist-packages")
@@ -32,9 +32,9 @@ MAX_DEPTH = 5
 MAX_BYTES = 64 * 1024
 
 
-def note_instruction_imports(instruction_files: list[Path], workspace: Path) -> list[Path]:
-    """Record every file inside `workspace` the given instruction files import (and what those
-    import, as deep as the loader follows); returns them."""
+def note_instruction_imports(instruction_files: list[Path], workspace: Path, trusted: TrustedFiles) -> list[Path]:
+    """Record in `trusted` (the session's) every file inside `workspace` the given instruction
+    files import (and what those import, as deep as the loader follows); returns them."""
     top = os.path.realpath(workspace)
     found: list[Path] = []
     pending = [(path, 1) for path in instruction_files]
@@ -49,7 +49,7 @@ def note_instruction_imports(instruction_files: list[Path], workspace: Path) -> 
             resolved = os.path.realpath(target)
             if not resolved.startswith(top + os.sep):
                 continue  # outside: the sandbox keeps it read-only anyway, and the loader skips it
-            note_trusted_file(resolved, READ_AS_INSTRUCTIONS)
+            trusted.note(resolved, READ_AS_INSTRUCTIONS)
             found.append(Path(resolved))
             pending.append((Path(resolved), depth + 1))
     return found
@@ -71,10 +71,12 @@ def _imports_of(path: Path) -> list[Path]:
     return targets
 
 
-def note_own_installation(workspace: Path, modules: Iterable[ModuleType] | None = None) -> list[str]:
+def note_own_installation(
+    workspace: Path, trusted: TrustedFiles, modules: Iterable[ModuleType] | None = None
+) -> list[str]:
     """When `tui` runs from a virtualenv inside the workspace (`.venv`, the project's own), the
     packages it has loaded (itself, litellm, pydantic...), the venv's `pyvenv.cfg` and the entry
-    script are code it runs unconfined at the next start: each is recorded (HIGH to write,
+    script are code it runs unconfined at the next start: each is recorded in `trusted` (HIGH to write,
     read-only to commands). Returns a warning for the user, or none: such an installation
     shares its packages with the project, and a `pip install` there (MEDIUM, like any install
     from the registry) can still add start-up code; `pipx` or `uv tool` keep `tui` apart."""
@@ -100,7 +102,7 @@ def note_own_installation(workspace: Path, modules: Iterable[ModuleType] | None 
         if path and os.path.isfile(path) and inside(os.path.realpath(path)):
             found.add(os.path.realpath(path))
     for path in sorted(found):
-        note_trusted_file(path, OWN_INSTALLATION)
+        trusted.note(path, OWN_INSTALLATION)
     if found:
         return [
             f"tui is installed inside the workspace ({os.path.relpath(sys.prefix, top)}): its packages are kept "

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from openhands_tui.sdk.facts.event import Event
-from openhands_tui.sdk.sandbox import SandboxPolicy
+from openhands_tui.sdk.sandbox import EditorWrites, SandboxPolicy
+from openhands_tui.sdk.security.trusted import TrustedFiles
 
 if TYPE_CHECKING:
     from openhands_tui.sdk.agent import Agent
@@ -82,7 +83,9 @@ class ToolContext:
     `history` is this agent's own stored events (a resumed tool can restore its state from
     them); `spawner` is set for every agent the engine runs and lets a tool start children;
     `sandbox` is how commands are confined in this session; `skills` lists the Agent Skills
-    the agent can load.
+    the agent can load; `trusted` and `editor_writes` are the session's own records of the files
+    it trusts outside the sandbox and of what its file editor wrote (the terminal's jail keeps
+    the first read-only and spares the second; the file editor adds to the second).
     """
 
     workspace: Path
@@ -91,6 +94,8 @@ class ToolContext:
     spawner: ChildSpawner | None = None
     sandbox: SandboxPolicy = field(default_factory=SandboxPolicy)
     skills: SkillShelf | None = None
+    trusted: TrustedFiles = field(default_factory=TrustedFiles)
+    editor_writes: EditorWrites = field(default_factory=EditorWrites)
 
 
 @dataclass

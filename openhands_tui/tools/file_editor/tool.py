@@ -9,7 +9,6 @@ from pydantic import Field
 
 from openhands_tui.sdk.detached import run_detached
 from openhands_tui.sdk.facts.subject import FileChange, FileOperation
-from openhands_tui.sdk.sandbox import note_editor_write
 from openhands_tui.sdk.tool import Observation, RiskyAction, ToolContext, ToolDefinition
 from openhands_tui.tools.file_editor.editor import EditorError, EditResult, FileEditor
 
@@ -71,6 +70,8 @@ class FileEditorTool(ToolDefinition[FileEditorAction]):
 
     def __init__(self, ctx: ToolContext) -> None:
         self.editor = FileEditor(ctx.workspace)
+        #: The session's record of what its file editor wrote (the terminal's undo spares it).
+        self.writes = ctx.editor_writes
         #: Where each action's path really pointed when it was rated (by the action's identity).
         self._rated: dict[int, str] = {}
 
@@ -118,7 +119,7 @@ class FileEditorTool(ToolDefinition[FileEditorAction]):
             )
         if action.command != "view" and real is not None:
             # rated and confirmed: the sandbox must not undo it, while it holds what was written
-            note_editor_write(real, self._written_digest(real))
+            self.writes.note(real, self._written_digest(real))
         return FileEditorObservation(text=result.text, command=action.command, path=result.path, diff=result.diff)
 
     def _written_digest(self, real: str) -> bytes | None:

@@ -63,6 +63,9 @@ class TerminalTool(ToolDefinition[TerminalAction]):
         if executor is not None:
             self.jail: Jail | None = executor.terminal.jail
             self.session = executor.terminal.session
+            if self.jail is not None:  # the agent's commands run in that shell: it guards this session's files
+                self.jail.protected.trusted = ctx.trusted
+                self.jail.protected.editor_writes = ctx.editor_writes
             return
         policy = ctx.sandbox
         environment = shell_environment(os.environ, keep=policy.keep_env)
@@ -72,7 +75,14 @@ class TerminalTool(ToolDefinition[TerminalAction]):
             bwrap = find_bubblewrap()
             if bwrap.path is None:
                 raise RuntimeError(f"the sandbox cannot run here: {bwrap.problem}; use --sandbox off to run without it")
-            self.jail = Jail(policy, ctx.workspace, bwrap.path, environ=environment)
+            self.jail = Jail(
+                policy,
+                ctx.workspace,
+                bwrap.path,
+                environ=environment,
+                trusted=ctx.trusted,
+                editor_writes=ctx.editor_writes,
+            )
         self.session = BashSession(
             ctx.workspace, max_output_bytes=max_output_bytes, jail=self.jail, environment=environment
         )
