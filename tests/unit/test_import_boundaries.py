@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
+import tomllib
+
+import pytest
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
@@ -38,15 +42,15 @@ def test_import_contracts_hold() -> None:
     assert lint_imports(config_filename=str(REPO / "pyproject.toml"), no_cache=True) == 0
 
 
-def test_the_contracts_would_catch_a_cycle(tmp_path: pathlib.Path) -> None:
-    """The cycle contract is not vacuous: a copy of the package with one back-import fails it."""
+def _lint_a_copy_with(tmp_path: pathlib.Path, module: str, line: str) -> subprocess.CompletedProcess[str]:
+    """lint-imports over a copy of the package in which `module` (a path inside it) ends with `line`."""
     copy = tmp_path / "openhands_tui"
     shutil.copytree(REPO / "openhands_tui", copy, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
-    with open(copy / "sdk" / "run/actions.py", "a") as handle:
-        handle.write("\nimport openhands_tui.sdk.run.agent_run  # noqa: E402,F401\n")
+    with open(copy / module, "a") as handle:
+        handle.write(f"\n{line}  # noqa: E402,F401\n")
     config = tmp_path / "pyproject.toml"
     config.write_text((REPO / "pyproject.toml").read_text())
-    result = subprocess.run(
+    return subprocess.run(
         [
             sys.executable,
             "-c",
@@ -57,5 +61,47 @@ def test_the_contracts_would_catch_a_cycle(tmp_path: pathlib.Path) -> None:
         text=True,
         env={**os.environ, "PYTHONPATH": str(tmp_path)},
     )
-    assert result.returncode == 1, result.stdout
-    assert "No import cycles" in result.stdout and "BROKEN" in result.stdout
+
+
+def _broken(result: subprocess.CompletedProcess[str], contract: str) -> bool:
+    """Whether lint-imports failed, and reported the contract whose name begins with `contract`
+    broken (in its summary a name may wrap across lines)."""
+    summary = " ".join(result.stdout.split())
+    return result.returncode == 1 and re.search(re.escape(contract) + r"((?!KEPT).)*? BROKEN", summary) is not None
+
+
+def test_the_contracts_would_catch_a_cycle(tmp_path: pathlib.Path) -> None:
+    """The cycle contract is not vacuous: a copy of the package with one back-import fails it."""
+    result = _lint_a_copy_with(tmp_path, "sdk/run/actions.py", "import openhands_tui.sdk.run.agent_run")
+    assert _broken(result, "No import cycles"), result.stdout
+
+
+@pytest.mark.parametrize(
+    ("module", "line"),
+    [
+        ("tools/terminal/shell_reset.py", "from openhands_tui.sdk.security.shell_state import RUNS_CODE_LATER"),
+        ("jail/jail.py", "from openhands_tui.sdk.security import commands"),
+        ("mcp/hub.py", "import openhands_tui.sdk.security.mcp_arguments"),
+    ],
+)
+def test_the_contracts_would_catch_a_tool_importing_security_internals(
+    tmp_path: pathlib.Path, module: str, line: str
+) -> None:
+    """The terminal, the jail and the MCP client see only sdk/security's public face: a copy in
+    which one of them imports a rule module fails the contract (a module added to sdk/security
+    later is internal too, unless the contract names it public)."""
+    result = _lint_a_copy_with(tmp_path, module, line)
+    assert _broken(result, "Tools, the jail and the MCP client never import security internals"), result.stdout
+
+
+def test_the_public_face_of_security_names_modules_that_exist() -> None:
+    """The contract's public modules are real ones (a renamed module must not leave a stale name,
+    which import-linter, told not to mind unmatched names, would not report)."""
+    config = tomllib.loads((REPO / "pyproject.toml").read_text())
+    contract = next(
+        c for c in config["tool"]["importlinter"]["contracts"] if c["name"].startswith("Tools, the jail and the MCP")
+    )
+    security = REPO / "openhands_tui" / "sdk" / "security"
+    public = [expression.split(" -> ")[1] for expression in contract["ignore_imports"]]
+    assert public and all(name.startswith("openhands_tui.sdk.security.") for name in public)
+    assert [name for name in public if not (security / f"{name.rsplit('.', 1)[1]}.py").is_file()] == []

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from openhands_tui.sdk.security.shell_state import RUNS_CODE_LATER, RUNS_CODE_LATER_PREFIXES
+from openhands_tui.sdk.security.shell_variables import RUNS_CODE_LATER, RUNS_CODE_LATER_PREFIXES
 
 
 def shell_quote(text: str) -> str:
