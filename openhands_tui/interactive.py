@@ -21,7 +21,7 @@ from openhands_tui.sdk.facts.store import SessionStore
 from openhands_tui.sdk.settings import load_config
 from openhands_tui.tui.app import OpenHandsApp
 from openhands_tui.tui.bridge import EngineBridge, TUIConfirmer
-from openhands_tui.tui.config import AppConfig
+from openhands_tui.tui.config import AppConfig, ModelChoice
 from openhands_tui.tui.session import LiveSession
 from openhands_tui.tui.themes import DEFAULT_THEME
 
@@ -47,6 +47,21 @@ def live_session(launched: Launched) -> LiveSession:
         trust_requests=launched.trust_requests,
         sandbox=launched.sandbox,
     )
+
+
+def check_model(choice: ModelChoice) -> str:
+    """The settings screen's "Test connection": the app is handed this, it never calls the
+    model client itself."""
+    from openhands_tui.sdk.llm.check import check_connection  # the client: off the first frame's path
+
+    return check_connection(choice.model, choice.api_key, choice.base_url)
+
+
+def warm_up_model_client() -> None:
+    """litellm imported and its first call made offline, on the app's background thread."""
+    from openhands_tui.sdk.llm.warmup import warm_up
+
+    warm_up()
 
 
 def build_app(
@@ -76,6 +91,8 @@ def build_app(
         remember_theme=remember_theme,
         demo=demo,
         preload_litellm=preload_litellm,
+        warm_up=warm_up_model_client,
+        check_model=check_model,
         relaunch=lambda resume: open_session(resume, None),
         first_session=lambda: open_session(options.resume, options.task),
         open_at_mount=open_at_mount,

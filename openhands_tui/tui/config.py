@@ -36,6 +36,20 @@ class Notice(Message):
         self.severity: SeverityLevel = severity
 
 
+@dataclass(frozen=True)
+class ModelChoice:
+    """A model as the user typed it in the settings screen: its litellm name, and how to reach it."""
+
+    model: str
+    api_key: str | None = field(default=None, repr=False)
+    base_url: str | None = None
+
+
+#: Tries a model choice: returns the model's answer to one short request, or raises what the
+#: provider said. It blocks while the request runs (the app calls it on a worker thread).
+ModelCheck = Callable[[ModelChoice], str]
+
+
 class ContextWindowKnown(EventsReady):
     def __init__(self, window: int | None) -> None:
         super().__init__()
@@ -62,7 +76,14 @@ class AppConfig:
     demo: bool = False
     title: str = ""
     clock: Callable[[], float] = time.monotonic
+    #: Load the model client on a worker once the first frame is drawn (`warm_up`), and look up
+    #: the session's context window there.
     preload_litellm: bool = True
+    #: The model client's first call made early, offline (given by the launcher: the app never
+    #: calls the model client itself; None: nothing to warm).
+    warm_up: Callable[[], object] | None = None
+    #: The settings screen's "Test connection" (given by the launcher; None: not offered here).
+    check_model: ModelCheck | None = None
     relaunch: Callable[[str | None], LiveSession] | None = None
     #: Opens the first session, on a worker thread after the first frame: the engine, the
     #: strategy and the session log load while the user already sees the prompt (None: the

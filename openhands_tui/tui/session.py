@@ -5,14 +5,28 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from openhands_tui.sdk.facts.event import Event
 from openhands_tui.sdk.security.trust import TrustRequest
 
 if TYPE_CHECKING:
-    from openhands_tui.sdk.llm.client import LLM
     from openhands_tui.sdk.run.conversation import Conversation
+
+
+class SessionModel(Protocol):
+    """What the app knows of the root agent's model (the engine's model client is one): the app
+    reads it, it never calls it."""
+
+    @property
+    def model(self) -> str:
+        """Its name, for the status bar."""
+        ...
+
+    def window(self) -> int | None:
+        """How many input tokens a request may hold, if known (may load the provider's tables:
+        the app asks on a worker thread)."""
+        ...
 
 
 @dataclass
@@ -23,7 +37,7 @@ class LiveSession:
     strategy_description: str
     workspace: Path
     #: The root agent's model: its name for the status bar, its context window for the gauge.
-    llm: LLM
+    llm: SessionModel
     #: The stored events of a resumed session (empty for a new one).
     history: list[Event] = field(default_factory=list)
     #: Inputs for task microagents given on the command line.

@@ -45,8 +45,9 @@ class SessionHost(KeyedApp):
         def task_inputs(self) -> dict[str, str]: ...
 
     def _start_preload(self, delay: float = 0.3) -> None:
-        """Import litellm on a worker (it holds the GIL for seconds): by default once the first
-        frame is surely drawn; at once when the app has been up a while (its first session opened)."""
+        """Warm the model client on a worker (the launcher's `AppConfig.warm_up`: importing litellm
+        holds the GIL for seconds): by default once the first frame is surely drawn; at once when
+        the app has been up a while (its first session opened)."""
         if delay:
             self.set_timer(delay, partial(self._start_preload, 0))
         else:
@@ -159,7 +160,7 @@ class SessionHost(KeyedApp):
             if self.config.task and self.session is not None:
                 self.start_run(self.config.task, self.task_inputs)
 
-        self.push_screen(SettingsScreen(), configured)
+        self.push_screen(SettingsScreen(self.config.check_model), configured)
 
     def switch_session(self, resume: str | None) -> None:
         """Open another session (/new, /resume ID): fresh view, its history, its engine."""
@@ -191,8 +192,8 @@ class SessionHost(KeyedApp):
         self.notify(f"Session {session.session_id}", timeout=3)
 
     def _preload(self) -> None:
-        from openhands_tui.sdk.llm.warmup import warm_up
-
-        warm_up()  # in the background: the first frame and the first call never wait for it
+        """In the background: the first frame and the first call never wait for it."""
+        if self.config.warm_up is not None:
+            self.config.warm_up()
         window = self.session.llm.window() if self.session is not None else None
         self.post_message(ContextWindowKnown(window))

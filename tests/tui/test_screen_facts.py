@@ -101,6 +101,24 @@ async def test_settings_escape_quits_with_exit_0(workspace: Path) -> None:
     assert app.return_code == 0 and app.return_value == 0
 
 
+async def test_testing_a_model_shows_its_answer_and_saves_nothing(serve, workspace: Path) -> None:
+    """ "Test connection" asks the model once through the check the launcher gave the app."""
+    server = serve([Script(turns=[Turn(text="OK")])])
+    app = build_app(LaunchOptions(workspace=workspace), preload_litellm=False, remember_theme=False)
+    async with app.run_test(size=(90, 40)) as pilot:
+        await settings_shown(pilot, app)
+        screen = app.screen
+        screen.query_one("#model", Input).value = "openai/scripted"
+        screen.query_one("#api-key", Input).value = "sk-test-only"
+        screen.query_one("#base-url", Input).value = server.base_url
+        await pilot.click("#test")
+        result = screen.query_one("#settings-result", Static)
+        await wait_until(pilot, lambda: str(result.render()).startswith("✓"))
+        assert str(result.render()) == "✓ Connected: the model answered 'OK'"
+        assert app.screen is screen and not config_path().exists()  # tested, not saved
+    assert len(server.requests) == 1 and "Say OK." in str(server.requests[0].messages)
+
+
 async def test_a_connection_error_is_shown_whole_and_wrapped(serve, workspace: Path) -> None:
     server = serve([Script(turns=[Turn(fault="context_window")])])
     app = build_app(LaunchOptions(workspace=workspace), preload_litellm=False, remember_theme=False)

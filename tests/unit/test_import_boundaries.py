@@ -76,22 +76,33 @@ def test_the_contracts_would_catch_a_cycle(tmp_path: pathlib.Path) -> None:
     assert _broken(result, "No import cycles"), result.stdout
 
 
+SECURITY_INTERNALS = "Tools, the jail and the MCP client never import security internals"
+MODEL_CLIENT = "The app never calls the model client"
+
+
 @pytest.mark.parametrize(
-    ("module", "line"),
+    ("module", "line", "contract"),
     [
-        ("tools/terminal/shell_reset.py", "from openhands_tui.sdk.security.shell_state import RUNS_CODE_LATER"),
-        ("jail/jail.py", "from openhands_tui.sdk.security import commands"),
-        ("mcp/hub.py", "import openhands_tui.sdk.security.mcp_arguments"),
+        (
+            "tools/terminal/shell_reset.py",
+            "from openhands_tui.sdk.security.shell_state import RUNS_CODE_LATER",
+            SECURITY_INTERNALS,
+        ),
+        ("jail/jail.py", "from openhands_tui.sdk.security import commands", SECURITY_INTERNALS),
+        ("mcp/hub.py", "import openhands_tui.sdk.security.mcp_arguments", SECURITY_INTERNALS),
+        ("tui/screens/settings.py", "from openhands_tui.sdk.llm.client import LLM", MODEL_CLIENT),
+        ("tui/session_host.py", "from openhands_tui.sdk.llm.warmup import warm_up", MODEL_CLIENT),
     ],
 )
-def test_the_contracts_would_catch_a_tool_importing_security_internals(
-    tmp_path: pathlib.Path, module: str, line: str
+def test_the_contracts_would_catch_a_forbidden_import(
+    tmp_path: pathlib.Path, module: str, line: str, contract: str
 ) -> None:
-    """The terminal, the jail and the MCP client see only sdk/security's public face: a copy in
-    which one of them imports a rule module fails the contract (a module added to sdk/security
-    later is internal too, unless the contract names it public)."""
+    """The layer contracts are not vacuous: a copy of the package with one such import fails.
+    The terminal, the jail and the MCP client see only sdk/security's public face (a module added
+    to sdk/security later is internal too, unless the contract names it public); the app never
+    builds or warms the model client (the launcher hands it what it needs)."""
     result = _lint_a_copy_with(tmp_path, module, line)
-    assert _broken(result, "Tools, the jail and the MCP client never import security internals"), result.stdout
+    assert _broken(result, contract), result.stdout
 
 
 def test_the_public_face_of_security_names_modules_that_exist() -> None:

@@ -1,4 +1,7 @@
-"""First run without a model: ask for model, API key and base URL, test, save to config."""
+"""First run without a model: ask for model, API key and base URL, test, save to config.
+
+Testing sends one request through the check the launcher gave the app (`AppConfig.check_model`):
+the app never calls the model client itself."""
 
 from __future__ import annotations
 
@@ -11,22 +14,24 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from openhands_tui.sdk.errors import SettingsError
-from openhands_tui.sdk.llm.client import LLM
 from openhands_tui.sdk.settings import config_path, save_llm_config, unsaved_reason
 from openhands_tui.sdk.terminal_text import one_line
+from openhands_tui.tui.config import ModelCheck, ModelChoice
 
 #: Enter in one field moves to the next; in the last it saves and starts.
 NEXT_FIELD = {"model": "api-key", "api-key": "base-url"}
 
 
-class SettingsScreen(ModalScreen[LLM | None]):
-    """Returns the LLM to use (saved to the config file), or None if the user gave up (Quit or
-    Esc). Enter moves down the fields and, in the last one, saves; errors are shown whole."""
+class SettingsScreen(ModalScreen[ModelChoice | None]):
+    """Returns the model chosen (saved to the config file), or None if the user gave up (Quit or
+    Esc). Enter moves down the fields and, in the last one, saves; errors are shown whole.
+    `check` tries a choice ("Test connection"; None: testing is not available)."""
 
     BINDINGS = [Binding("escape", "quit", "Quit")]
 
-    def __init__(self, model: str = "", base_url: str = "") -> None:
+    def __init__(self, check: ModelCheck | None = None, model: str = "", base_url: str = "") -> None:
         super().__init__()
+        self.check = check
         self.initial_model = model
         self.initial_base_url = base_url
 
@@ -47,23 +52,27 @@ class SettingsScreen(ModalScreen[LLM | None]):
                 yield Button("Save and start", id="save", variant="primary")
                 yield Button("Quit", id="quit", variant="error")
 
-    def _llm(self) -> LLM | None:
+    def _choice(self) -> ModelChoice | None:
         model = self.query_one("#model", Input).value.strip()
         if not model:
             self.query_one("#settings-result", Static).update("Give a model name first.")
             return None
         key = self.query_one("#api-key", Input).value.strip() or None
         base = self.query_one("#base-url", Input).value.strip() or None
-        return LLM(model=model, api_key=key, base_url=base, num_retries=0, timeout=30)
+        return ModelChoice(model=model, api_key=key, base_url=base)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "quit":
             self.action_quit()
         elif event.button.id == "test":
-            llm = self._llm()
-            if llm is not None:
-                self.query_one("#settings-result", Static).update("Testing…")
-                self.test_connection(llm)
+            choice = self._choice()
+            if choice is None:
+                return
+            if self.check is None:
+                self.query_one("#settings-result", Static).update("Testing is not available here.")
+                return
+            self.query_one("#settings-result", Static).update("Testing…")
+            self.test_connection(self.check, choice)
         elif event.button.id == "save":
             self._save()
 
@@ -78,21 +87,19 @@ class SettingsScreen(ModalScreen[LLM | None]):
         self.dismiss(None)
 
     def _save(self) -> None:
-        llm = self._llm()
-        if llm is not None:
+        choice = self._choice()
+        if choice is not None:
             try:
-                save_llm_config(llm.model, llm.api_key.get_secret_value() if llm.api_key else None, llm.base_url)
+                save_llm_config(choice.model, choice.api_key, choice.base_url)
             except (OSError, SettingsError) as exc:  # a read-only ~/.config: used for this session only
                 self.app.notify(f"Model not saved, used this session only: {unsaved_reason(exc)}", severity="warning")
-            self.dismiss(llm.model_copy(update={"num_retries": 5, "timeout": 120}))
+            self.dismiss(choice)
 
     @work(thread=True, exclusive=True)
-    def test_connection(self, llm: LLM) -> None:
-        import asyncio
-
+    def test_connection(self, check: ModelCheck, choice: ModelChoice) -> None:
         try:
-            response = asyncio.run(llm.complete([{"role": "user", "content": "Say OK."}]))
-            message = f"✓ Connected: the model answered {response.text.strip()[:40]!r}"
+            answer = check(choice)
+            message = f"✓ Connected: the model answered {answer.strip()[:40]!r}"
         except Exception as exc:  # every provider error is shown, none crashes the screen
             message = f"✗ {type(exc).__name__}: {one_line(str(exc))}"  # whole, wrapped, as text
         self.app.call_from_thread(self.query_one("#settings-result", Static).update, Text(message))
