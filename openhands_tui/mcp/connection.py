@@ -21,11 +21,12 @@ import contextlib
 import logging
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from openhands_tui.sdk.facts.event import MCPState
 from openhands_tui.sdk.mcp_config import STARTUP_TIMEOUT, TOOL_TIMEOUT, MCPServerConfig
-from openhands_tui.sdk.mcp_port import MCPState
 from openhands_tui.sdk.sandbox import SandboxPolicy
 from openhands_tui.sdk.security.trusted import TrustedFiles
 from openhands_tui.sdk.terminal_text import strip_controls
@@ -50,8 +51,11 @@ class ServerConnection:
         workspace: Path,
         sandbox: SandboxPolicy | None = None,
         trusted: TrustedFiles | None = None,
+        changed: Callable[[ServerConnection], None] = lambda connection: None,
     ) -> None:
         self.name = name
+        #: Told whenever `state` changes (on the loop the server runs on).
+        self._changed = changed
         self.config = config
         self.workspace = workspace
         #: The session's sandbox: when it is off, servers run unconfined as the user chose.
@@ -106,6 +110,7 @@ class ServerConnection:
                 await self._cancel_task()
         if self.state in ("running", "starting"):
             self.state = "stopped"
+            self._changed(self)
         self._stderr.close()
 
     async def _cancel_task(self) -> None:
@@ -119,6 +124,7 @@ class ServerConnection:
         if self.state != "failed":
             self.state = "failed"
             self.error = error + self._stderr_tail()
+            self._changed(self)
         self._session = None
         self._ready.set()
 
@@ -145,6 +151,7 @@ class ServerConnection:
                 self.tools = await _list_tools(session)
                 self._session = session
                 self.state = "running"
+                self._changed(self)
                 self._ready.set()
                 await self._stop.wait()
                 self._session = None

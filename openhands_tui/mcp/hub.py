@@ -5,7 +5,8 @@ in a jail of its own (`wall.py`), and what it runs from the workspace registered
 session's trusted files (`sdk/security/mcp_programs.py`), so the agent cannot change it unasked; an agent waits
 for them (each within its own timeout) only before its next model call. A server wanted by
 two agents, or by the session and a microagent, is one connection. A server that fails is
-reported once, naming it, and the run goes on without its tools.
+reported once, naming it, and the run goes on without its tools. Whoever watches the hub (the
+engine, which publishes it as an event) is told each time a server starts, runs, fails or stops.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from typing import Any
 
 from openhands_tui.mcp.connection import ServerConnection
 from openhands_tui.mcp.tool import MCPTool
+from openhands_tui.sdk.facts.event import MCPServerStatus
 from openhands_tui.sdk.mcp_config import MCPServerConfig
-from openhands_tui.sdk.mcp_port import MCPServerStatus
 from openhands_tui.sdk.sandbox import SandboxPolicy
 from openhands_tui.sdk.security.mcp_programs import note_server_programs
 from openhands_tui.sdk.security.trusted import TrustedFiles
@@ -39,16 +40,34 @@ class MCPHub:
         self.trusted = trusted if trusted is not None else TrustedFiles()
         self._connections: dict[str, ServerConnection] = {}
         self._warned: set[str] = set()
+        self._watchers: list[Callable[[], None]] = []
+
+    def watch(self, changed: Callable[[], None]) -> None:
+        self._watchers.append(changed)
+
+    def _changed(self, connection: ServerConnection | None = None) -> None:
+        """Tell the watchers; not about a server `aclose` took away (its session is over: a
+        front end already showing the next session must not be told it has no servers)."""
+        if connection is not None and self._connections.get(connection.name) is not connection:
+            return
+        for changed in tuple(self._watchers):
+            changed()
 
     def start(self, servers: Mapping[str, MCPServerConfig]) -> None:
+        started = False
         for name, config in servers.items():
             if name in self._connections:
                 continue  # the first config of a name wins (the session's over a microagent's)
             if config.command is not None:  # what it runs from the workspace: not the agent's to change
                 note_server_programs(config, self.workspace, self.trusted)
-            connection = ServerConnection(name, config, self.workspace, self.sandbox, self.trusted)
+            connection = ServerConnection(
+                name, config, self.workspace, self.sandbox, self.trusted, changed=self._changed
+            )
             self._connections[name] = connection
+            started = True
             connection.start()
+        if started:
+            self._changed()
 
     async def tools(
         self, servers: Mapping[str, MCPServerConfig], warn: Callable[[str], None]
@@ -78,7 +97,7 @@ class MCPHub:
                 tools=[tool.name for tool in connection.tools] if connection.state == "running" else [],
                 error=connection.error,
             )
-            for name, connection in list(self._connections.items())  # read from the app's thread too
+            for name, connection in list(self._connections.items())
         ]
 
     async def aclose(self) -> None:

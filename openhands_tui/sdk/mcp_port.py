@@ -7,36 +7,24 @@ session's (root agent only), its own `Agent(mcp_config=...)`, and the `mcp_tools
 microagent that fired — and `MCPTools` gathers them: servers start in the background as soon
 as they are wanted, and the agent waits for them only before its next model call, so no
 screen or session start waits for a server. A server that fails is a warning; the run goes on.
+How the servers are doing reaches front ends as `MCPServersEvent`s, published by the engine
+whenever the client says a server changed (`MCPToolSource.watch`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Protocol
-
-from pydantic import Field
+from typing import TYPE_CHECKING, Any, Protocol
 
 from openhands_tui.sdk.errors import ToolResolutionError
+from openhands_tui.sdk.facts.event import MCPServerStatus
 from openhands_tui.sdk.mcp_config import MCPServerConfig
-from openhands_tui.sdk.model import Model
 from openhands_tui.sdk.sandbox import SandboxPolicy
 from openhands_tui.sdk.security.trusted import TrustedFiles
 
 if TYPE_CHECKING:
     from openhands_tui.sdk.tool import ToolDefinition
-
-MCPState = Literal["starting", "running", "failed", "stopped"]
-
-
-class MCPServerStatus(Model):
-    """What a panel shows about one server."""
-
-    name: str
-    state: MCPState
-    target: str
-    tools: list[str] = Field(default_factory=list)
-    error: str = ""
 
 
 class MCPToolSource(Protocol):
@@ -53,6 +41,11 @@ class MCPToolSource(Protocol):
 
     def status(self) -> list[MCPServerStatus]:
         """Every server this session has started, and how it is doing."""
+
+    def watch(self, changed: Callable[[], None]) -> None:
+        """Call `changed` whenever a server of this session changes (started, running with its
+        tools, failed, stopped), on the loop the servers run on; `status()` then says how. Not
+        for the servers `aclose` stops: the session is over."""
 
     async def aclose(self) -> None:
         """Stop every server (and its processes); the source may be started again after."""

@@ -23,8 +23,7 @@ from textual.notifications import SeverityLevel
 from textual.widgets import Footer, OptionList, Static
 
 from openhands_tui.sdk.errors import OpenHandsTUIError
-from openhands_tui.sdk.facts.event import Event
-from openhands_tui.sdk.mcp_port import MCPServerStatus
+from openhands_tui.sdk.facts.event import Event, MCPServerStatus
 from openhands_tui.sdk.run.confirmation import ConfirmationMode
 from openhands_tui.sdk.run.outcome import INTERRUPTED
 from openhands_tui.sdk.terminal_text import one_line, strip_controls
@@ -294,10 +293,8 @@ class OpenHandsApp(SessionHost):
         self.start_run(message.text)
 
     def mcp_status(self) -> list[MCPServerStatus]:
-        """The session's MCP servers, for the /mcp panel (read from the engine's client)."""
-        conversation = self.bridge.conversation if self.bridge is not None else None
-        source = conversation.runtime.mcp if conversation is not None else None
-        return source.status() if source is not None else []
+        """The session's MCP servers, for the /mcp panel: as the engine's events last said."""
+        return self.view.mcp_servers
 
     def watch_theme(self, theme: str) -> None:
         if self.config.remember_theme and theme != self.config.theme:

@@ -11,7 +11,7 @@ from typing import Any, Protocol
 from textual.app import SystemCommand
 from textual.screen import Screen
 
-from openhands_tui.sdk.mcp_port import MCPServerStatus
+from openhands_tui.sdk.facts.event import MCPServerStatus
 from openhands_tui.sdk.run.confirmation import ConfirmationMode
 from openhands_tui.sdk.terminal_text import one_line
 from openhands_tui.tui.state import SessionView

@@ -21,6 +21,8 @@ from openhands_tui.sdk.facts.event import (
     DelegationOpenedEvent,
     Event,
     LLMUsageEvent,
+    MCPServersEvent,
+    MCPServerStatus,
     MessageEvent,
     MicroagentsLoadedEvent,
     MicroagentTriggeredEvent,
@@ -87,6 +89,8 @@ class SessionView:
         self.triggered: list[MicroagentTriggeredEvent] = []
         self.pending: dict[str, ConfirmationRequestEvent] = {}
         self.policy: PolicyChangedEvent | None = None
+        #: The session's MCP servers and how each is doing, as the engine last said.
+        self.mcp_servers: list[MCPServerStatus] = []
         self.root_status = "idle"
         self.root_detail = ""
         self.events_seen = 0
@@ -335,6 +339,10 @@ class SessionView:
         self.policy = event
         return set()
 
+    def _mcp_servers(self, event: MCPServersEvent) -> set[str]:
+        self.mcp_servers = list(event.servers)
+        return set()
+
 
 _HANDLERS: dict[type, Any] = {
     SystemPromptEvent: SessionView._system,
@@ -353,6 +361,7 @@ _HANDLERS: dict[type, Any] = {
     MicroagentTriggeredEvent: SessionView._fired,
     PolicyChangedEvent: SessionView._policy,
     CondensationEvent: SessionView._condensed,
+    MCPServersEvent: SessionView._mcp_servers,
 }
 
 

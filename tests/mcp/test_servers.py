@@ -75,6 +75,28 @@ async def test_failing_servers_are_warnings_and_the_run_goes_on(serve, workspace
     assert not live_processes("time.sleep(60)"), "a failed server was left running"
 
 
+async def test_how_the_servers_are_doing_reaches_subscribers_as_events(serve, workspace: Path, tmp_path: Path) -> None:
+    """Front ends learn of the session's servers from the event stream (the app's /mcp panel),
+    as each starts, runs or fails; the events are not stored (a resumed session starts its
+    servers again), and closing the session says nothing (a front end may show the next one)."""
+    from openhands_tui.sdk.facts.store import SessionMeta, SessionStore
+
+    store = SessionStore(tmp_path / "state")
+    server = serve([Script(turns=[Turn.finish("ok")])])
+    config = {"mcpServers": {"time": time_server(), "broken": EXITS_AT_START}}
+    agent = Agent(llm=llm_for(server), tools=[], mcp_config=config)
+    result = await run(agent, workspace, "time?", log=store.create(SessionMeta(id="s")))
+
+    said = result.kinds("mcp_servers")
+    assert {s.name: s.state for s in said[0].servers} == {"time": "starting", "broken": "starting"}
+    last = {s.name: s for s in said[-1].servers}
+    assert last["time"].state == "running" and "get_current_time" in last["time"].tools
+    assert last["broken"].state == "failed" and "no licence key" in last["broken"].error
+    assert all(event.servers for event in said)  # nothing when the session closed
+    assert all(event.agent_id == "root" for event in said)
+    assert not [e for e in store.open("s").load().events if e.kind == "mcp_servers"]
+
+
 async def test_a_resumed_session_has_the_calls_and_the_tools_again(serve, workspace: Path, tmp_path: Path) -> None:
     from openhands_tui.sdk.facts.store import SessionMeta, SessionStore
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import os
 import pathlib
 import re
@@ -78,6 +79,7 @@ def test_the_contracts_would_catch_a_cycle(tmp_path: pathlib.Path) -> None:
 
 SECURITY_INTERNALS = "Tools, the jail and the MCP client never import security internals"
 MODEL_CLIENT = "The app never calls the model client"
+APP_EVENTS = "The app learns what the engine does from events"
 
 
 @pytest.mark.parametrize(
@@ -92,6 +94,8 @@ MODEL_CLIENT = "The app never calls the model client"
         ("mcp/hub.py", "import openhands_tui.sdk.security.mcp_arguments", SECURITY_INTERNALS),
         ("tui/screens/settings.py", "from openhands_tui.sdk.llm.client import LLM", MODEL_CLIENT),
         ("tui/session_host.py", "from openhands_tui.sdk.llm.warmup import warm_up", MODEL_CLIENT),
+        ("tui/app.py", "from openhands_tui.sdk.mcp_port import MCPToolSource", APP_EVENTS),
+        ("tui/commands.py", "from openhands_tui.sdk.run.runtime import Runtime", APP_EVENTS),
     ],
 )
 def test_the_contracts_would_catch_a_forbidden_import(
@@ -100,7 +104,8 @@ def test_the_contracts_would_catch_a_forbidden_import(
     """The layer contracts are not vacuous: a copy of the package with one such import fails.
     The terminal, the jail and the MCP client see only sdk/security's public face (a module added
     to sdk/security later is internal too, unless the contract names it public); the app never
-    builds or warms the model client (the launcher hands it what it needs)."""
+    builds or warms the model client (the launcher hands it what it needs), nor reads the
+    engine's shared state or tool ports (what the engine does reaches it as events)."""
     result = _lint_a_copy_with(tmp_path, module, line)
     assert _broken(result, contract), result.stdout
 
@@ -116,3 +121,14 @@ def test_the_public_face_of_security_names_modules_that_exist() -> None:
     public = [expression.split(" -> ")[1] for expression in contract["ignore_imports"]]
     assert public and all(name.startswith("openhands_tui.sdk.security.") for name in public)
     assert [name for name in public if not (security / f"{name.rsplit('.', 1)[1]}.py").is_file()] == []
+
+
+def test_the_app_does_not_reach_into_the_engines_runtime() -> None:
+    """What import-linter cannot see: the app reading `conversation.runtime` (the run's shared
+    state: its MCP client, permissions, limits). What the engine does reaches it as events."""
+    reads = []
+    for path in sorted((REPO / "openhands_tui" / "tui").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Attribute) and node.attr == "runtime":
+                reads.append(f"{path.relative_to(REPO)}:{node.lineno}")
+    assert reads == []

@@ -262,6 +262,29 @@ class MicroagentTriggeredEvent(EventBase):
     content: str
 
 
+MCPState = Literal["starting", "running", "failed", "stopped"]
+
+
+class MCPServerStatus(Model):
+    """One MCP server of the session, as a panel shows it."""
+
+    name: str
+    state: MCPState
+    target: str
+    tools: list[str] = Field(default_factory=list)
+    error: str = ""
+
+
+class MCPServersEvent(EventBase):
+    """The session's MCP servers changed: one was started, listed its tools, failed or stopped.
+    Carries every server the session has started and how each is doing (the app's /mcp panel).
+    Transient: a resumed session starts its servers again."""
+
+    kind: Literal["mcp_servers"] = "mcp_servers"
+    servers: list[MCPServerStatus]
+    transient: bool = Field(default=True, exclude=True)
+
+
 class PolicyChangedEvent(EventBase):
     """The confirmation policy was switched during the session."""
 
@@ -313,6 +336,7 @@ Event = Annotated[
     | PolicyChangedEvent
     | MicroagentsLoadedEvent
     | MicroagentTriggeredEvent
+    | MCPServersEvent
     | CondensationEvent
     | ResultsTruncatedEvent,
     Field(discriminator="kind"),

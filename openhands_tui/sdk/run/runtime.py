@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from openhands_tui.sdk.context.loader import LoadedMicroagents
+from openhands_tui.sdk.facts.event import MCPServersEvent
 from openhands_tui.sdk.facts.tree import DelegationTree
 from openhands_tui.sdk.mcp_config import MCPServerConfig
 from openhands_tui.sdk.mcp_port import MCPToolSource
@@ -84,3 +85,9 @@ class Runtime:
 
     def __post_init__(self) -> None:
         self.bus.subscribe(self.tree.apply)
+        if self.mcp is not None:  # how its servers are doing reaches front ends as events, like every fact
+            self.mcp.watch(self._publish_mcp_servers)
+
+    def _publish_mcp_servers(self) -> None:
+        if self.mcp is not None:
+            self.bus.publish(MCPServersEvent(agent_id="root", servers=self.mcp.status()))

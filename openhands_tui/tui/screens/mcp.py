@@ -1,6 +1,6 @@
 """The MCP panel (`/mcp`, or the palette): every server this session started, how it is doing,
-and its tools. It polls the session's client twice a second, so a server that is still
-starting shows up as running (or failed, with why) while the panel is open."""
+and its tools. It reads what the engine's events last said twice a second, so a server that is
+still starting shows up as running (or failed, with why) while the panel is open."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from openhands_tui.sdk.mcp_port import MCPServerStatus
+from openhands_tui.sdk.facts.event import MCPServerStatus
 from openhands_tui.sdk.terminal_text import strip_controls
 
 _MARKS = {"running": ("●", "green"), "starting": ("◌", "yellow"), "failed": ("✖", "red"), "stopped": ("○", "dim")}
