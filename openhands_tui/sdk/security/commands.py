@@ -352,6 +352,9 @@ class CommandAnalysis:
                 name = os.path.basename(name)
             else:
                 self._run_file(name_word, cwd)
+                entry = self.programs.get(inv.name)
+                if entry is not None:  # `./gradlew publish`, `node_modules/.bin/vsce publish`: still that program
+                    judge_program(self, inv, entry)
                 return
         inv = Invocation(name, words[1:], command, cwd)
         where = self.judge.judge(cwd)
