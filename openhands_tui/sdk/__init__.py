@@ -10,9 +10,10 @@ only the few it needs, not the whole engine.
 
 from __future__ import annotations
 
-from importlib import import_module
 from logging import Logger, getLogger
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from openhands_tui.sdk.lazy_names import lazy_getattr
 
 if TYPE_CHECKING:
     from openhands_tui.sdk.agent import Agent
@@ -117,13 +118,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(home), name)
-    globals()[name] = value  # looked up once
-    return value
+__getattr__ = lazy_getattr(__name__, _HOMES, globals())
 
 
 def __dir__() -> list[str]:

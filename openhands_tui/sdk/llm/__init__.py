@@ -8,8 +8,9 @@ so importing one module here (`llm.errors`, say) does not load the client.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from openhands_tui.sdk.lazy_names import lazy_getattr
 
 if TYPE_CHECKING:
     from openhands_tui.sdk.llm.client import LLM
@@ -29,13 +30,7 @@ _HOMES = {
 __all__ = ["LLM", "ImageContent", "LLMResponse", "Message", "Metrics", "TextContent"]
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(home), name)
-    globals()[name] = value  # looked up once
-    return value
+__getattr__ = lazy_getattr(__name__, _HOMES, globals())
 
 
 def __dir__() -> list[str]:
