@@ -117,6 +117,7 @@ def _parse(text: str) -> None:
         ("[programs.foo]\ncheck = 'rm'\nnesting = { run = 9 }\n", "nesting maps"),
         ("[programs.foo]\ncheck = 'rm'\nnesting = { '' = 0 }\n", "nesting maps"),
         ("[rules]\n", "unknown top-level key(s) rules"),
+        ("[programs.foo.options]\nx = { risk = 'low', id = 'a.b', reason = 'r' }\n", "option 'x' is an option"),
         ("[programs]\nfoo = { check = 'rm', examples = { match = ['foo'] } }\n", "examples belong to a verdict"),
     ],
 )
@@ -205,3 +206,18 @@ def test_the_readmes_example_entry_loads_and_its_examples_hold(tmp_path: Path, w
         for command in verdict.never:
             assert verdict.id not in _rules(command, workspace, programs), command
     assert _rules("deployctl --env prod ship", workspace, programs)["deployctl.ship"] == "HIGH"
+
+
+@pytest.mark.parametrize(
+    ("command", "rule", "risk"),
+    [
+        ("fd . -X rm -rf", "rm:rm", "HIGH"),  # the command fd runs is judged as typed
+        ("tree -o ../listing.txt", "path:outside", "HIGH"),  # an option's value, by its role
+        ("diff --to-file=/etc/hostname notes.txt", "path:outside", "HIGH"),
+        ("file -f/etc/hostname", "path:outside", "HIGH"),
+    ],
+)
+def test_an_options_value_is_judged_by_its_role(command: str, rule: str, risk: str, workspace: Path) -> None:
+    """Options typed by role in the table: the run role hands the rest to the rules, read and
+    write roles judge the value as a path (these were LOW: the shared value-flag list skipped them)."""
+    assert _rules(command, workspace).get(rule) == risk

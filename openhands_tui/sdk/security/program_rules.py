@@ -28,6 +28,8 @@ def judge_program(a: Analysis, inv: Invocation, entry: ProgramEntry) -> None:
     the command line when the entry's grammar cannot tell them apart)."""
     if entry.verdict is not None:
         _apply(a, inv, entry.verdict, inv.operands(entry.value_options))
+    if entry.options:
+        _judge_options(a, inv, entry)
     if not entry.grammar:  # a program the table says nothing about beyond its check: read as before
         if entry.check:
             with a.ruled(entry.rule):
@@ -53,6 +55,35 @@ def judge_program(a: Analysis, inv: Invocation, entry: ProgramEntry) -> None:
         for reading in readings_of:
             with a.ruled(entry.rule):
                 check(a, replace(inv, subcommand_at=reading))
+
+
+def _judge_options(a: Analysis, inv: Invocation, entry: ProgramEntry) -> None:
+    """Each option the entry names (`tree -o FILE`, `fd -x CMD ;`): its verdict, and its value
+    judged by role (for `run`, the words after it up to `;` or `+` are a command)."""
+    args = inv.args
+    for index, word in enumerate(args):
+        value = word.value
+        if value == "--":
+            break
+        if not value.startswith("-"):
+            continue
+        name, attached = value, None
+        if "=" in value and value.startswith("--"):
+            name, attached = value.split("=", 1)
+        elif value not in entry.options and not value.startswith("--") and value[:2] in entry.options:
+            name, attached = value[:2], value[2:]  # -ofile
+        verdict = entry.options.get(name)
+        if verdict is None:
+            continue
+        a.flag(verdict.risk, verdict.reason.replace("{name}", inv.name), rule=verdict.id)
+        if verdict.operands == "run":
+            rest = args[index + 1 :]
+            end = next((i for i, w in enumerate(rest) if w.value in (";", "\\;", "+")), len(rest))
+            if rest[:end]:
+                a.nested_invocation(rest[:end], inv)
+        elif verdict.operands:
+            target = [Word(attached)] if attached is not None else args[index + 1 : index + 2]
+            _apply_role(a, inv, verdict, target)
 
 
 def readings(entry: ProgramEntry, args: list[Word]) -> list[int]:
@@ -149,6 +180,11 @@ def _option_arity(entry: ProgramEntry, value: str) -> tuple[bool, bool]:
 
 def _apply(a: Analysis, inv: Invocation, verdict: Verdict, operands: list[Word]) -> None:
     a.flag(verdict.risk, verdict.reason.replace("{name}", inv.name), rule=verdict.id)
+    _apply_role(a, inv, verdict, operands)
+
+
+def _apply_role(a: Analysis, inv: Invocation, verdict: Verdict, operands: list[Word]) -> None:
+    """Judge `operands` as the verdict's role says: files read or written, a command, URLs, secrets."""
     role = verdict.operands
     if role == "read":
         for word in operands:

@@ -40,6 +40,7 @@ _ENTRY_KEYS = {
     "value_options",
     "nesting",
     "tasks",
+    "options",
     "subcommands",
     "examples",
 }
@@ -80,6 +81,9 @@ class ProgramEntry:
     tasks: bool = False
     #: Subcommand words ("publish", "release create") -> verdict.
     subcommands: dict[str, Verdict] = field(default_factory=dict)
+    #: Options that matter by themselves (`fd -x CMD`, `tree -o FILE`) -> verdict; the verdict's
+    #: `operands` is the role of the option's value (`run`: the words after it are a command).
+    options: dict[str, Verdict] = field(default_factory=dict)
     #: Where the entry was read from (for messages).
     source: str = ""
 
@@ -94,7 +98,8 @@ class ProgramEntry:
         return f"{self.check.replace('_', '-')}:{self.name}"
 
     def verdicts(self) -> list[Verdict]:
-        return ([self.verdict] if self.verdict else []) + list(self.subcommands.values())
+        own = [self.verdict] if self.verdict else []
+        return own + list(self.subcommands.values()) + list(self.options.values())
 
 
 @dataclass(frozen=True)
@@ -114,6 +119,10 @@ class ProgramTable:
         return ProgramTable(merged)
 
 
+def _raises(theirs: Verdict, ours: Verdict | None) -> bool:
+    return ours is None or theirs.risk.severity >= ours.risk.severity
+
+
 def _tighten(ours: ProgramEntry, theirs: ProgramEntry) -> ProgramEntry:
     subcommands = dict(ours.subcommands)
     for words, raised in theirs.subcommands.items():
@@ -129,6 +138,7 @@ def _tighten(ours: ProgramEntry, theirs: ProgramEntry) -> ProgramEntry:
         value_options=ours.value_options | theirs.value_options,
         nesting={**ours.nesting, **theirs.nesting},
         tasks=ours.tasks or theirs.tasks,
+        options={**ours.options, **{k: v for k, v in theirs.options.items() if _raises(v, ours.options.get(k))}},
         subcommands=subcommands,
     )
 
@@ -189,7 +199,7 @@ def _entry(name: str, raw: Any, source: str, checks: frozenset[str]) -> ProgramE
         raise ProgramTableError(f"{where}: operands need a risk, id and reason")
     elif "examples" in raw:
         raise ProgramTableError(f"{where}: examples belong to a verdict (risk, id, reason) or a subcommand")
-    if not check and verdict is None and not raw.get("subcommands"):
+    if not check and verdict is None and not raw.get("subcommands") and not raw.get("options"):
         raise ProgramTableError(f"{where}: says nothing (give a check, a verdict or subcommands)")
     options = _strings(raw.get("value_options", []), f"{where}: value_options")
     if any(not o.startswith(("-", "+")) for o in options):
@@ -203,6 +213,14 @@ def _entry(name: str, raw: Any, source: str, checks: frozenset[str]) -> ProgramE
     tasks = raw.get("tasks", False)
     if not isinstance(tasks, bool):
         raise ProgramTableError(f"{where}: tasks is true or false")
+    options_raw = raw.get("options", {})
+    if not isinstance(options_raw, dict):
+        raise ProgramTableError(f"{where}: options is a table")
+    option_verdicts = {}
+    for option, body in options_raw.items():
+        if not option.startswith("-") or "=" in option or any(c.isspace() for c in option):
+            raise ProgramTableError(f"{where}: option {option!r} is an option (-x or --name, no value)")
+        option_verdicts[option] = _verdict(body, f"{where} option {option!r}", name)
     subs_raw = raw.get("subcommands", {})
     if not isinstance(subs_raw, dict):
         raise ProgramTableError(f"{where}: subcommands is a table")
@@ -219,6 +237,7 @@ def _entry(name: str, raw: Any, source: str, checks: frozenset[str]) -> ProgramE
         nesting=dict(nesting),
         tasks=tasks,
         subcommands=subcommands,
+        options=option_verdicts,
         source=source,
     )
 
