@@ -221,3 +221,19 @@ def test_an_options_value_is_judged_by_its_role(command: str, rule: str, risk: s
     """Options typed by role in the table: the run role hands the rest to the rules, read and
     write roles judge the value as a path (these were LOW: the shared value-flag list skipped them)."""
     assert _rules(command, workspace).get(rule) == risk
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["grep -c x ../other/notes", "cat -n ../other/notes", "wc -c ../other/notes", "ls -d ../other", "md5sum -c ../x"],
+)
+def test_a_programs_own_flags_never_hide_a_path(command: str, workspace: Path) -> None:
+    """One list of value-taking flags for every read-only program read `-c` (a count for grep, a
+    byte count for wc) and `-n`, `-d` as taking the next word, so the path after them was never
+    judged; each program's own list is in the table now."""
+    assert _rules(command, workspace).get("path:outside") == "HIGH"
+
+
+@pytest.mark.parametrize("command", ["head -n 5 notes", "grep -e foo -f patterns.txt src", "sort -k 2 -t , data.csv"])
+def test_values_of_a_programs_own_options_are_not_paths(command: str, workspace: Path) -> None:
+    assert "HIGH" not in _rules(command, workspace).values()

@@ -44,3 +44,18 @@ def _collect() -> dict[str, Handler]:
 
 #: Check name (as `programs.toml` writes it) -> the function.
 CHECKS: dict[str, Handler] = _collect()
+
+#: The checks that read the program's subcommand (`inv.subcommand`): when the table's grammar
+#: cannot tell where it is, they are run once for each reading; the others once.
+READS_SUBCOMMAND = frozenset(
+    {
+        "package_manager",
+        "github_cli",
+        "cargo_or_go",
+        "container",
+        "infrastructure",
+        "system_package",
+        "javascript_runtime",
+        "build_tool",
+    }
+)

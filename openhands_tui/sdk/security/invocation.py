@@ -32,6 +32,9 @@ class Invocation:
     pipeline: list[str] = field(default_factory=list)
     #: Where in `args` the program table's grammar reads the subcommand (None: not known).
     subcommand_at: int | None = None
+    #: The options that take a value, as the program table declares them for this program
+    #: (None: an invocation the table did not make, e.g. `python -m MODULE`'s).
+    value_options: frozenset[str] | None = None
 
     @property
     def subcommand(self) -> str:

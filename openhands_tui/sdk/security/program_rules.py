@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from openhands_tui.sdk.facts.event import Risk
-from openhands_tui.sdk.security.checks import CHECKS
+from openhands_tui.sdk.security.checks import CHECKS, READS_SUBCOMMAND
 from openhands_tui.sdk.security.invocation import Analysis, Invocation
 from openhands_tui.sdk.security.program_table import ProgramEntry, Verdict
 from openhands_tui.sdk.shell.syntax import Word
@@ -30,7 +30,9 @@ def judge_program(a: Analysis, inv: Invocation, entry: ProgramEntry) -> None:
         _apply(a, inv, entry.verdict, inv.operands(entry.value_options))
     if entry.options:
         _judge_options(a, inv, entry)
-    if not entry.grammar:  # a program the table says nothing about beyond its check: read as before
+    inv = replace(inv, value_options=entry.value_options)
+    if not entry.grammar or not (entry.subcommands or entry.nesting or entry.tasks or entry.check in READS_SUBCOMMAND):
+        # nothing to read as a subcommand: the check runs once
         if entry.check:
             with a.ruled(entry.rule):
                 CHECKS[entry.check](a, inv)

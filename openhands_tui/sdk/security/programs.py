@@ -44,7 +44,9 @@ def read_only(a: Analysis, inv: Invocation) -> None:
         _judge_output_option(a, inv, ("-o", "--output"))
     if inv.name == "sort" and inv.has("--compress-program"):
         a.flag(Risk.HIGH, "sort --compress-program runs the program it is given")
-    operands = inv.operands(_VALUE_FLAGS)
+    # each program's own value-taking options (`grep -c` counts, `head -c` takes a number); the
+    # shared list stays for invocations the table did not make
+    operands = inv.operands(_VALUE_FLAGS if inv.value_options is None else inv.value_options)
     if inv.name in ("grep", "egrep", "fgrep", "rg", "ag"):
         hunts_secrets(a, inv, operands)
     if inv.name in ("jq", "gojq", "jaq", "yq"):
