@@ -9,9 +9,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
-from openhands_tui.jail.bubblewrap import find_bubblewrap
 from openhands_tui.jail.protected import ProtectedPaths
 from openhands_tui.launch import Launched, LaunchOptions, launch, load_strategy_spec
 from openhands_tui.sdk.facts.event import Risk
@@ -22,40 +19,7 @@ from openhands_tui.sdk.security.trusted import TrustedFiles
 from openhands_tui.sdk.security.trusted_files import note_instruction_imports
 from openhands_tui.sdk.tool import ToolContext
 from openhands_tui.tools.terminal import TerminalAction, TerminalTool
-
-needs_bwrap = pytest.mark.skipif(find_bubblewrap().path is None, reason=f"no bubblewrap: {find_bubblewrap().problem}")
-
-_STRATEGY = '''\
-"""A project's own strategy, with its prompt in a module beside it."""
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).parent))
-import {helper} as helper
-
-from openhands_tui.sdk import Agent, AgentContext
-from openhands_tui.sdk.strategy import Strategy
-from openhands_tui.tools.preset.default import get_default_tools
-
-
-class Mine(Strategy):
-    name = "mine"
-
-    def build_agent(self, llm, params=None):
-        context = AgentContext(system_message_suffix=helper.PROMPT)
-        return Agent(llm=llm, tools=get_default_tools(), agent_context=context)
-'''
-
-
-def _project(workspace: Path, helper: str) -> Path:
-    """`strategies/mine.py` importing `strategies/<helper>.py` (a name of its own per test: the
-    import system keeps a module by name for the whole process)."""
-    folder = workspace / "strategies"
-    folder.mkdir()
-    (folder / f"{helper}.py").write_text('PROMPT = "be careful"\n')
-    strategy = folder / "mine.py"
-    strategy.write_text(_STRATEGY.replace("{helper}", helper))
-    return strategy
+from tests.security.conftest import needs_bwrap, strategy_project
 
 
 def _launch(workspace: Path, strategy: Path | None = None) -> Launched:
@@ -82,7 +46,7 @@ async def test_a_session_does_not_trust_what_a_later_session_loaded(workspace: P
     """Session B (the built-in strategy) started first; session A then loaded the project's
     strategy in the same workspace. A's strategy and helper are HIGH to write in A, and stay
     ordinary project files in B, which never ran them."""
-    strategy = _project(workspace, "helper_one_session_later")
+    strategy = strategy_project(workspace, "helper_one_session_later")
     helper = workspace / "strategies" / "helper_one_session_later.py"
     b = _launch(workspace)
     a = _launch(workspace, strategy)
@@ -108,7 +72,7 @@ async def test_a_session_after_a_check_of_its_strategy_still_protects_what_loadi
     """`tui acp` loads the strategy once to check it before serving, then each session loads it
     again: the helper module and the folder the strategy put on the import path are imported
     already, so nothing is new the second time. The session still trusts them."""
-    strategy = _project(workspace, "helper_one_session_checked")
+    strategy = strategy_project(workspace, "helper_one_session_checked")
     load_strategy_spec(str(strategy))  # the check, with a record nobody keeps
     session = _launch(workspace, strategy)
     try:

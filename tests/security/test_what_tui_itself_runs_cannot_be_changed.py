@@ -25,45 +25,12 @@ from openhands_tui.sdk.tool import ToolContext
 from openhands_tui.testing import Script, Turn
 from openhands_tui.tools.terminal import TerminalAction, TerminalTool
 from tests.conftest import model_args, run_tui
-from tests.security.conftest import needs_bwrap, rate
+from tests.security.conftest import STRATEGY_WITH_HELPER, needs_bwrap, rate, strategy_project
 from tests.security.hostile_model import edit_turn, terminal_turn
-
-_STRATEGY = '''\
-"""A project's own strategy: solo, with a prompt kept in a helper module beside it."""
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).parent))
-import {helper} as helper
-
-from openhands_tui.sdk import Agent, AgentContext
-from openhands_tui.sdk.strategy import Strategy
-from openhands_tui.tools.preset.default import get_default_tools
-
-
-class Mine(Strategy):
-    name = "mine"
-
-    def build_agent(self, llm, params=None):
-        context = AgentContext(system_message_suffix=helper.PROMPT)
-        return Agent(llm=llm, tools=get_default_tools(), agent_context=context)
-'''
-
-
-def _project(workspace: Path, helper: str) -> Path:
-    """`strategies/mine.py` importing `strategies/<helper>.py`; the helper's name differs per test
-    (the import system keeps a module by name for the whole process)."""
-    folder = workspace / "strategies"
-    folder.mkdir()
-    (folder / f"{helper}.py").write_text('PROMPT = "be careful"\n')
-    strategy = folder / "mine.py"
-    strategy.write_text(_STRATEGY.replace("{helper}", helper))
-    (workspace / "notes.txt").write_text("ordinary\n")
-    return strategy
 
 
 def test_the_loaded_strategy_and_its_modules_are_high_to_write(workspace: Path) -> None:
-    strategy = _project(workspace, "helper_rates")
+    strategy = strategy_project(workspace, "helper_rates")
     trusted = TrustedFiles()
     load_strategy_source(str(strategy), trusted)
     cache = f"strategies/__pycache__/helper_rates.cpython-{sys.version_info.major}{sys.version_info.minor}.pyc"
@@ -89,7 +56,7 @@ def test_a_strategy_given_through_a_link_keeps_the_link(workspace: Path) -> None
     folder = workspace / "strategies"
     folder.mkdir()
     real = folder / "real.py"
-    real.write_text(_STRATEGY.replace("import {helper} as helper\n", "").replace("helper.PROMPT", '"x"'))
+    real.write_text(STRATEGY_WITH_HELPER.replace("import {helper} as helper\n", "").replace("helper.PROMPT", '"x"'))
     link = workspace / "s.py"
     link.symlink_to(real)
     trusted = TrustedFiles()
@@ -106,7 +73,7 @@ def test_a_strategy_is_compiled_from_its_source_not_a_planted_pyc(workspace: Pat
     folder = workspace / "strategies"
     folder.mkdir()
     strategy = folder / "planted.py"
-    strategy.write_text(_STRATEGY.replace("import {helper} as helper\n", "").replace("helper.PROMPT", '"x"'))
+    strategy.write_text(STRATEGY_WITH_HELPER.replace("import {helper} as helper\n", "").replace("helper.PROMPT", '"x"'))
     import importlib.util
 
     evil = folder / "evil_source.py"
@@ -127,7 +94,7 @@ def test_a_strategy_is_compiled_from_its_source_not_a_planted_pyc(workspace: Pat
 
 @needs_bwrap
 async def test_the_sandbox_keeps_the_strategy_and_its_modules_read_only(workspace: Path) -> None:
-    strategy = _project(workspace, "helper_jail")
+    strategy = strategy_project(workspace, "helper_jail")
     trusted = TrustedFiles()
     load_strategy_source(str(strategy), trusted)
     original, helper = strategy.read_text(), (workspace / "strategies" / "helper_jail.py").read_text()
@@ -160,7 +127,7 @@ def test_a_hostile_model_cannot_plant_code_for_the_next_resume(serve, workspace:
     change the strategy and its helper; headless, the editor's change is HIGH and refused, and
     the shell's is stopped by the sandbox even with `--confirm never`. The resume runs the
     strategy the user wrote."""
-    strategy = _project(workspace, "helper_e2e")
+    strategy = strategy_project(workspace, "helper_e2e")
     pwned = workspace / "PWNED"
     payload = f"open({str(pwned)!r}, 'w').close()"
     shell = terminal_turn(f"echo {json.dumps(payload)} | tee -a strategies/helper_e2e.py strategies/mine.py")
@@ -193,7 +160,7 @@ def test_a_later_session_in_the_workspace_protects_an_earlier_sessions_strategy(
     """Session A ran `strategies/mine.py`; session B (the built-in strategy) works in the same
     workspace. `tui --resume A` would run whatever B left in that file, so B protects it too,
     and the helper it imports by name."""
-    strategy = _project(workspace, "helper_later")
+    strategy = strategy_project(workspace, "helper_later")
     helper = workspace / "strategies" / "helper_later.py"
     before_strategy, before_helper = strategy.read_text(), helper.read_text()
     server = serve([Script(turns=[Turn.finish("a")])])
