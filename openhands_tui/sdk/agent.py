@@ -14,7 +14,9 @@ from pydantic import Field, field_validator, model_validator
 
 from openhands_tui.sdk.context import AgentContext
 from openhands_tui.sdk.context.condenser import Condenser, NoOpCondenser
+from openhands_tui.sdk.critic.base import CriticBase
 from openhands_tui.sdk.files.read import read_regular
+from openhands_tui.sdk.hooks.config import HookConfig
 from openhands_tui.sdk.llm.client import LLM
 from openhands_tui.sdk.mcp_config import MCPServerConfig, parse_servers
 from openhands_tui.sdk.model import StrictModel, UnsupportedArgument
@@ -33,7 +35,7 @@ class Agent(StrictModel):
         "security_policy_filename": "risk is rated by rules; use .openhands-tui/permissions.toml",
         "filter_tools_regex": "list only the tools the agent should have in `tools`",
         "include_default_tools": "think and finish are given to every agent; remove it",
-        "critic": "not supported; remove it",
+        "critic_evaluation_mode": "give the critic its mode: LLMCritic(mode='all_actions')",
         "kind": "remove it",
     }
 
@@ -53,6 +55,15 @@ class Agent(StrictModel):
     max_iterations: int | None = Field(default=None, description="Model calls this agent may make.")
     condenser: Condenser | None = Field(
         default_factory=Condenser, description="How the history is kept inside the context window; None: never."
+    )
+
+    critic: CriticBase | None = Field(
+        default=None,
+        description="Judges the work when the agent ends; with iterative_refinement, sends it back while too low.",
+    )
+    hook_config: HookConfig | None = Field(
+        default=None,
+        description="Hooks in code: the root agent's apply to the whole session, a sub-agent's to itself.",
     )
 
     mcp_config: dict[str, Any] = Field(

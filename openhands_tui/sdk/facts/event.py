@@ -99,6 +99,8 @@ class MessageEvent(EventBase):
     context: list[str] = Field(default_factory=list)
     response_id: str | None = None
     thinking: list[dict[str, Any]] = Field(default_factory=list)
+    #: For a user message the engine sent (not the user): "critic" or "stop hook".
+    source: str = ""
 
 
 class TextDeltaEvent(EventBase):
@@ -320,6 +322,38 @@ class DelegationClosedEvent(EventBase):
     elapsed_s: float = 0.0
 
 
+class HookRanEvent(EventBase):
+    """A hook ran: which one (its file and command), for which event and call, and what it
+    decided — so the user sees why a call was refused or what context was added."""
+
+    kind: Literal["hook"] = "hook"
+    event: str = Field(description="PreToolUse, Stop, UserPromptSubmit...")
+    source: str = Field(description="The file it came from (or `strategy`).")
+    hook: str = Field(description="Its command, or its name.")
+    matcher: str = "*"
+    outcome: str = Field(description="ran, allowed, denied, asked, blocked, added context, failed, timed out...")
+    said: str = Field(default="", description="Its reason, the context it added, or its error.")
+    exit_code: int | None = None
+    elapsed_ms: float = 0.0
+    tool_call_id: str | None = None
+
+
+class CriticResultEvent(EventBase):
+    """A critic judged an agent's work: the score, why, and whether the agent was sent back."""
+
+    kind: Literal["critic"] = "critic"
+    critic: str
+    score: float | None = Field(default=None, description="0 to 1; None when the critic failed (`error`).")
+    message: str = ""
+    error: str = ""
+    threshold: float | None = Field(default=None, description="The refinement threshold, if refining.")
+    refine: bool = Field(default=False, description="The agent was sent back with a follow-up prompt.")
+    round: int = Field(default=0, description="Refinement rounds already given for this user message.")
+    max_rounds: int = 0
+    ending: bool = Field(default=True, description="Judged as the agent ended (False: after one of its actions).")
+    tool_call_id: str | None = None
+
+
 Event = Annotated[
     SystemPromptEvent
     | MessageEvent
@@ -338,7 +372,9 @@ Event = Annotated[
     | MicroagentTriggeredEvent
     | MCPServersEvent
     | CondensationEvent
-    | ResultsTruncatedEvent,
+    | ResultsTruncatedEvent
+    | HookRanEvent
+    | CriticResultEvent,
     Field(discriminator="kind"),
 ]
 

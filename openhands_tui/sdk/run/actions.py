@@ -38,6 +38,7 @@ from openhands_tui.sdk.facts.event import (
     Risk,
 )
 from openhands_tui.sdk.facts.subject import FileChange, Finish, MCPCall, OtherSubject, Subject
+from openhands_tui.sdk.hooks.engine import HookOutcome
 from openhands_tui.sdk.llm.answer_limits import MAX_CALL_CHARS
 from openhands_tui.sdk.llm.client import ToolCall
 from openhands_tui.sdk.run.actor import Actor
@@ -45,6 +46,7 @@ from openhands_tui.sdk.run.answer_ending import CUT_OFF_CALL
 from openhands_tui.sdk.run.approvals import refusal
 from openhands_tui.sdk.run.call_arguments import parse_arguments
 from openhands_tui.sdk.run.escalation import execute
+from openhands_tui.sdk.run.hook_points import fire, hook_input, tool_view, updated_call
 from openhands_tui.sdk.run.messages import shorten
 from openhands_tui.sdk.run.runtime import Runtime
 from openhands_tui.sdk.security.analyzer import Assessment
@@ -68,6 +70,8 @@ class PreparedCall:
     action: Action | None
     error: str | None = None
     event: ActionEvent | None = None
+    #: What the PreToolUse hooks decided about it (None: no hook ran).
+    hooks: HookOutcome | None = None
 
     @property
     def runnable(self) -> bool:
@@ -204,6 +208,7 @@ async def carry_out(actor: Actor, runtime: Runtime, calls: list[PreparedCall], r
     groups = _concurrent_groups(calls)
     for index, group in enumerate(groups):
         for prepared in group:
+            await _before(actor, runtime, prepared)
             _record_action(actor, runtime, prepared, response_id, len(group))
         runtime.bus.sync()  # durable before any of them runs
         if len(group) == 1:
@@ -246,7 +251,7 @@ async def _run_one(actor: Actor, runtime: Runtime, prepared: PreparedCall) -> st
     if refused is not None:
         return _settle(actor, prepared, refused)
     try:
-        observation = await _execute(actor, runtime, prepared)
+        observation = await _after(actor, runtime, prepared, await _execute(actor, runtime, prepared))
     except asyncio.CancelledError:
         assert prepared.event is not None
         _observe(actor, prepared.event, Observation(text=INTERRUPTED_TEXT, is_error=True), "interrupted")
@@ -264,7 +269,7 @@ async def _run_together(actor: Actor, runtime: Runtime, group: list[PreparedCall
         if refused is not None:
             return refused
         async with gate:
-            return await _execute(actor, runtime, prepared)
+            return await _after(actor, runtime, prepared, await _execute(actor, runtime, prepared))
 
     tasks = [asyncio.ensure_future(run(p, r)) for p, r in zip(group, refusals, strict=True)]
     try:
@@ -294,8 +299,46 @@ async def _refused(actor: Actor, runtime: Runtime, prepared: PreparedCall) -> Ob
     assert event is not None
     if not prepared.runnable:
         return _Invalid(text=prepared.error or "invalid call", is_error=True)
-    refused = await refusal(actor, runtime, event)
+    refused = await refusal(actor, runtime, event, prepared.hooks)
     return _Rejected(text=refused.text, is_error=True) if refused is not None else None
+
+
+async def _before(actor: Actor, runtime: Runtime, prepared: PreparedCall) -> None:
+    """PreToolUse hooks: they may change the call's arguments (it is validated again, and rated
+    as changed), and their allow / ask / deny is weighed when the call is admitted."""
+    if not prepared.runnable or not runtime.hooks_for(actor.agent_id).has("PreToolUse"):
+        return
+    assert prepared.tool is not None
+    view = tool_view(prepared.call.id, prepared.call.name, prepared.arguments, prepared.subject())
+    outcome = await fire(actor, runtime, hook_input(runtime, "PreToolUse", tool=view), prepared.call.id)
+    prepared.hooks = outcome
+    if outcome.updated_input is None or outcome.decision == "deny":
+        return
+    known = set(prepared.tool.action_type.model_fields)
+    changed = prepare(
+        {prepared.tool.name: prepared.tool},
+        updated_call(prepared.call, prepared.arguments, outcome.updated_input, known),
+    )
+    if changed.runnable:
+        prepared.call, prepared.arguments, prepared.action = changed.call, changed.arguments, changed.action
+    else:
+        actor.record(AgentErrorEvent, error=f"a PreToolUse hook's updatedInput was not used: {changed.error}")
+
+
+async def _after(actor: Actor, runtime: Runtime, prepared: PreparedCall, observation: Observation) -> Observation:
+    """PostToolUse hooks: what they block with or add is appended to the result the model reads."""
+    if not runtime.hooks_for(actor.agent_id).has("PostToolUse"):
+        return observation
+    event = prepared.event
+    assert event is not None
+    response = {"output": observation.text, "success": not observation.is_error}
+    view = tool_view(event.tool_call_id, event.tool_name, event.arguments, event.subject, response)
+    outcome = await fire(actor, runtime, hook_input(runtime, "PostToolUse", tool=view), event.tool_call_id)
+    said = [text for text in (outcome.reason if outcome.decision == "deny" else "", outcome.context) if text]
+    if not said:
+        return observation
+    feedback = "\n\n".join(f"[PostToolUse hook] {text}" for text in said)
+    return observation.model_copy(update={"text": f"{observation.text}\n\n{feedback}"})
 
 
 async def _execute(actor: Actor, runtime: Runtime, prepared: PreparedCall) -> Observation:

@@ -8,7 +8,7 @@ step ends the run — finished, stuck, a limit, a failure — is an exception fo
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from openhands_tui.sdk.agent import Agent
@@ -39,18 +39,23 @@ from openhands_tui.sdk.facts.event import (
     TextDeltaEvent,
     new_id,
 )
-from openhands_tui.sdk.llm.client import LLMResponse
+from openhands_tui.sdk.hooks.engine import HookEngine
+from openhands_tui.sdk.hooks.sources import code_source
+from openhands_tui.sdk.llm.client import LLM, LLMResponse
 from openhands_tui.sdk.llm.provider import prefix_key
 from openhands_tui.sdk.mcp_config import microagent_servers
 from openhands_tui.sdk.mcp_port import MCPTools
 from openhands_tui.sdk.run.actions import carry_out, interrupted_observation, prepare, resume_calls, unfinished_actions
 from openhands_tui.sdk.run.answer_ending import CUT_OFF_CALL, AnswerEndings, CallIds
+from openhands_tui.sdk.run.ending_review import EndingReview, judge
+from openhands_tui.sdk.run.hook_points import fire, hook_input
 from openhands_tui.sdk.run.messages import MessageBuilder
 from openhands_tui.sdk.run.outcome import Finished, LimitReached, RunFailed, StuckDetected
 from openhands_tui.sdk.run.prefix_share import PrefixShare
 from openhands_tui.sdk.run.runtime import Runtime
 from openhands_tui.sdk.run.stuck import StuckDetector
 from openhands_tui.sdk.run.thinking import recorded_thinking
+from openhands_tui.sdk.security.trusted import RUNS_AS_HOOK
 from openhands_tui.sdk.tool import ChildSpawner, ToolContext, ToolDefinition, resolve_tools
 
 E = TypeVar("E", bound=EventBase)
@@ -95,6 +100,14 @@ class AgentRun:
         self._prefix_key: str | None = None
         #: MCP servers this agent wants; their tools join before its next model call.
         self.mcp = MCPTools(runtime.mcp, self._warn, runtime.bus.redactor.add)
+        #: This agent's own events, as published (what its critic judges).
+        self.events: list[Event] = []
+        #: Messages from the user (or a delegating parent), and the latest: what a critic judges against.
+        self.turn = 0
+        self.latest_task = ""
+        #: Context for the next user message (what SessionStart hooks added).
+        self.carried_context: list[str] = []
+        self.ending_review = EndingReview()
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -115,6 +128,7 @@ class AgentRun:
             trusted=self.runtime.trusted,
             editor_writes=self.runtime.editor_writes,
         )
+        self._own_hooks()
         tools = resolve_tools(self.agent.tools, ctx)
         self.tools = {tool.name: tool for tool in tools}
         self.schemas = [tool.schema for tool in tools]
@@ -133,14 +147,34 @@ class AgentRun:
                 tools=self.schemas,
             )
 
+    def _own_hooks(self) -> None:
+        """Hooks the strategy gave this agent in code: the root's serve the whole session, a
+        sub-agent's only itself (and the scripts they run are the session's trusted files)."""
+        config = self.agent.hook_config
+        if config is None or config.is_empty():
+            return
+        source = code_source(config, f"{self.agent.name}'s hook_config", self.runtime.workspace)
+        for script in source.scripts:
+            self.runtime.trusted.note(script, RUNS_AS_HOOK)
+        if self.depth == 0:
+            self.runtime.hooks.add(source)
+        else:
+            self.runtime.agent_hooks[self.agent_id] = HookEngine(
+                self.runtime.workspace, [*self.runtime.hooks.sources, source]
+            )
+
     async def close(self) -> None:
         for tool in self.tools.values():
             await tool.close()
+        own = self.runtime.agent_hooks.pop(self.agent_id, None)
+        if own is not None:
+            await own.aclose()
 
     def record(self, cls: type[E], **fields: Any) -> E:
         """Publish one of this agent's events; the model is later sent it as published (redacted)."""
         event: Any = cls(agent_id=self.agent_id, parent_agent_id=self.parent_id, **fields)
         published: Any = self.runtime.bus.publish(event)
+        self.events.append(published)
         self.builder.add(published)
         self.stuck.observe(published)
         return published
@@ -157,11 +191,14 @@ class AgentRun:
 
     def _replay(self, own: list[Event]) -> None:
         self.call_ids = CallIds(e.tool_call_id for e in own if isinstance(e, ActionEvent))
+        self.events = list(own)
         for event in own:
             self.builder.add(event)
             self.stuck.observe(event)
             if isinstance(event, MessageEvent) and event.role == "user":
                 self.user_messages += 1
+                if not event.source:
+                    self.turn, self.latest_task = self.turn + 1, event.content
             elif isinstance(event, MicroagentTriggeredEvent):
                 self.injected_skills.add(event.name)
                 self._want_skill_servers(event.name)
@@ -174,10 +211,14 @@ class AgentRun:
 
     # -- messages --------------------------------------------------------------------------
 
-    def add_user_message(self, text: str, task: Skill | None = None) -> None:
+    def add_user_message(
+        self, text: str, task: Skill | None = None, *, context_from_hooks: Sequence[str] = (), source: str = ""
+    ) -> None:
         """Send `text` as the user; the first message carries the workspace context (with the
         always-on microagents) and any message carries the knowledge its words trigger, each
-        microagent once per conversation. `task` is the task microagent `text` came from."""
+        microagent once per conversation. `task` is the task microagent `text` came from.
+        `source`: who sends it when not the user ("critic", "stop hook": the engine, sending the
+        agent back to work)."""
         context: list[str] = []
         fired: list[tuple[Skill, str | None]] = []
         workspace = self.runtime.workspace
@@ -192,8 +233,12 @@ class AgentRun:
         suffix = self.agent.context.user_message_suffix
         if suffix:
             context.append(suffix.strip())
+        context += [*self.carried_context, *context_from_hooks]
+        self.carried_context = []
         self.user_messages += 1
-        self.record(MessageEvent, role="user", content=text, context=context)
+        if not source:
+            self.turn, self.latest_task = self.turn + 1, text
+        self.record(MessageEvent, role="user", content=text, context=context, source=source)
         for skill, why in fired:
             self._triggered(skill, why)
 
@@ -257,17 +302,40 @@ class AgentRun:
             self.last_text = said.content or self.last_text
         cut = self.endings.check(response)  # a filtered answer, or one cut too often, ends the run
         if not response.tool_calls:
-            self._answer_without_tools(self.last_text if response.text else "", cut)
+            try:
+                self._answer_without_tools(self.last_text if response.text else "", cut)
+            except Finished as end:
+                await self._end(end.result)
             return
         calls = [prepare(self.tools, call) for call in self.call_ids.assign(response.tool_calls, response_id)]
         for prepared in calls if cut else ():  # its calls may be cut anywhere, even into valid JSON
             prepared.action, prepared.error = None, CUT_OFF_CALL
         finish_message = await carry_out(self, self.runtime, calls, response_id)
         if finish_message is not None:
-            raise Finished(finish_message)
+            await self._end(finish_message)
+            return
+        critic = self.agent.critic
+        if critic is not None and critic.mode == "all_actions":
+            await judge(self, critic, final="", ending=False)
         why = self.stuck.verdict()
         if why is not None:
             raise StuckDetected(f"{self.agent.name} is stuck: {why}")
+
+    async def _end(self, result: str) -> None:
+        """The agent is ending: it finishes, unless a Stop hook or its critic sends it back."""
+        follow_up = await self.ending_review.follow_up(self, result)
+        if follow_up is None:
+            raise Finished(result)
+        self.add_user_message(follow_up.text, source=follow_up.source)
+
+    async def ask_model(self, llm: LLM, messages: list[dict[str, Any]]) -> str:
+        """One call to another model on this agent's behalf (a critic's): recorded and charged here."""
+        response = await llm.complete(messages)
+        self._record_usage(response, new_id(), llm.model)
+        return response.text
+
+    def child_runs(self) -> ChildSpawner | None:
+        return self._spawner(self) if self._spawner is not None else None
 
     async def _ask(self, response_id: str) -> LLMResponse:
         """One model call. Condenses first when the history has grown too big for the window,
@@ -331,6 +399,9 @@ class AgentRun:
         config = self.agent.condenser
         if config is None:
             return False
+        if self.runtime.hooks_for(self.agent_id).has("PreCompact"):
+            fields = {"trigger": "auto", "custom_instructions": ""}
+            await fire(self, self.runtime, hook_input(self.runtime, "PreCompact", fields=fields, match_value="auto"))
         condensed = await condense(self.builder.messages, config, self.agent.llm, self.gauge, reason, window)
         if condensed is not None:
             fields, response = condensed
@@ -361,13 +432,13 @@ class AgentRun:
         self.runtime.limits.charge_iteration()
         self.iterations += 1
 
-    def _record_usage(self, response: LLMResponse, response_id: str) -> None:
+    def _record_usage(self, response: LLMResponse, response_id: str, model: str | None = None) -> None:
         usage = response.usage
         if usage.cost:
             self.runtime.limits.cost += usage.cost
         self.record(
             LLMUsageEvent,
-            model=self.agent.llm.model,
+            model=model or self.agent.llm.model,
             response_id=response_id,
             prompt_tokens=usage.prompt_tokens,
             completion_tokens=usage.completion_tokens,

@@ -9,23 +9,38 @@ from __future__ import annotations
 from typing import Any
 
 from openhands_tui.sdk.facts.event import ActionEvent, ConfirmationRequestEvent, ConfirmationResolvedEvent, Risk, Status
+from openhands_tui.sdk.hooks.engine import HookOutcome
 from openhands_tui.sdk.run.actor import Actor
 from openhands_tui.sdk.run.confirmation import Decision
+from openhands_tui.sdk.run.hook_points import hook_input, record_hook
 from openhands_tui.sdk.run.runtime import Runtime
 from openhands_tui.sdk.security.permissions import suggest_rule
 from openhands_tui.sdk.tool import Observation
 
 
-async def refusal(actor: Actor, runtime: Runtime, event: ActionEvent) -> Observation | None:
+async def refusal(
+    actor: Actor, runtime: Runtime, event: ActionEvent, hooks: HookOutcome | None = None
+) -> Observation | None:
     """None if the recorded action may run; else the result the model is to read (its caller
-    records it, so results stay in the order the model gave the calls)."""
+    records it, so results stay in the order the model gave the calls). A PreToolUse hook's
+    deny refuses it; its ask asks the user whatever the risk; its allow admits it without
+    asking — but never past a deny rule."""
     subject = event.subject
     assert subject is not None
     risk = event.risk or Risk.LOW
+    if hooks is not None and hooks.decision == "deny":
+        denial = Decision(approved=False, decided_by=hooks.decided_by, reason=hooks.reason or "a hook refused it")
+        return _resolved(actor, event, denial)
     by_rule = runtime.permissions.decide(subject, risk, runtime.trusted)
     if by_rule is not None and not by_rule.approved:
         denial = Decision(approved=False, decided_by=by_rule.decided_by, reason="a deny rule forbids it")
         return _resolved(actor, event, denial)
+    if hooks is not None and hooks.decision == "allow":
+        return _resolved(actor, event, Decision(approved=True, decided_by=hooks.decided_by, reason=hooks.reason))
+    if hooks is not None and hooks.decision == "ask":
+        reasons = [*event.risk_reasons, f"a hook asks: {hooks.reason or hooks.decided_by}"]
+        decision = await ask(actor, runtime, event, risk=risk, reasons=reasons, rules=[*event.risk_rules, "hook:ask"])
+        return _resolved(actor, event, decision)
     if not runtime.policy.should_ask(risk, subject.changes_state):
         return None
     if by_rule is not None:
@@ -74,6 +89,15 @@ async def ask(
     )
     runtime.bus.sync()
     actor.set_status(Status.WAITING_FOR_CONFIRMATION)
+    if runtime.hooks_for(actor.agent_id).has("Notification"):  # told in the background: the question is not held up
+        message = f"openhands-tui needs your permission: {event.summary}"
+        given = hook_input(
+            runtime,
+            "Notification",
+            fields={"message": message, "notification_type": "permission_prompt"},
+            match_value="permission_prompt",
+        )
+        runtime.hooks_for(actor.agent_id).start(given, lambda ran: record_hook(actor, ran, event.tool_call_id))
     decision = await runtime.confirmer.confirm(request)
     actor.set_status(Status.RUNNING)
     return decision

@@ -5,6 +5,7 @@ the session starts with (microagents, the confirmation policy), and runs the loo
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,21 +24,24 @@ from openhands_tui.sdk.facts.event import (
     Status,
 )
 from openhands_tui.sdk.facts.store import SessionLog
+from openhands_tui.sdk.hooks.config import HookConfig
+from openhands_tui.sdk.hooks.sources import LoadedHooks, code_source
 from openhands_tui.sdk.mcp_config import MCPServerConfig, session_servers
 from openhands_tui.sdk.mcp_port import MCPToolSource, new_mcp_client
 from openhands_tui.sdk.run.agent_run import AgentRun
 from openhands_tui.sdk.run.bus import EventBus, Subscriber
 from openhands_tui.sdk.run.confirmation import ApproveAll, ConfirmationMode, ConfirmationPolicy, Confirmer
 from openhands_tui.sdk.run.delegation import ChildRuns
+from openhands_tui.sdk.run.hook_points import fire, hook_input
 from openhands_tui.sdk.run.loop import INTERRUPTED, run_agent
-from openhands_tui.sdk.run.outcome import Finished, RunOutcome
+from openhands_tui.sdk.run.outcome import Finished, RunOutcome, StoppedByHook
 from openhands_tui.sdk.run.runtime import Limits, Runtime
 from openhands_tui.sdk.sandbox import SandboxPolicy
 from openhands_tui.sdk.security import RiskAnalyzer, RuleAnalyzer
 from openhands_tui.sdk.security.permissions import PermissionSet
 from openhands_tui.sdk.security.secrets import Redactor
 from openhands_tui.sdk.security.trust import TrustRequest
-from openhands_tui.sdk.security.trusted import TrustedFiles
+from openhands_tui.sdk.security.trusted import RUNS_AS_HOOK, TrustedFiles
 from openhands_tui.sdk.terminal_text import one_line
 
 
@@ -95,6 +99,11 @@ class ConversationParts:
     #: Model calls and dollars for the whole delegation tree (None: Limits(), 200 calls).
     limits: Limits | None = None
 
+    # -- automation
+    #: Hooks found in the user's and the project's files (None: none are read). A project's
+    #: hooks wait in it until trusted (`Conversation.trust`).
+    hooks: LoadedHooks | None = None
+
 
 class Conversation:
     """A root agent working in a workspace. Construct, `await run(task)`, `await close()`.
@@ -102,7 +111,14 @@ class Conversation:
     `Conversation(agent=agent, workspace=path)` is the OpenHands SDK's call; everything else
     a session is wired to comes as one `ConversationParts`."""
 
-    def __init__(self, agent: Agent, *, workspace: Path | str, parts: ConversationParts | None = None) -> None:
+    def __init__(
+        self,
+        agent: Agent,
+        *,
+        workspace: Path | str,
+        parts: ConversationParts | None = None,
+        hook_config: HookConfig | None = None,
+    ) -> None:
         parts = parts or ConversationParts()
         workspace = Path(workspace).resolve()
         self.bus = EventBus(parts.log, parts.redactor if parts.redactor is not None else Redactor.from_environment())
@@ -129,6 +145,13 @@ class Conversation:
             trust_project=parts.trust_project,
             trusted=trusted,
         )
+        self._hooks = parts.hooks or LoadedHooks()
+        for source in self._hooks.sources:
+            self.runtime.hooks.add(source)
+        if hook_config is not None and not hook_config.is_empty():  # the SDK's Conversation(hook_config=...)
+            self.runtime.hooks.add(code_source(hook_config, "Conversation(hook_config=...)", workspace))
+        for script in self._hooks.scripts() + [s for source in self.runtime.hooks.sources for s in source.scripts]:
+            trusted.note(script, RUNS_AS_HOOK)  # what runs unconfined is not the agent's to rewrite
         self.root = AgentRun(agent, self.runtime, agent_id="root", spawner=ChildRuns)
         self.log = parts.log
         self._history = list(parts.history)
@@ -150,6 +173,10 @@ class Conversation:
         unsaved = self.runtime.trust.trust_here(request)
         if request.kind == "permissions":
             self.runtime.permissions, _ = PermissionSet.load(self.runtime.workspace, trust=self.runtime.trust)
+        elif request.kind == "hooks":  # the project's hooks run from the next event on
+            for source in self._hooks.waiting:
+                self.runtime.hooks.add(source)
+            self._hooks.waiting = []
         elif request.kind == "mcp" and Path(request.file).name == ".mcp.json":  # its servers join the next call
             servers = session_servers(self.runtime.workspace, trust=self.runtime.trust).servers
             self.runtime.mcp_servers.update(servers)
@@ -179,6 +206,12 @@ class Conversation:
                 )
             )
             self._publish_policy()  # the mode UIs show comes from the event stream, like every fact
+            if self.runtime.hooks.has("SessionStart"):
+                source = "resume" if self._history else "startup"
+                given = hook_input(self.runtime, "SessionStart", fields={"source": source}, match_value=source)
+                said = await fire(self.root, self.runtime, given)
+                if said.context:
+                    self.root.carried_context.append(said.context)
 
     def _close_orphaned_delegations(self) -> None:
         """Children that were running when the session stopped are not resumed: close them
@@ -204,11 +237,16 @@ class Conversation:
         await self.open()
         if task is not None and task.strip():
             self._title_from(task)
+            submitted = await self._prompt_hooks(task)
+            if isinstance(submitted, RunOutcome):
+                return submitted
             command = find_task_command(task, self.runtime.microagents)
             if command is None:
-                self.root.add_user_message(task)
+                self.root.add_user_message(task, context_from_hooks=submitted)
             else:
-                self.root.add_user_message(command.render(inputs or {}), task=command.skill)
+                self.root.add_user_message(
+                    command.render(inputs or {}), task=command.skill, context_from_hooks=submitted
+                )
         elif not self.root.has_work:
             raise SessionError("nothing to continue: the session has finished; give a new --task")
         outcome = await run_agent(self.root)
@@ -220,6 +258,22 @@ class Conversation:
                 outcome = outcome.model_copy(update=update)
         return outcome
 
+    async def _prompt_hooks(self, task: str) -> list[str] | RunOutcome:
+        """UserPromptSubmit hooks: the context they add to the prompt, or the outcome of a prompt
+        they blocked (it is not sent; the user is told why)."""
+        if not self.runtime.hooks.has("UserPromptSubmit"):
+            return []
+        try:
+            said = await fire(
+                self.root, self.runtime, hook_input(self.runtime, "UserPromptSubmit", fields={"prompt": task})
+            )
+        except StoppedByHook as stop:
+            return RunOutcome(agent_id="root", status=self.root.status, exit_code=stop.exit_code, detail=stop.detail)
+        if said.decision == "deny":
+            why = said.reason or "a UserPromptSubmit hook blocked it"
+            return RunOutcome(agent_id="root", status=self.root.status, exit_code=1, detail=f"prompt not sent: {why}")
+        return [said.context] if said.context else []
+
     def _title_from(self, task: str) -> None:
         """A session started without --task (typed in the app) is titled by its first task, so
         `tui sessions` and /resume can tell sessions apart."""
@@ -229,6 +283,11 @@ class Conversation:
         self.log.save_meta(title=self.bus.redactor.redact(first_line))
 
     async def close(self) -> None:
+        if self._opened and self.runtime.hooks.has("SessionEnd"):
+            given = hook_input(self.runtime, "SessionEnd", fields={"reason": "exit"})
+            with contextlib.suppress(StoppedByHook):  # the session is ending anyway
+                await fire(self.root, self.runtime, given)
+        await self.runtime.hooks.aclose()
         await self.root.close()
         if self.runtime.mcp is not None:
             await self.runtime.mcp.aclose()  # no server outlives its session

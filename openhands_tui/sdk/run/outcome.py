@@ -45,6 +45,16 @@ class StuckDetected(RunEnded):
     exit_code = 3
 
 
+class StoppedByHook(RunEnded):
+    """A hook answered `continue: false`: the run stops here, resumable, with its reason."""
+
+    status = Status.PAUSED
+    exit_code = 1
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"stopped by a hook: {reason}")
+
+
 class RunFailed(RunEnded):
     """The model or the engine failed in a way the agent cannot fix by itself."""
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from openhands_tui.sdk.context.loader import LoadedMicroagents
 from openhands_tui.sdk.facts.event import MCPServersEvent
 from openhands_tui.sdk.facts.tree import DelegationTree
+from openhands_tui.sdk.hooks.engine import HookEngine
 from openhands_tui.sdk.mcp_config import MCPServerConfig
 from openhands_tui.sdk.mcp_port import MCPToolSource
 from openhands_tui.sdk.run.bus import EventBus
@@ -76,6 +77,14 @@ class Runtime:
     trusted: TrustedFiles = field(default_factory=TrustedFiles)
     #: What this session's file editor wrote, which the terminal's undo of protected paths spares.
     editor_writes: EditorWrites = field(default_factory=EditorWrites)
+    #: The session's hooks (the user's, a trusted project's, the strategy's); None: none.
+    hooks: HookEngine = field(default=None)  # type: ignore[assignment]
+
+    #: Sub-agents with hooks of their own (the session's plus theirs), by agent id.
+    agent_hooks: dict[str, HookEngine] = field(default_factory=dict)
+
+    def hooks_for(self, agent_id: str) -> HookEngine:
+        return self.agent_hooks.get(agent_id, self.hooks)
 
     def new_agent_id(self, name: str) -> str:
         """A readable, session-unique id for a child agent: `coder-3`."""
@@ -84,6 +93,8 @@ class Runtime:
         return f"{slug}-{self.agents_started}"
 
     def __post_init__(self) -> None:
+        if self.hooks is None:
+            self.hooks = HookEngine(self.workspace)
         self.bus.subscribe(self.tree.apply)
         if self.mcp is not None:  # how its servers are doing reaches front ends as events, like every fact
             self.mcp.watch(self._publish_mcp_servers)

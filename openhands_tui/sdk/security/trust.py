@@ -21,7 +21,7 @@ from openhands_tui.sdk.files.private import one_writer, replace_privately
 from openhands_tui.sdk.files.read import read_regular
 from openhands_tui.sdk.files.xdg import config_base
 
-TrustKind = Literal["permissions", "mcp"]
+TrustKind = Literal["permissions", "mcp", "hooks"]
 
 
 def trust_store_file() -> Path:

@@ -18,8 +18,9 @@ import os
 RUNS_OUTSIDE = "code this tool runs outside the sandbox (a session's strategy or a module it imports)"
 READ_AS_INSTRUCTIONS = "agent instructions (an instruction file imports it with @path)"
 RUNS_AS_MCP_SERVER = "code an MCP server runs (its script or a module it loads; it starts again next session)"
+RUNS_AS_HOOK = "code a hook runs outside the sandbox (a script a hooks file names)"
 #: Reasons for code that runs: Python's compiled cache of such a file is the same code.
-_RUNS_CODE = (RUNS_OUTSIDE, RUNS_AS_MCP_SERVER)
+_RUNS_CODE = (RUNS_OUTSIDE, RUNS_AS_MCP_SERVER, RUNS_AS_HOOK)
 
 
 class TrustedFiles:
