@@ -22,9 +22,11 @@ from openhands_tui.sdk.facts.event import (
     AgentErrorEvent,
     CondensationEvent,
     ConfirmationResolvedEvent,
+    CriticResultEvent,
     DelegationClosedEvent,
     DelegationOpenedEvent,
     Event,
+    HookRanEvent,
     MessageEvent,
     MicroagentsLoadedEvent,
     MicroagentTriggeredEvent,
@@ -40,6 +42,7 @@ from openhands_tui.sdk.run.outcome import RunOutcome
 from openhands_tui.sdk.security.permissions import PermissionRule
 from openhands_tui.sdk.terminal_text import inert_json, safe_for_terminal, shown_for_approval, strip_controls
 from openhands_tui.standard_streams import QueuedOutput
+from openhands_tui.verdict_lines import critic_line, hook_line
 
 PREVIEW_LINES = 8
 #: Ctrl+C, `kill`, and a closed terminal or dropped SSH connection all stop the run cleanly.
@@ -108,7 +111,8 @@ class TranscriptPrinter:
             return f"{who}✗ not started: {_shown(event.reason)}"
         if isinstance(event, MessageEvent):
             if event.role == "user":
-                return f"{who}› {_shown(event.content)}"
+                sender = f"↻ {event.source} " if event.source else ""  # sent back by a critic or a Stop hook
+                return f"{who}{sender}› {_shown(event.content)}"
             lines = [thinking_marker(who, event)] if event.thinking else []
             if event.content.strip():
                 lines.append(f"{who}{_shown(event.content)}")
@@ -123,11 +127,15 @@ class TranscriptPrinter:
             if event.tool_call_id in self.finishing:
                 return None
             return _indent(_preview(_shown(event.content)), f"{who}    ")
-        if isinstance(event, ConfirmationResolvedEvent) and event.decided_by.startswith("rule:"):
+        if isinstance(event, ConfirmationResolvedEvent) and event.decided_by.startswith(("rule:", "hook ")):
             verdict = "✓ approved" if event.approved else "⊘ rejected"  # which rule (and file) decided
             return f"{who}    {verdict} ({_shown(event.decided_by)})"
         if isinstance(event, AgentErrorEvent):
             return f"{who}  ! {_shown(event.error)}"
+        if isinstance(event, HookRanEvent):
+            return None if event.outcome == "ran" and not event.said else f"{who}  {_shown(hook_line(event))}"
+        if isinstance(event, CriticResultEvent):
+            return f"{who}  {_shown(critic_line(event))}"
         if isinstance(event, ResultsTruncatedEvent):
             return f"{who}  ⇊ shortened {len(event.positions)} tool result(s) to fit the context window"
         if isinstance(event, CondensationEvent):
@@ -293,8 +301,9 @@ def run_headless(options: LaunchOptions, *, json_output: bool) -> int:
     for warning in launched.warnings:
         print(f"warning: {warning}", file=output.stderr)
     for request in launched.trust_requests:
+        what = "hooks, which would run outside the sandbox," if request.kind == "hooks" else "own approvals"
         print(
-            f"warning: ignoring {request.describe()}: this project's own approvals are not trusted "
+            f"warning: ignoring {request.describe()}: this project's {what} are not trusted "
             "(review them, then pass --trust-project or trust them in the app)",
             file=output.stderr,
         )

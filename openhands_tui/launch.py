@@ -23,6 +23,7 @@ from openhands_tui.sdk.errors import OpenHandsTUIError, SessionError, SettingsEr
 from openhands_tui.sdk.facts.event import Event
 from openhands_tui.sdk.facts.store import SessionLog, SessionMeta, SessionStore, new_session_id
 from openhands_tui.sdk.files.read import open_regular_for_append
+from openhands_tui.sdk.hooks.sources import load_hooks
 from openhands_tui.sdk.llm.client import LLM
 from openhands_tui.sdk.mcp_config import microagent_servers, session_servers
 from openhands_tui.sdk.run.confirmation import ConfirmationPolicy, Confirmer
@@ -235,7 +236,9 @@ def _launch(
     sandbox.readable += [p for p in permissions.readable() if p not in sandbox.readable]  # "always" answers
     mcp = session_servers(workspace, trust_project=options.trust_project)  # started by the root agent
     warnings += mcp.problems
-    trust_requests = [r for r in (trust_request, mcp.trust_request) if r is not None]
+    hooks = load_hooks(workspace, trust_project=options.trust_project)  # a project's wait for trust
+    warnings += hooks.warnings
+    trust_requests = [r for r in (trust_request, mcp.trust_request, hooks.trust_request) if r is not None]
     for skill in microagents.skills:  # a project's microagent that would start programs: ask first
         if skill.mcp_tools:
             _, _, request = microagent_servers(
@@ -278,6 +281,7 @@ def _launch(
         mcp_servers=mcp.servers,
         limits=Limits(max_iterations=options.max_iterations or Limits.max_iterations, max_budget=options.max_budget),
         trusted=trusted,
+        hooks=hooks,
     )
     conversation = Conversation(agent, workspace=workspace, parts=parts)
     log.save_meta(sandbox=sandbox.mode)

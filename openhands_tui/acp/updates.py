@@ -30,9 +30,11 @@ from acp.schema import ToolCallLocation, ToolCallStatus
 from openhands_tui.sdk.facts.event import (
     ActionEvent,
     AgentErrorEvent,
+    CriticResultEvent,
     DelegationClosedEvent,
     DelegationOpenedEvent,
     Event,
+    HookRanEvent,
     MessageEvent,
     ObservationEvent,
     PolicyChangedEvent,
@@ -49,6 +51,7 @@ from openhands_tui.sdk.facts.subject import (
     Subject,
 )
 from openhands_tui.sdk.terminal_text import strip_controls
+from openhands_tui.verdict_lines import critic_line, hook_line
 
 #: How many of a child's recent steps its tool call shows.
 PROGRESS_LINES = 12
@@ -110,6 +113,9 @@ class UpdateTranslator:
             return [update_current_mode(event.mode)]
         if isinstance(event, DelegationOpenedEvent | DelegationClosedEvent):
             return self._child(event)
+        if isinstance(event, CriticResultEvent) or (isinstance(event, HookRanEvent) and event.outcome != "ran"):
+            line = critic_line(event) if isinstance(event, CriticResultEvent) else hook_line(event)
+            return [update_agent_thought_text(strip_controls(line) + "\n")]  # what decided, said in passing
         return []
 
     def _message(self, event: MessageEvent, replay: bool) -> list[Any]:

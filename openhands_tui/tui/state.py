@@ -17,9 +17,11 @@ from openhands_tui.sdk.facts.event import (
     CondensationEvent,
     ConfirmationRequestEvent,
     ConfirmationResolvedEvent,
+    CriticResultEvent,
     DelegationClosedEvent,
     DelegationOpenedEvent,
     Event,
+    HookRanEvent,
     LLMUsageEvent,
     MCPServersEvent,
     MCPServerStatus,
@@ -35,6 +37,7 @@ from openhands_tui.sdk.facts.event import (
 from openhands_tui.sdk.facts.subject import Delegation, Finish
 from openhands_tui.sdk.facts.tree import DelegationTree
 from openhands_tui.sdk.terminal_text import safe_copy, strip_controls
+from openhands_tui.verdict_lines import critic_line, hook_line
 
 #: After the text of an answer whose stream failed (the model is asked again).
 CUT_OFF_MARK = " … [cut off: the model is asked again]"
@@ -146,7 +149,8 @@ class SessionView:
 
     def _message(self, event: MessageEvent) -> set[str]:
         if event.role == "user":
-            self._add(Entry("user", event.agent_id, event.content, {"context": len(event.context)}))
+            data = {"context": len(event.context), "source": event.source}  # source: a critic or hook sent it
+            self._add(Entry("user", event.agent_id, event.content, data))
             return {event.agent_id}
         stream = self._streams.pop(event.agent_id, None)
         thought = self._thinking.pop(event.agent_id, None)
@@ -335,6 +339,22 @@ class SessionView:
         self._add(Entry("condensation", event.agent_id, event.summary, {"event": event}))
         return {event.agent_id}
 
+    def _hook(self, event: HookRanEvent) -> set[str]:
+        """Which hook said what: a line in the agent's transcript (a hook that ran and said nothing
+        stays in the log only)."""
+        if event.outcome == "ran" and not event.said:
+            return set()
+        level: Literal["info", "warning"] = "warning" if event.outcome in _HOOK_WARNINGS else "info"
+        self._add(Entry("notice", event.agent_id, hook_line(event), {"hook": event}, level=level))
+        return {event.agent_id}
+
+    def _critic(self, event: CriticResultEvent) -> set[str]:
+        failed = event.score is None or event.refine
+        self._add(
+            Entry("notice", event.agent_id, critic_line(event), {"critic": event}, "warning" if failed else "info")
+        )
+        return {event.agent_id}
+
     def _policy(self, event: PolicyChangedEvent) -> set[str]:
         self.policy = event
         return set()
@@ -362,7 +382,11 @@ _HANDLERS: dict[type, Any] = {
     PolicyChangedEvent: SessionView._policy,
     CondensationEvent: SessionView._condensed,
     MCPServersEvent: SessionView._mcp_servers,
+    HookRanEvent: SessionView._hook,
+    CriticResultEvent: SessionView._critic,
 }
+#: Hook outcomes said as warnings: something was refused, or the hook did not work.
+_HOOK_WARNINGS = frozenset({"denied", "blocked", "asked", "failed", "timed out", "skipped", "stopped the run"})
 
 
 def _shown(event: Event) -> Event:

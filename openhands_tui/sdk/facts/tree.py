@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import Field
 
 from openhands_tui.sdk.facts.event import (
+    CriticResultEvent,
     DelegationClosedEvent,
     DelegationOpenedEvent,
     Event,
@@ -63,6 +64,9 @@ class TreeNode(Model):
     prompt_tokens: int = 0
     cache_read_tokens: int = 0
     cache_write_tokens: int = 0
+    #: The last score its critic gave (None: not judged), and the refinement rounds it was sent back.
+    critic_score: float | None = None
+    critic_rounds: int = 0
     started: str | None = None
     last_seen: str | None = None
     ended: str | None = None
@@ -122,6 +126,8 @@ class DelegationTree:
             node.ended = node.last_seen if node.status in ("finished", "failed") else None
         elif isinstance(event, DelegationClosedEvent):
             node.status, node.detail, node.ended = _FROM_CLOSED[event.status], event.reason, event.timestamp
+        elif isinstance(event, CriticResultEvent) and event.score is not None:
+            node.critic_score, node.critic_rounds = event.score, max(node.critic_rounds, event.round)
 
     def _node(self, agent_id: str, name: str, parent_id: str | None) -> TreeNode:
         node = self.nodes.get(agent_id)

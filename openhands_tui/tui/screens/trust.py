@@ -1,5 +1,5 @@
 """Asked once per content of a project file that would widen what agents may do (its allow
-rules, its MCP servers): a cloned repository must not approve its own actions. It shows as
+rules, its MCP servers, its hooks): a cloned repository must not approve its own actions. It shows as
 the app starts, where keys typed at launch land: no yes is taken in its first moments
 (`arming.py`)."""
 
@@ -18,6 +18,7 @@ from openhands_tui.tui.screens.arming import ArmedDialog
 _WHAT = {
     "permissions": "approves actions without asking you",
     "mcp": "starts programs (MCP servers) whose tools agents may call",
+    "hooks": "runs commands as you, outside the sandbox, at points of every session (hooks)",
 }
 
 

@@ -60,7 +60,11 @@ class EntryWidget(Static):
 
 class UserEntry(EntryWidget):
     def render_entry(self) -> RenderableType:
-        text = Text("› ", style="bold") + Text(self.entry.text, style="bold")
+        source = self.entry.data.get("source")
+        if source:  # the engine sent the agent back to work: say who, not "you"
+            text = Text(f"↻ {source} › ", style="bold italic") + Text(self.entry.text, style="italic")
+        else:
+            text = Text("› ", style="bold") + Text(self.entry.text, style="bold")
         extra = self.entry.data.get("context", 0)
         if extra:
             text.append(f"\n  (+{extra} context block{'s' if extra != 1 else ''})", style="dim not bold")

@@ -10,6 +10,7 @@ from textual.widgets.tree import TreeNode
 
 from openhands_tui.sdk.facts.tree import DelegationTree
 from openhands_tui.tui.widgets.entries import STATUS_ICONS
+from openhands_tui.verdict_lines import stars
 
 #: status -> (theme colour, extra style)
 STATUS_STYLES = {
@@ -100,6 +101,10 @@ class AgentTree(Tree[str]):
         label = Text()
         label.append(f"{icon} {node.name}", style=style)
         label.append(f" {STATUS_WORDS.get(status, status)}", style=style if status != "running" else "")
+        if node.critic_score is not None:  # what its critic last said, coloured like a grade
+            grade = "success" if node.critic_score >= 0.6 else "warning" if node.critic_score >= 0.4 else "error"
+            rounds = f" ↻{node.critic_rounds}" if node.critic_rounds else ""
+            label.append(f" {stars(node.critic_score)}{rounds}", style=getattr(self.app.current_theme, grade, "") or "")
         tokens, cost = tree.subtree_tokens(agent_id), tree.subtree_cost(agent_id)
         money = f" ${cost:.3f}" if cost else ""
         label.append(f"  {compact(tokens)} tok{cache_text(*tree.subtree_cache(agent_id))}{money}", style="dim")
