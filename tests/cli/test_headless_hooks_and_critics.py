@@ -37,8 +37,8 @@ def test_a_projects_hooks_wait_for_trust_and_then_block_in_the_transcript(serve,
     )
     assert untrusted.returncode == 0, untrusted.stderr
     assert (
-        "warning: ignoring .openhands/hooks.json (1 entry): this project's hooks, which would run outside the sandbox, are not trusted"
-        in untrusted.stderr
+        "warning: ignoring .openhands/hooks.json (1 entry): this project's hooks, "
+        "which would run outside the sandbox, are not trusted" in untrusted.stderr
     )
     assert "⚓" not in untrusted.stdout and (workspace / "forbidden.txt").exists()
 
@@ -54,8 +54,8 @@ def test_a_projects_hooks_wait_for_trust_and_then_block_in_the_transcript(serve,
     )
     assert trusted.returncode == 0, trusted.stderr
     assert (
-        "⚓ PreToolUse hook .openhands/guard.sh (.openhands/hooks.json) → denied: forbidden files are blocked by this project"
-        in trusted.stdout
+        "⚓ PreToolUse hook .openhands/guard.sh (.openhands/hooks.json) → "
+        "denied: forbidden files are blocked by this project" in trusted.stdout
     )
     assert not (workspace / "forbidden.txt").exists()
 
@@ -71,7 +71,8 @@ def test_json_output_carries_each_hooks_decision_and_each_critic_score(serve, wo
         "class Judged(Strategy):\n"
         "    def build_agent(self, llm, params=None):\n"
         "        refine = IterativeRefinementConfig(max_iterations=1)\n"
-        "        return Agent(llm=llm, tools=get_default_tools(), critic=EmptyPatchCritic(iterative_refinement=refine))\n"
+        "        critic = EmptyPatchCritic(iterative_refinement=refine)\n"
+        "        return Agent(llm=llm, tools=get_default_tools(), critic=critic)\n"
     )
     turns = [Turn.call("terminal", command="touch forbidden.txt"), Turn.finish("first"), Turn.finish("second")]
     result = run_tui(
