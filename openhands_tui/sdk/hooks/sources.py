@@ -199,6 +199,15 @@ def hook_scripts(config: HookConfig, workspace: Path) -> dict[str, str]:
     return found
 
 
+def paths_to_protect(scripts: list[str], workspace: Path) -> list[str]:
+    """What must stay as trusted for the hooks' scripts: each script, and the folder it is in
+    (an interpreter loads its neighbours: `python3 hooks/check.py` imports `hooks/util.py`),
+    unless that folder is the workspace itself, where the work is."""
+    root = os.path.realpath(workspace)
+    folders = {os.path.dirname(script) for script in scripts} - {root}
+    return sorted(set(scripts) | folders)
+
+
 def _words(command: str, root: str) -> list[str]:
     for name in _PROJECT_DIR_VARIABLES:
         command = command.replace("${" + name + "}", root).replace("$" + name, root)

@@ -40,7 +40,7 @@ from openhands_tui.sdk.facts.event import (
     new_id,
 )
 from openhands_tui.sdk.hooks.engine import HookEngine
-from openhands_tui.sdk.hooks.sources import code_source
+from openhands_tui.sdk.hooks.sources import code_source, paths_to_protect
 from openhands_tui.sdk.llm.client import LLM, LLMResponse
 from openhands_tui.sdk.llm.provider import prefix_key
 from openhands_tui.sdk.mcp_config import microagent_servers
@@ -154,8 +154,8 @@ class AgentRun:
         if config is None or config.is_empty():
             return
         source = code_source(config, f"{self.agent.name}'s hook_config", self.runtime.workspace)
-        for script in source.scripts:
-            self.runtime.trusted.note(script, RUNS_AS_HOOK)
+        for path in paths_to_protect(list(source.scripts), self.runtime.workspace):
+            self.runtime.trusted.note(path, RUNS_AS_HOOK)
         if self.depth == 0:
             self.runtime.hooks.add(source)
         else:

@@ -25,7 +25,7 @@ from openhands_tui.sdk.facts.event import (
 )
 from openhands_tui.sdk.facts.store import SessionLog
 from openhands_tui.sdk.hooks.config import HookConfig
-from openhands_tui.sdk.hooks.sources import LoadedHooks, code_source
+from openhands_tui.sdk.hooks.sources import LoadedHooks, code_source, paths_to_protect
 from openhands_tui.sdk.mcp_config import MCPServerConfig, session_servers
 from openhands_tui.sdk.mcp_port import MCPToolSource, new_mcp_client
 from openhands_tui.sdk.run.agent_run import AgentRun
@@ -150,8 +150,9 @@ class Conversation:
             self.runtime.hooks.add(source)
         if hook_config is not None and not hook_config.is_empty():  # the SDK's Conversation(hook_config=...)
             self.runtime.hooks.add(code_source(hook_config, "Conversation(hook_config=...)", workspace))
-        for script in self._hooks.scripts() + [s for source in self.runtime.hooks.sources for s in source.scripts]:
-            trusted.note(script, RUNS_AS_HOOK)  # what runs unconfined is not the agent's to rewrite
+        scripts = self._hooks.scripts() + [s for source in self.runtime.hooks.sources for s in source.scripts]
+        for path in paths_to_protect(scripts, workspace):
+            trusted.note(path, RUNS_AS_HOOK)  # what runs unconfined is not the agent's to rewrite
         self.root = AgentRun(agent, self.runtime, agent_id="root", spawner=ChildRuns)
         self.log = parts.log
         self._history = list(parts.history)

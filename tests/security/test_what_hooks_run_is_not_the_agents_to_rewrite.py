@@ -1,0 +1,57 @@
+"""Hooks run outside the sandbox, so what they run must not be the agent's to change: a script a
+hook names, and the modules beside it that its interpreter loads, are HIGH to edit and
+read-only to commands — against real bubblewrap, through a real run."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from openhands_tui.jail.bubblewrap import find_bubblewrap
+from openhands_tui.sdk import Agent
+from openhands_tui.sdk.facts.event import Risk
+from openhands_tui.sdk.hooks import load_hooks
+from openhands_tui.sdk.run.confirmation import Decision
+from openhands_tui.testing import Script, Turn
+from openhands_tui.tools.preset.default import get_default_tools
+from tests.conftest import llm_for
+from tests.sdk.helpers import ScriptedConfirmer, run
+
+pytestmark = pytest.mark.skipif(find_bubblewrap().path is None, reason=f"no bubblewrap: {find_bubblewrap().problem}")
+
+CHECK = "import util\nutil.check()\n"
+UTIL = "def check():\n    pass\n"
+
+
+async def test_a_hook_script_and_its_neighbours_stay_as_the_user_trusted_them(serve, workspace: Path) -> None:
+    hooks_dir = workspace / "tools" / "hooks"
+    hooks_dir.mkdir(parents=True)
+    (hooks_dir / "check.py").write_text(CHECK)
+    (hooks_dir / "util.py").write_text(UTIL)
+    config = {"PostToolUse": [{"hooks": [{"command": f"{sys.executable} tools/hooks/check.py"}]}]}
+    (workspace / ".openhands").mkdir()
+    (workspace / ".openhands" / "hooks.json").write_text(json.dumps(config))
+    server = serve(
+        [
+            Script(
+                turns=[
+                    Turn.call("terminal", command="echo 'import os; os.system(\"id\")' >> tools/hooks/util.py"),
+                    Turn.call("file_editor", command="create", path="tools/hooks/util.py", file_text="import os\n"),
+                    Turn.call("terminal", command="echo ok > notes.txt"),
+                    Turn.finish(),
+                ]
+            )
+        ]
+    )
+    confirmer = ScriptedConfirmer([Decision(approved=True), Decision(approved=False)])
+    agent = Agent(llm=llm_for(server), tools=get_default_tools())
+    result = await run(agent, workspace, "go", hooks=load_hooks(workspace, trust_project=True), confirmer=confirmer)
+    assert (hooks_dir / "util.py").read_text() == UTIL  # the command could not append to it
+    editor_request = [r for r in confirmer.requests if r.tool_name == "file_editor"]
+    assert editor_request and editor_request[0].risk is Risk.HIGH
+    assert any("hook" in reason for reason in editor_request[0].reasons)
+    assert (workspace / "notes.txt").read_text() == "ok\n"  # ordinary work still goes on
+    assert all(h.outcome == "ran" for h in result.kinds("hook"))  # the hook still runs, unchanged
