@@ -22,6 +22,7 @@ from openhands_tui import __version__  # noqa: E402
 from openhands_tui.cli_acp import acp_command  # noqa: E402
 from openhands_tui.cli_inspect import (  # noqa: E402
     describe_strategy,
+    hooks_command,
     microagents_command,
     risk_command,
     sessions_command,
@@ -284,6 +285,9 @@ app.command(
     "microagents",
     short_help="List the microagents a session here would load: type, triggers, source, and problems.",
 )(microagents_command)
+app.command("hooks", short_help="List the hooks a session here would run: event, matcher, command, file, and trust.")(
+    hooks_command
+)
 app.command("risk", short_help="Rate an action LOW / MEDIUM / HIGH with the rule-based analyzer, and say why.")(
     risk_command
 )

@@ -1,5 +1,5 @@
 """The `tui` commands that read and report without running an agent: `sessions`, `view`,
-`microagents`, `risk` and `--describe`. Registered on the `tui` app in cli.py; like it, cheap to import (the
+`microagents`, `hooks`, `risk` and `--describe`. Registered on the `tui` app in cli.py; like it, cheap to import (the
 engine is imported inside each command)."""
 
 from __future__ import annotations
@@ -95,6 +95,54 @@ def microagents_command(
         print(f"{name:<20} {skill.type:<9} {skill.origin:<9} {skill.tokens:>5} tok{cut}  [{when}]")
         print(f"{'':<20} {shown(skill.source)}")
     for problem in loaded.shadowed + loaded.warnings:
+        print(f"warning: {shown(problem)}")
+
+
+def hooks_command(
+    workspace: Annotated[Path | None, typer.Option(metavar="DIR", help="The workspace to look in.")] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
+) -> None:
+    """List the hooks a session here would run: event, matcher, command, file, and trust."""
+    from openhands_tui.sdk.hooks import EVENTS, load_hooks
+    from openhands_tui.sdk.terminal_text import strip_controls
+
+    def shown(text: str) -> str:
+        return " ".join(strip_controls(text).split())
+
+    root = working_directory(workspace)
+    if not root.is_dir():
+        raise fail(f"--workspace {workspace}: not a directory")
+    loaded = load_hooks(root)
+    rows = []
+    for source, state in [*((s, "runs") for s in loaded.sources), *((s, "not trusted") for s in loaded.waiting)]:
+        for spec in EVENTS:
+            for matcher in source.config.matchers(spec.name):
+                for hook in matcher.hooks:
+                    rows.append(
+                        {
+                            "event": spec.name,
+                            "matcher": matcher.matcher,
+                            "hook": hook.label(),
+                            "timeout": hook.timeout,
+                            "source": source.label,
+                            "origin": source.origin,
+                            "state": state,
+                        }
+                    )
+    if json_output:
+        import json
+
+        print(json.dumps({"hooks": rows, "warnings": loaded.warnings}, indent=2))
+        return
+    if not rows:
+        print("no hooks: see `Hooks` in the README for where they are read from")
+    for row in rows:  # commands and file names are a repository's words: no escape reaches the terminal
+        matcher = "" if row["matcher"] in ("", "*") else f" [{shown(row['matcher'])}]"
+        print(f"{row['event']}{matcher}: {shown(row['hook'])}")
+        print(f"    {shown(row['source'])} ({row['origin']}, {row['state']}, timeout {row['timeout']:g} s)")
+    if loaded.waiting:
+        print("the project's hooks run once you trust them: in the app, or with --trust-project")
+    for problem in loaded.warnings:
         print(f"warning: {shown(problem)}")
 
 

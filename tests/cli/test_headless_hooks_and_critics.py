@@ -98,3 +98,22 @@ def test_json_output_carries_each_hooks_decision_and_each_critic_score(serve, wo
     critics = [(e["critic"], e["score"], e["refine"]) for e in events if e["kind"] == "critic"]
     assert critics == [("EmptyPatchCritic", 0.0, True), ("EmptyPatchCritic", 0.0, False)]
     assert [e["source"] for e in events if e["kind"] == "message" and e["role"] == "user"] == ["", "critic"]
+
+
+def test_tui_hooks_lists_each_hook_with_its_file_and_whether_it_runs(workspace: Path, isolated_home: Path) -> None:
+    _project_with_a_guard(workspace)
+    (isolated_home / ".claude").mkdir()
+    user = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}], "Bogus": []}}
+    (isolated_home / ".claude" / "settings.json").write_text(json.dumps(user))
+    listed = run_tui("hooks", "--workspace", str(workspace))
+    assert listed.returncode == 0, listed.stderr
+    assert listed.stdout.splitlines() == [
+        "Stop: notify-send done",
+        "    ~/.claude/settings.json (user, runs, timeout 60 s)",
+        "PreToolUse [Bash]: .openhands/guard.sh",
+        "    .openhands/hooks.json (project, not trusted, timeout 60 s)",
+        "the project's hooks run once you trust them: in the app, or with --trust-project",
+        f"warning: {isolated_home}/.claude/settings.json: unknown hook event 'Bogus'; ignored",
+    ]
+    as_json = json.loads(run_tui("hooks", "--json", "--workspace", str(workspace)).stdout)
+    assert [(h["event"], h["state"]) for h in as_json["hooks"]] == [("Stop", "runs"), ("PreToolUse", "not trusted")]
