@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -113,7 +113,7 @@ def hooks_command(
     if not root.is_dir():
         raise fail(f"--workspace {workspace}: not a directory")
     loaded = load_hooks(root)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for source, state in [*((s, "runs") for s in loaded.sources), *((s, "not trusted") for s in loaded.waiting)]:
         for spec in EVENTS:
             for matcher in source.config.matchers(spec.name):
@@ -137,8 +137,8 @@ def hooks_command(
     if not rows:
         print("no hooks: see `Hooks` in the README for where they are read from")
     for row in rows:  # commands and file names are a repository's words: no escape reaches the terminal
-        matcher = "" if row["matcher"] in ("", "*") else f" [{shown(row['matcher'])}]"
-        print(f"{row['event']}{matcher}: {shown(row['hook'])}")
+        where = "" if row["matcher"] in ("", "*") else f" [{shown(row['matcher'])}]"
+        print(f"{row['event']}{where}: {shown(row['hook'])}")
         print(f"    {shown(row['source'])} ({row['origin']}, {row['state']}, timeout {row['timeout']:g} s)")
     if loaded.waiting:
         print("the project's hooks run once you trust them: in the app, or with --trust-project")
