@@ -26,6 +26,14 @@ if TYPE_CHECKING:
     from openhands_tui.sdk.facts.event import Event
 
 
+#: What ignoring a project file a trust question was about means, by its kind.
+_IGNORED = {
+    "permissions": "its rules do not approve anything",
+    "mcp": "its servers do not start",
+    "hooks": "its hooks do not run",
+}
+
+
 class SessionHost(KeyedApp):
     session: LiveSession | None
     bridge: EngineBridge | None
@@ -127,7 +135,11 @@ class SessionHost(KeyedApp):
             self.push_screen(TrustScreen(request), partial(self._trust, session, request))
 
     def _trust(self, session: LiveSession, request: TrustRequest, yes: bool | None) -> None:
-        if not yes or self.bridge is None:
+        if not yes:  # said once, so a project's hooks or servers are not silently missing
+            ignored = _IGNORED.get(request.kind, "it is not used")
+            self.post_message(Notice(f"Ignored {request.file}: {ignored} in this session.", "warning"))
+            return
+        if self.bridge is None:
             return
         conversation = session.conversation
 

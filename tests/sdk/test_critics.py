@@ -29,6 +29,7 @@ from openhands_tui.sdk import LLM, Agent
 from openhands_tui.sdk.critic import IterativeRefinementConfig
 from openhands_tui.sdk.critic.base import CriticBase
 from openhands_tui.sdk.critic.result import CriticResult
+from openhands_tui.sdk.event import ActionEvent, LLMConvertibleEvent
 from openhands_tui.sdk.strategy import Strategy
 from openhands_tui.tools.preset.default import get_default_tools
 
@@ -37,6 +38,9 @@ class NeedsDone(CriticBase):
     """Written as for the OpenHands SDK: a synchronous evaluate(events, git_patch)."""
 
     def evaluate(self, events, git_patch=None):
+        assert all(isinstance(e, LLMConvertibleEvent) for e in events)
+        if not any(isinstance(e, ActionEvent) for e in events):
+            return CriticResult(score=0.0, message="no action at all")
         if git_patch and "DONE.txt" in git_patch:
             return CriticResult(score=1.0, message="DONE.txt is there")
         return CriticResult(score=0.1, message="DONE.txt is missing")

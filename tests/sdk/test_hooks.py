@@ -75,6 +75,17 @@ echo '{"hookSpecificOutput": {"permissionDecision": "ask", "permissionDecisionRe
 """
 
 
+SUBAGENT_STOP = """#!{python}
+import json, sys
+given = json.load(sys.stdin)
+with open("{seen}", "a") as seen:
+    seen.write(json.dumps(given) + "\\n")
+if not given["stop_hook_active"]:
+    print("cite a source", file=sys.stderr)
+    sys.exit(2)
+"""
+
+
 async def test_a_projects_openhands_hook_blocks_a_command_once_the_project_is_trusted(serve, workspace: Path) -> None:
     _script(workspace / ".openhands" / "hooks" / "block.sh", BLOCK_RM)
     _openhands_hooks(
@@ -362,3 +373,34 @@ def test_a_broken_hooks_file_is_one_line_naming_it_and_the_rest_still_loads(
     assert (
         "PermissionRequest" in text and "stop must be a list" in text and "settings.local.json: not valid JSON" in text
     )
+
+
+async def test_a_subagent_stop_hook_keeps_a_child_working_and_is_told_which_child(serve, workspace: Path) -> None:
+    from openhands_tui.sdk import AgentContext
+    from openhands_tui.sdk.tool import Tool
+    from openhands_tui.tools.delegate import register_agent
+
+    seen = workspace.parent / "subagent-stop.jsonl"
+    hook = _script(workspace.parent / "substop.py", SUBAGENT_STOP.format(python=sys.executable, seen=seen))
+    register_agent(
+        "researcher",
+        lambda llm: Agent(llm=llm, name="researcher", agent_context=AgentContext(system_message_suffix="ROLE:child")),
+        "looks things up",
+    )
+    server = serve(
+        [
+            Script(name="child", match="ROLE:child", turns=[Turn.finish("42"), Turn.finish("42, per the docs")]),
+            Script(name="root", turns=[Turn.call("delegate", agent="researcher", task="find x"), Turn.finish("x=42")]),
+        ]
+    )
+    config = HookConfig(subagent_stop=[HookMatcher(hooks=[HookDefinition(command=str(hook))])])
+    root = Agent(llm=llm_for(server), tools=[Tool(name="DelegateTool")], hook_config=config)
+    result = await run(root, workspace, "what is x?")
+    (closed,) = result.kinds("delegation_closed")
+    assert closed.result == "42, per the docs"
+    inputs = [json.loads(line) for line in seen.read_text().splitlines() if line.strip()]
+    assert [(i["hook_event_name"], i["agent_name"], i["stop_hook_active"]) for i in inputs] == [
+        ("SubagentStop", "researcher", False),
+        ("SubagentStop", "researcher", True),
+    ]
+    assert [h.agent_id for h in result.kinds("hook")] == [closed.agent_id, closed.agent_id]

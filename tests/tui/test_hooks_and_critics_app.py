@@ -93,3 +93,18 @@ async def test_a_review_critic_sends_the_coder_back_and_its_score_is_drawn(serve
         assert "★★★★★ critic AgentReviewCritic 100%: good" in drawn
         tree = _tree(app)
         assert "coder" in tree and "★★★★★ ↻1" in tree and tree.count("reviewer") == 2
+
+
+async def test_ignoring_a_projects_hooks_is_said_once(serve, workspace: Path, arming: Arming) -> None:
+    (workspace / ".openhands").mkdir()
+    hooks = {"Stop": [{"hooks": [{"type": "command", "command": "echo hi"}]}]}
+    (workspace / ".openhands" / "hooks.json").write_text(json.dumps(hooks))
+    app = live_app(serve([Script(turns=[Turn.finish("ok")])]), workspace)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, TrustScreen))
+        arming.arm()
+        await pilot.press("n")
+        await wait_until(pilot, lambda: not isinstance(app.screen, TrustScreen))
+        await pilot.pause(0.1)
+        said = [n.message for n in app._notifications]
+        assert said == ["Ignored .openhands/hooks.json: its hooks do not run in this session."]
