@@ -29,6 +29,7 @@ from openhands_tui.cli_inspect import (  # noqa: E402
     view_command,
 )
 from openhands_tui.cli_mcp import mcp_app  # noqa: E402
+from openhands_tui.cli_plugin import plugin_app  # noqa: E402
 from openhands_tui.cli_usage import (  # noqa: E402
     HELP_EPILOG,
     SandboxChoice,
@@ -62,6 +63,7 @@ app = typer.Typer(
     epilog=HELP_EPILOG,
 )
 app.add_typer(mcp_app, name="mcp")  # `tui mcp list|add|remove|get` (cli_mcp.py)
+app.add_typer(plugin_app, name="plugin")  # `tui plugin add|list|remove|update` (cli_plugin.py)
 
 
 def _version(value: bool) -> None:

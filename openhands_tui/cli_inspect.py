@@ -211,6 +211,7 @@ def describe_strategy(strategy_spec: str | None, json_output: bool, sandbox_mode
         sandbox = describe_sandbox(sandbox_policy(sandbox_mode))
     except SettingsError as exc:
         sandbox = f"unavailable: {exc}"
+    holds = loaded.plugin.contents() if loaded.plugin is not None else []  # a strategy plugin's other parts
     if json_output:
         info = {
             "name": loaded.name,
@@ -218,11 +219,16 @@ def describe_strategy(strategy_spec: str | None, json_output: bool, sandbox_mode
             "params": params,
             "guide": loaded.guide,
             "sandbox": sandbox,
+            "plugin": {"name": loaded.plugin.name, "holds": holds} if loaded.plugin is not None else None,
         }
         print(json.dumps(info, indent=2))
         return
     print(f"{loaded.name}: {loaded.description}")
     print(f"source: {loaded.source}")
+    if loaded.plugin is not None:
+        print(f"plugin: {loaded.plugin.name} ({loaded.plugin.root})")
+        for line in holds:
+            print(f"  {line}")
     print(f"sandbox: {sandbox}")
     if not params:
         print("params: none")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +27,8 @@ from openhands_tui.sdk.files.read import open_regular_for_append
 from openhands_tui.sdk.hooks.sources import load_hooks
 from openhands_tui.sdk.llm.client import LLM
 from openhands_tui.sdk.mcp_config import microagent_servers, session_servers
+from openhands_tui.sdk.plugin import PluginError, read_plugin, session_plugins
+from openhands_tui.sdk.plugin.installed import installed_plugins
 from openhands_tui.sdk.run.confirmation import ConfirmationPolicy, Confirmer
 from openhands_tui.sdk.run.conversation import Conversation, ConversationParts
 from openhands_tui.sdk.run.runtime import Limits
@@ -91,19 +94,45 @@ def describe_sandbox(policy: SandboxPolicy) -> str:
 
 
 def load_strategy_spec(spec: str | None, trusted: TrustedFiles | None = None) -> LoadedStrategy:
-    """`None` is the built-in solo strategy, `builtin:NAME` one of the strategies shipped with
-    the package (the files in the repository's `strategies/`), anything else a strategy file.
-    `trusted`: the session's trusted files, where the file and what it imports are recorded."""
+    """`None` is the built-in solo strategy; a bare name one of the strategies shipped with the
+    package (`waterfall`, also `builtin:waterfall`) or an installed plugin's strategy; a folder a
+    strategy plugin (its `strategy.py`, or the solo strategy, with its skills, agents, hooks and
+    MCP servers: `loaded.plugin`); anything else a strategy file. `trusted`: the session's
+    trusted files, where the file and what it imports (and a plugin's folder) are recorded."""
+    trusted = trusted if trusted is not None else TrustedFiles()
     spec = spec or BUILTIN_SOLO
+    shipped = Path(__file__).parent / "strategies"
     if spec.startswith("builtin:"):
         name = spec.removeprefix("builtin:")
-        shipped = Path(__file__).parent / "strategies"
         path = shipped / f"{name}.py"
         if not name.isidentifier() or not path.exists():
-            have = ", ".join(f"builtin:{p.stem}" for p in sorted(shipped.glob("*.py")))
-            raise StrategyError(f"{spec}: no such built-in strategy (have: {have})")
+            raise StrategyError(f"{spec}: no such built-in strategy (have: {_strategy_names(shipped)})")
         return load_strategy_source(str(path), trusted)
+    folder = Path(spec).expanduser()
+    if not folder.exists() and re.fullmatch(r"[A-Za-z][\w-]*", spec):
+        if (shipped / f"{spec}.py").is_file():
+            return load_strategy_source(str(shipped / f"{spec}.py"), trusted)
+        plugin = next((p for p in installed_plugins() if p.name == spec), None)
+        if plugin is None:
+            raise StrategyError(
+                f"--strategy {spec}: no such strategy (shipped: {_strategy_names(shipped)}; or a file or folder)"
+            )
+        folder = Path(plugin.path)
+    if folder.is_dir():
+        try:
+            plugin_folder = read_plugin(folder)
+        except PluginError as exc:
+            raise StrategyError(str(exc)) from None
+        trusted.note(str(plugin_folder.root))  # its hooks and servers run as the user: not the agent's to change
+        inner = plugin_folder.strategy_file
+        loaded = load_strategy_source(str(inner or shipped / "solo.py"), trusted)
+        loaded.plugin = plugin_folder
+        return loaded
     return load_strategy_source(spec, trusted)
+
+
+def _strategy_names(shipped: Path) -> str:
+    return ", ".join(p.stem for p in sorted(shipped.glob("*.py")))
 
 
 def home_or_above(folder: Path) -> str:
@@ -215,7 +244,8 @@ def _launch(
     agent = strategy.build_agent(llm, params)
     sandbox = sandbox_policy(options.sandbox)
     workspace = _workspace(options, meta, read_only=sandbox.mode == "read-only")
-    microagents = load_microagents(workspace, strategy_skills=agent.context.skills)
+    plugins = session_plugins(strategy.plugin)  # the strategy's own, then those the user installed
+    microagents = load_microagents(workspace, strategy_skills=agent.context.skills, plugins=plugins.skill_roots())
     warnings += note_own_installation(workspace, trusted)
     note_instruction_imports(  # `@docs/rules.md` in CLAUDE.md: instructions for every later session
         [Path(s.source) for s in microagents.skills if s.origin == "workspace" and Path(s.source).is_file()],
@@ -237,7 +267,9 @@ def _launch(
     mcp = session_servers(workspace, trust_project=options.trust_project)  # started by the root agent
     warnings += mcp.problems
     hooks = load_hooks(workspace, trust_project=options.trust_project)  # a project's wait for trust
-    warnings += hooks.warnings
+    hooks.sources = [*plugins.hook_sources(), *hooks.sources]
+    mcp.servers = {**plugins.mcp_servers(), **mcp.servers}  # a plugin's server never replaces the user's
+    warnings += hooks.warnings + plugins.warnings
     trust_requests = [r for r in (trust_request, mcp.trust_request, hooks.trust_request) if r is not None]
     for skill in microagents.skills:  # a project's microagent that would start programs: ask first
         if skill.mcp_tools:
@@ -248,7 +280,10 @@ def _launch(
 
     if log is None:
         spec = strategy_spec or BUILTIN_SOLO
-        stored_strategy = spec if spec.startswith("builtin:") else str(Path(strategy.source).resolve())
+        if strategy.plugin is not None:
+            stored_strategy = str(strategy.plugin.root)  # a --resume loads the whole plugin again
+        else:
+            stored_strategy = spec if spec.startswith("builtin:") else str(Path(strategy.source).resolve())
         log = store.create(
             SessionMeta(
                 id=new_session_id(),

@@ -29,6 +29,7 @@ from openhands_tui.sdk.agent import Agent
 from openhands_tui.sdk.errors import OpenHandsTUIError, StrategyError
 from openhands_tui.sdk.llm.client import LLM
 from openhands_tui.sdk.model import StrictModel, UnsupportedArgument
+from openhands_tui.sdk.plugin.folder import PluginFolder
 from openhands_tui.sdk.security.trusted import TrustedFiles
 
 ParamType = Literal["string", "integer", "boolean"]
@@ -101,6 +102,8 @@ class LoadedStrategy:
         self.trusted = trusted if trusted is not None else TrustedFiles()
         #: What loading it brought in so far (kept on its module too: `_BROUGHT_IN`).
         self.brought_in = brought_in if brought_in is not None else []
+        #: The plugin folder it came from (`--strategy DIR`): its skills, agents, hooks, servers.
+        self.plugin: PluginFolder | None = None
 
     @property
     def name(self) -> str:

@@ -45,7 +45,7 @@ from openhands_tui.sdk.context.files import (
 from openhands_tui.sdk.context.gemini_commands import gemini_commands
 from openhands_tui.sdk.context.imports import expand_imports
 from openhands_tui.sdk.context.nested_skills import nested_skills
-from openhands_tui.sdk.context.plugins import installed_plugins
+from openhands_tui.sdk.context.plugins import installed_plugins, plugin_skills
 from openhands_tui.sdk.context.rules import (
     claude_rules,
     copilot_instructions,
@@ -165,6 +165,7 @@ def load_microagents(
     workspace: Path,
     *,
     strategy_skills: Iterable[Skill] = (),
+    plugins: Iterable[tuple[Path, str]] = (),
     home: Path | None = None,
     include_builtin: bool = True,
     budget: int = ALWAYS_ON_BUDGET,
@@ -173,6 +174,9 @@ def load_microagents(
     collector = _Collector(result)
     for skill in strategy_skills:
         collector.offer(skill)
+    for root, plugin in plugins:  # the session's plugins (its strategy's, then installed ones): `plugin:name`
+        for skill in plugin_skills(root, plugin, result.warnings):
+            collector.offer(skill)
     workspace = workspace.resolve()
     git_root = _git_root(workspace)
     taken: set[str] = set()  # instruction-file names used by a nearer folder

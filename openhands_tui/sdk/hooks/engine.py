@@ -126,7 +126,8 @@ class HookEngine:
         if changed is not None:
             verdict = Verdict(problem=f"not run: {changed} changed since this project's hooks were trusted")
             return item, verdict, _ran(item, hook_input, verdict, HookRun(exit_code=None), "skipped")
-        run = await run_hook(item.hook, hook_input.payload(item.source.dialect), self.workspace, self.environment())
+        environment = {**self.environment(), **item.source.environment}
+        run = await run_hook(item.hook, hook_input.payload(item.source.dialect), self.workspace, environment)
         verdict = read_verdict(hook_input.event, run)
         return item, verdict, _ran(item, hook_input, verdict, run)
 

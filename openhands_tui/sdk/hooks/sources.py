@@ -48,6 +48,8 @@ class HookSource:
     #: Workspace files its commands run, with their digest when loaded: a project hook whose
     #: script no longer matches is not run.
     scripts: dict[str, str] = field(default_factory=dict)
+    #: Variables its commands get besides the session's (a plugin's `CLAUDE_PLUGIN_ROOT`).
+    environment: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass

@@ -1,0 +1,79 @@
+"""The plugins one session uses: its strategy plugin (if `--strategy` named a folder) and every
+installed plugin that is switched on — and what each brings to the session: skills and
+commands, agents, hooks, MCP servers. Two plugins of one name, or two that both define a bare
+`/command`, are said once; nothing wins silently."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from openhands_tui.sdk.hooks.sources import HookSource
+from openhands_tui.sdk.mcp_config import MCPServerConfig
+from openhands_tui.sdk.plugin.folder import PluginError, PluginFolder
+from openhands_tui.sdk.plugin.installed import installed_plugins
+
+
+@dataclass
+class SessionPlugins:
+    folders: list[PluginFolder] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def skill_roots(self) -> list[tuple[Path, str]]:
+        """(folder, plugin name) of each plugin, for the microagent loader (`skills/`, `commands/`)."""
+        return [(folder.root, folder.name) for folder in self.folders]
+
+    def agent_dirs(self) -> list[tuple[str, Path]]:
+        return [(folder.name, path) for folder in self.folders for path in folder.agent_dirs()]
+
+    def hook_sources(self) -> list[HookSource]:
+        found = [folder.hooks() for folder in self.folders]
+        self._collect_warnings()
+        return [source for source in found if source is not None]
+
+    def mcp_servers(self) -> dict[str, MCPServerConfig]:
+        servers: dict[str, MCPServerConfig] = {}
+        for folder in self.folders:
+            servers.update({name: config for name, config in folder.mcp_servers().items() if not config.disabled})
+        self._collect_warnings()
+        return servers
+
+    def _collect_warnings(self) -> None:
+        for folder in self.folders:
+            self.warnings += [w for w in folder.warnings if w not in self.warnings]
+            folder.warnings.clear()
+
+
+def session_plugins(strategy_plugin: PluginFolder | None = None) -> SessionPlugins:
+    """The strategy's plugin first, then the installed ones that are switched on."""
+    chosen = SessionPlugins()
+    if strategy_plugin is not None:
+        chosen.folders.append(strategy_plugin)
+    for entry in installed_plugins(chosen.warnings):
+        if not entry.enabled:
+            continue
+        try:
+            folder = entry.folder()
+        except PluginError as exc:
+            chosen.warnings.append(f"installed plugin {entry.name}: {exc}; not used")
+            continue
+        if any(existing.name == folder.name for existing in chosen.folders):
+            chosen.warnings.append(f"plugin {folder.name} from {entry.path}: a plugin of that name is already used")
+            continue
+        chosen.folders.append(folder)
+    _say_shared_commands(chosen)
+    return chosen
+
+
+def _say_shared_commands(chosen: SessionPlugins) -> None:
+    """`/deploy` defined by two plugins runs the first's: said, with the names that pick one."""
+    owners: dict[str, list[str]] = {}
+    for folder in chosen.folders:
+        for file in sorted((folder.root / "commands").glob("*.md")):
+            owners.setdefault(file.stem, []).append(folder.name)
+    for command, plugins in owners.items():
+        if len(plugins) > 1:
+            each = ", ".join(f"/{plugin}:{command}" for plugin in plugins)
+            chosen.warnings.append(
+                f"plugins {', '.join(plugins)} all define /{command}: it runs {plugins[0]}'s; use {each}"
+            )
