@@ -3,8 +3,9 @@ from the session's SandboxPolicy, and what a failed command was stopped from doi
 
 The jail: `/` read-only with what belongs to people emptied and only toolchains bound back
 (`view.py`: deny by default), the workspace writable (unless read-only mode), a private `/tmp`
-and HOME of bounded size, user-listed paths writable, the protected paths inside the workspace
-bound read-only (`protected.py`), its own PID, IPC and (unless allowed) network namespaces,
+(what the view shows from under the host's `/tmp` bound back over it) and HOME of bounded
+size, user-listed paths writable, the protected paths inside the workspace bound read-only
+(`protected.py`), its own PID, IPC and (unless allowed) network namespaces,
 limits on processes and file size, and `--die-with-parent`, so nothing a command started
 outlives the session.
 
@@ -109,6 +110,8 @@ class Jail:
         grant = grant or SandboxGrant()
         tmp_size = str(self.policy.tmp_size_mb * 1024 * 1024)
         args = [self.bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+        # first: what the view, the workspace and `readable` bind beneath /tmp (a checkout there,
+        # its venv, our scratch) must come after it, or this empty tmpfs would cover them
         args += ["--size", tmp_size, "--tmpfs", "/tmp"]
         # /run holds the host's sockets (the session bus, whose `systemd-run --user` runs anything
         # outside the jail; docker, podman, databases, gpg and ssh agents): a read-only mount does

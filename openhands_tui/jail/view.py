@@ -6,7 +6,12 @@ a system folder (a sibling project's `.env`, the parent folder's `.env`). Into t
 binds back, read-only, only what tools and builds need (`TOOLCHAINS`, a table with stable ids):
 interpreters and version managers users keep in HOME, package caches, git's identity. Also bound
 back: the folders on PATH and the ones toolchain variables name (`VIRTUAL_ENV`, `CARGO_HOME`...),
-wherever they are, and whatever the user adds in `[sandbox] readable`.
+wherever they are, the running interpreter's own prefix and virtualenv, and whatever the user
+adds in `[sandbox] readable`.
+
+`/tmp` is the jail's own (`PRIVATE`, an empty tmpfs `jail.py` mounts): what of the above lies
+under the host's `/tmp` (a checkout there with its venv, an interpreter on PATH) is bound back on
+top of it like anything else hidden, and nothing else of the host's `/tmp` shows.
 
 Inside what is bound back, credential files and sockets stay hidden: a read-only mount does not
 stop `connect()` (a Docker API socket in HOME is root on the host; an ssh agent's socket holds
@@ -21,6 +26,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -145,6 +151,10 @@ SYSTEM_TOP = frozenset(
     ]
 )
 
+#: Folders the jail replaces with an empty one of its own (`jail.py` mounts them, sized by the
+#: policy): hidden like the emptied ones, what the view binds back beneath them shown again.
+PRIVATE = (Path("/tmp"),)
+
 #: How far and how much each bound folder is looked through for credential files and sockets.
 _LOOK_DEPTH = 3
 _LOOK_BUDGET = 600
@@ -191,11 +201,14 @@ def build_view(
     for entry in environ.get("PATH", "").split(os.pathsep):
         if entry and os.path.isabs(entry):
             wanted.append(Path(entry))
+    wanted += running_interpreter()
+    wanted += _venv_roots(wanted)
     wanted += _base_interpreters([*wanted, workspace / ".venv", workspace / "venv", workspace / "env"])
+    hidden = [*emptied, *PRIVATE]
     bound: list[Path] = []
     for path in wanted:
         path = Path(os.path.normpath(path))
-        if not _under_any(path, emptied) or path in emptied or path == home or path in home.parents:
+        if not _under_any(path, hidden) or path in hidden or path == home or path in home.parents:
             continue  # already visible, or the hidden folder itself (never bound back whole)
         if path == workspace or workspace in path.parents or path in workspace.parents:
             continue
@@ -206,6 +219,22 @@ def build_view(
     covered = [c for b in bound for c in _secrets_and_sockets(b)]
     git_configs = _git_configs(home, scratch) if _under_any(home, emptied) else []
     return View(emptied=emptied, bound=bound, covered=covered, git_configs=git_configs)
+
+
+def running_interpreter() -> list[Path]:
+    """The Python running tui: its virtualenv (`sys.prefix`), the installation it was made from
+    and the folder of its executable. MCP servers and tests start it by its path
+    (`/tmp/x/.venv/bin/python`), which must resolve in the jail wherever it lives."""
+    found = [Path(sys.prefix), Path(sys.base_prefix)]
+    if sys.executable and os.path.isabs(sys.executable):
+        found += [Path(sys.executable).parent, Path(os.path.realpath(sys.executable)).parent]
+    return found
+
+
+def _venv_roots(candidates: list[Path]) -> list[Path]:
+    """The virtualenv a folder on PATH is the `bin` of: its interpreter finds `pyvenv.cfg` and
+    its packages there, beside that folder, not in it."""
+    return [c.parent for c in candidates if c.name in ("bin", "Scripts") and (c.parent / "pyvenv.cfg").is_file()]
 
 
 def _base_interpreters(candidates: list[Path]) -> list[Path]:
@@ -227,7 +256,7 @@ def _base_interpreters(candidates: list[Path]) -> list[Path]:
 
 def _emptied_ancestor(ancestor: Path, home: Path) -> bool:
     """Whether an ancestor of the workspace is emptied: not `/`, not a system folder or one
-    inside it (`/opt/x` keeps what the system put there), not inside `/tmp` (private already)."""
+    inside it (`/opt/x` keeps what the system put there), not inside `/tmp` (`PRIVATE` already)."""
     if ancestor == Path("/"):
         return False
     if ancestor == home or home in ancestor.parents:
