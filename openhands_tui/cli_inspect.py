@@ -52,20 +52,26 @@ def view_command(
     raise typer.Exit(code)
 
 
-def microagents_command(
-    workspace: Annotated[Path | None, typer.Option(metavar="DIR", help="The workspace to look in.")] = None,
-    json_output: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
-) -> None:
-    """List the microagents a session here would load: type, triggers, source, and problems."""
-    from openhands_tui.sdk.context.loader import load_microagents
-    from openhands_tui.sdk.terminal_text import strip_controls
+WorkspaceToInspect = Annotated[
+    Path | None, typer.Option("--workspace", metavar="DIR", help="The workspace to look in.")
+]
+JsonForScripts = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
 
-    def shown(text: str) -> str:
-        return " ".join(strip_controls(text).split())
 
+def inspected_workspace(workspace: Path | None) -> Path:
+    """`--workspace` (default: here) for a command that reports what a session there would load."""
     root = working_directory(workspace)
     if not root.is_dir():
         raise fail(f"--workspace {workspace}: not a directory")
+    return root
+
+
+def microagents_command(workspace: WorkspaceToInspect = None, json_output: JsonForScripts = False) -> None:
+    """List the microagents a session here would load: type, triggers, source, and problems."""
+    from openhands_tui.sdk.context.loader import load_microagents
+    from openhands_tui.sdk.terminal_text import one_line as shown
+
+    root = inspected_workspace(workspace)
     loaded = load_microagents(root)
     if json_output:
         import json
@@ -98,20 +104,12 @@ def microagents_command(
         print(f"warning: {shown(problem)}")
 
 
-def hooks_command(
-    workspace: Annotated[Path | None, typer.Option(metavar="DIR", help="The workspace to look in.")] = None,
-    json_output: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
-) -> None:
+def hooks_command(workspace: WorkspaceToInspect = None, json_output: JsonForScripts = False) -> None:
     """List the hooks a session here would run: event, matcher, command, file, and trust."""
     from openhands_tui.sdk.hooks import EVENTS, load_hooks
-    from openhands_tui.sdk.terminal_text import strip_controls
+    from openhands_tui.sdk.terminal_text import one_line as shown
 
-    def shown(text: str) -> str:
-        return " ".join(strip_controls(text).split())
-
-    root = working_directory(workspace)
-    if not root.is_dir():
-        raise fail(f"--workspace {workspace}: not a directory")
+    root = inspected_workspace(workspace)
     loaded = load_hooks(root)
     rows: list[dict[str, Any]] = []
     for source, state in [*((s, "runs") for s in loaded.sources), *((s, "not trusted") for s in loaded.waiting)]:

@@ -43,9 +43,9 @@ def _fail(message: str, code: int = 2) -> typer.Exit:
 
 
 def _shown(text: str) -> str:
-    from openhands_tui.sdk.terminal_text import strip_controls
+    from openhands_tui.sdk.terminal_text import one_line
 
-    return " ".join(strip_controls(text).split())
+    return one_line(text)
 
 
 @plugin_app.command("add")
