@@ -244,7 +244,7 @@ def _launch(
     agent = strategy.build_agent(llm, params)
     sandbox = sandbox_policy(options.sandbox)
     workspace = _workspace(options, meta, read_only=sandbox.mode == "read-only")
-    plugins = session_plugins(strategy.plugin)  # the strategy's own, then those the user installed
+    plugins = session_plugins(strategy.plugin, workspace)  # the strategy's own, then those the user installed
     microagents = load_microagents(workspace, strategy_skills=agent.context.skills, plugins=plugins.skill_roots())
     warnings += note_own_installation(workspace, trusted)
     note_instruction_imports(  # `@docs/rules.md` in CLAUDE.md: instructions for every later session

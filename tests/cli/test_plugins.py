@@ -178,3 +178,18 @@ def test_shipped_strategies_are_found_by_name_from_any_folder(workspace: Path) -
         unknown.returncode == 2
         and "no such strategy (shipped: fanout, refine, review, solo, waterfall" in unknown.stderr
     )
+
+
+def test_a_claude_code_plugin_the_user_installed_brings_its_hooks_too(
+    serve, workspace: Path, isolated_home: Path
+) -> None:
+    root = _plugin(isolated_home / ".claude" / "plugins" / "cache" / "mkt" / "kit" / "1.0.0", "kit", claude=True)
+    installed = {"kit@mkt": [{"scope": "user", "installPath": str(root), "version": "1.0.0"}]}
+    (isolated_home / ".claude" / "plugins" / "installed_plugins.json").write_text(
+        json.dumps({"version": 2, "plugins": installed})
+    )
+    result, _ = _run(serve, workspace)
+    assert "⚓ PreToolUse hook" in result.stdout and "(plugin kit) → denied: the plugin forbids it" in result.stdout
+    (isolated_home / ".claude" / "settings.json").write_text(json.dumps({"enabledPlugins": {"kit@mkt": False}}))
+    result, _ = _run(serve, workspace)
+    assert "⚓" not in result.stdout  # switched off in Claude Code: off here too

@@ -14,7 +14,8 @@ Scope, on purpose: only installed plugins, whose files lie in the user's home un
 as the workspace (`.claude-plugin/plugin.json` with `skills/`, `commands/`) is not read: its
 `skills/` and `commands/` are ordinary folders that commands may write, and whatever the loader
 reads reaches every later session's prompt. Its agents (`agents/*.md`), hooks and MCP servers
-are not loaded either: hooks run programs, and agents are a strategy's to define.
+are not loaded either. An installed plugin's hooks, MCP servers and agents are the session's
+too (`installed_plugin_roots`; sdk/plugin/session.py), as Claude Code runs them.
 """
 
 from __future__ import annotations
@@ -42,6 +43,15 @@ _PLUGIN_NAME = re.compile(COMMAND_NAME)
 def installed_plugins(home: Path, workspace: Path, warnings: list[str]) -> list[Skill]:
     """The skills and commands of every plugin installed for the user, or for `workspace`, and
     not switched off."""
+    skills: list[Skill] = []
+    for root, name in installed_plugin_roots(home, workspace, warnings):
+        skills += plugin_skills(root, name, warnings)
+    return skills
+
+
+def installed_plugin_roots(home: Path, workspace: Path, warnings: list[str]) -> list[tuple[Path, str]]:
+    """(folder, name) of every Claude Code plugin installed for the user, or for `workspace`, and
+    not switched off: the session also takes their hooks, MCP servers and agents, as Claude Code does."""
     installed = _json(home / INSTALLED, warnings)
     plugins = installed.get("plugins") if isinstance(installed, dict) else None
     if not isinstance(plugins, dict):
@@ -50,7 +60,7 @@ def installed_plugins(home: Path, workspace: Path, warnings: list[str]) -> list[
     for name in (".claude/settings.json", ".claude/settings.local.json"):
         switched.update(_enabled(workspace / name, warnings))  # the project's say wins for it
     allowed = os.path.realpath(home / PLUGINS_DIR)
-    skills: list[Skill] = []
+    roots: list[tuple[Path, str]] = []
     for key, entries in list(plugins.items())[:MAX_PLUGINS]:
         if switched.get(key) is False:
             continue
@@ -61,8 +71,8 @@ def installed_plugins(home: Path, workspace: Path, warnings: list[str]) -> list[
         if not real.startswith(allowed + os.sep):
             warnings.append(f"{home / INSTALLED}: plugin {key} skipped, it is not installed under ~/{PLUGINS_DIR}")
             continue
-        skills += plugin_skills(Path(real), str(key).split("@")[0], warnings)
-    return skills
+        roots.append((Path(real), str(key).split("@")[0]))
+    return roots
 
 
 def plugin_skills(root: Path, plugin: str, warnings: list[str]) -> list[Skill]:

@@ -8,9 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from openhands_tui.sdk.context.plugins import installed_plugin_roots
 from openhands_tui.sdk.hooks.sources import HookSource
 from openhands_tui.sdk.mcp_config import MCPServerConfig
-from openhands_tui.sdk.plugin.folder import PluginError, PluginFolder
+from openhands_tui.sdk.plugin.folder import PluginError, PluginFolder, read_plugin
 from openhands_tui.sdk.plugin.installed import installed_plugins
 
 
@@ -18,35 +19,48 @@ from openhands_tui.sdk.plugin.installed import installed_plugins
 class SessionPlugins:
     folders: list[PluginFolder] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    #: Claude Code's installed plugins: their skills and commands are loaded with the user's
+    #: (context/plugins.py); their hooks, MCP servers and agents come from here.
+    claude_installed: list[PluginFolder] = field(default_factory=list)
 
     def skill_roots(self) -> list[tuple[Path, str]]:
         """(folder, plugin name) of each plugin, for the microagent loader (`skills/`, `commands/`)."""
         return [(folder.root, folder.name) for folder in self.folders]
 
     def agent_dirs(self) -> list[tuple[str, Path]]:
-        return [(folder.name, path) for folder in self.folders for path in folder.agent_dirs()]
+        return [(folder.name, path) for folder in self._every() for path in folder.agent_dirs()]
 
     def hook_sources(self) -> list[HookSource]:
-        found = [folder.hooks() for folder in self.folders]
+        found = [folder.hooks() for folder in self._every()]
         self._collect_warnings()
         return [source for source in found if source is not None]
 
     def mcp_servers(self) -> dict[str, MCPServerConfig]:
         servers: dict[str, MCPServerConfig] = {}
-        for folder in self.folders:
+        for folder in self._every():
             servers.update({name: config for name, config in folder.mcp_servers().items() if not config.disabled})
         self._collect_warnings()
         return servers
 
+    def _every(self) -> list[PluginFolder]:
+        return [*self.folders, *self.claude_installed]
+
     def _collect_warnings(self) -> None:
-        for folder in self.folders:
+        for folder in self._every():
             self.warnings += [w for w in folder.warnings if w not in self.warnings]
             folder.warnings.clear()
 
 
-def session_plugins(strategy_plugin: PluginFolder | None = None) -> SessionPlugins:
-    """The strategy's plugin first, then the installed ones that are switched on."""
+def session_plugins(strategy_plugin: PluginFolder | None = None, workspace: Path | None = None) -> SessionPlugins:
+    """The strategy's plugin first, then the installed ones that are switched on (ours, and
+    Claude Code's for `workspace`)."""
     chosen = SessionPlugins()
+    if workspace is not None:
+        for root, name in installed_plugin_roots(Path.home(), workspace, chosen.warnings):
+            try:
+                chosen.claude_installed.append(read_plugin(root, name))
+            except PluginError as exc:
+                chosen.warnings.append(f"Claude Code plugin {name}: {exc}; its hooks and servers are not used")
     if strategy_plugin is not None:
         chosen.folders.append(strategy_plugin)
     for entry in installed_plugins(chosen.warnings):
