@@ -193,3 +193,13 @@ def test_a_claude_code_plugin_the_user_installed_brings_its_hooks_too(
     (isolated_home / ".claude" / "settings.json").write_text(json.dumps({"enabledPlugins": {"kit@mkt": False}}))
     result, _ = _run(serve, workspace)
     assert "⚓" not in result.stdout  # switched off in Claude Code: off here too
+
+
+def test_a_marketplace_cannot_pass_options_to_git(tmp_path: Path) -> None:
+    market, marker = tmp_path / "market", tmp_path / "ran"
+    (market / ".claude-plugin").mkdir(parents=True)
+    entry = {"name": "evil", "source": {"source": "url", "url": f"--upload-pack=touch {marker};.git"}}
+    (market / ".claude-plugin" / "marketplace.json").write_text(json.dumps({"name": "m", "plugins": [entry]}))
+    refused = run_tui("plugin", "add", str(market), "evil", "--yes")
+    assert refused.returncode == 2 and "not a git URL" in refused.stderr
+    assert not marker.exists()

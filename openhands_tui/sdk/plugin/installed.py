@@ -75,15 +75,18 @@ def fetch(source: str, ref: str | None, scratch: Path) -> tuple[Path, str]:
         if not local.is_dir():
             raise PluginError(f"{source}: not a folder")
         return local.resolve(), ""
-    if not _looks_like_git(source):
+    if not _looks_like_git(source) or source.startswith("-"):
         raise PluginError(f"{source}: no such folder, and not a git URL")
+    if ref is not None and (ref.startswith("-") or not ref.strip()):
+        raise PluginError(f"--ref {ref}: not a branch, tag or commit")
     target = scratch / "clone"
     environment = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "true"}
     hardened = ["-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "-c", "protocol.ext.allow=never"]
     shallow = ref is None or not _SHA.fullmatch(ref)
-    command = ["git", *hardened, "clone", "--quiet", "--no-recurse-submodules", source, str(target)]
-    if shallow:
-        command[-2:-2] = ["--depth", "1", *(["--branch", ref] if ref else [])]
+    options = ["--quiet", "--no-recurse-submodules", *(["--depth", "1"] if shallow else [])]
+    if shallow and ref:
+        options += ["--branch", ref]
+    command = ["git", *hardened, "clone", *options, "--", source, str(target)]  # `--`: a URL is never an option
     _git(command, environment, source)
     if not shallow:
         _git(["git", *hardened, "-C", str(target), "checkout", "--quiet", "--detach", str(ref)], environment, source)
