@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from pathlib import Path
 
 from openhands_tui.sdk import Agent, Status
@@ -271,9 +270,9 @@ async def test_a_hanging_or_failing_hook_is_one_line_and_never_stalls_the_run(se
             HookMatcher(hooks=[HookDefinition(command=str(hang), timeout=1), HookDefinition(command=str(fail))])
         ]
     )
-    started = time.monotonic()
     result = await run(_agent(server, hook_config=config), workspace, "go")
-    assert time.monotonic() - started < 20
+    hung = next(h for h in result.kinds("hook") if h.hook == str(hang))
+    assert hung.elapsed_ms < 10_000  # stopped at its 1 s limit, not after its 60 s sleep
     outcomes = {h.hook: (h.outcome, h.said) for h in result.kinds("hook")}
     assert outcomes[str(hang)] == ("timed out", "timed out after 1 s (stopped)")
     assert outcomes[str(fail)] == ("failed", "exit 1: lint crashed")
@@ -404,3 +403,18 @@ async def test_a_subagent_stop_hook_keeps_a_child_working_and_is_told_which_chil
         ("SubagentStop", "researcher", True),
     ]
     assert [h.agent_id for h in result.kinds("hook")] == [closed.agent_id, closed.agent_id]
+
+
+async def test_a_hook_that_leaves_a_child_running_has_still_answered_when_it_exits(serve, workspace: Path) -> None:
+    guard = _script(
+        workspace.parent / "guard-bg.sh",
+        "#!/bin/sh\nsleep 30 &\nif grep -q forbidden; then echo 'no, said the guard' >&2; exit 2; fi\n",
+    )
+    server = serve([Script(turns=[Turn.call("terminal", command="echo forbidden > out.txt"), Turn.finish()])])
+    config = HookConfig(
+        pre_tool_use=[HookMatcher(matcher="terminal", hooks=[HookDefinition(command=str(guard), timeout=20)])]
+    )
+    result = await run(_agent(server, hook_config=config), workspace, "go")
+    (hook,) = result.kinds("hook")
+    assert (hook.outcome, hook.said) == ("denied", "no, said the guard")  # not "timed out": the deny holds
+    assert not (workspace / "out.txt").exists() and hook.elapsed_ms < 15_000  # not the child's 30 s

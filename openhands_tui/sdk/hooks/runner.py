@@ -4,7 +4,8 @@ Hooks are the user's (or a project's, once trusted) own automation, so they run 
 like the user's shell — with limits that keep a bad one from hurting the run: a time limit
 after which its whole process group is killed, at most MAX_OUTPUT_BYTES of each stream kept
 (the rest is read and dropped, so a chatty hook cannot block on a full pipe), a new session
-(a terminal's Ctrl-C is ours to handle), and stdin closed after the input. A hook that hangs,
+(a terminal's Ctrl-C is ours to handle), stdin closed after the input, and its answer taken
+when it exits, whatever it left running in the background. A hook that hangs,
 crashes or cannot start is a `HookRun` with an `error`, never an exception.
 """
 
@@ -17,6 +18,8 @@ import json
 import os
 import shutil
 import signal
+import subprocess
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -45,62 +48,68 @@ async def run_hook(
 async def _run_command(
     command: str, payload: dict[str, Any], workspace: Path, environment: dict[str, str], timeout: float
 ) -> HookRun:
+    """The hook's process, waited for by its exit status, not by its pipes: a hook that leaves a
+    background child holding its output (`sleep 30 &`) has still answered when it exits. The
+    waiting is blocking work on a worker thread; an interrupt kills the hook's process group."""
     shell = shutil.which("bash") or "/bin/sh"
     try:
-        process = await asyncio.create_subprocess_exec(
-            shell,
-            "-c",
-            command,
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
+        process = subprocess.Popen(
+            [shell, "-c", command],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
             cwd=workspace,
             env=environment,
             start_new_session=True,
         )
     except OSError as exc:
         return HookRun(exit_code=None, error=f"could not start: {exc.strerror or exc}")
-    assert process.stdin is not None and process.stdout is not None and process.stderr is not None
-    stdout = asyncio.ensure_future(_read_capped(process.stdout))
-    stderr = asyncio.ensure_future(_read_capped(process.stderr))
     try:
-        await asyncio.wait_for(_feed_and_wait(process, json.dumps(payload).encode()), timeout)
-    except TimeoutError:
-        _kill_group(process)
-        await process.wait()
-        for reader in (stdout, stderr):
-            reader.cancel()
-        return HookRun(exit_code=None, error=f"timed out after {timeout:g} s (stopped)")
+        return await asyncio.to_thread(_wait_for_answer, process, json.dumps(payload).encode(), timeout)
     except asyncio.CancelledError:
         _kill_group(process)
         raise
-    done, pending = await asyncio.wait((stdout, stderr), timeout=_DRAIN_AFTER_EXIT_S)
-    for reader in pending:  # a background child still holds the pipe: stop listening to it
-        reader.cancel()
-    out = stdout.result() if stdout in done else b""
-    err = stderr.result() if stderr in done else b""
-    return HookRun(exit_code=process.returncode, stdout=_decode(out), stderr=_decode(err))
 
 
-async def _feed_and_wait(process: asyncio.subprocess.Process, data: bytes) -> None:
-    assert process.stdin is not None
-    with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # a hook need not read its input
+def _wait_for_answer(process: subprocess.Popen[bytes], data: bytes, timeout: float) -> HookRun:
+    assert process.stdin is not None and process.stdout is not None and process.stderr is not None
+    outputs: list[bytearray] = [bytearray(), bytearray()]
+    readers = [
+        threading.Thread(target=_read_capped, args=(stream, kept), daemon=True)
+        for stream, kept in zip((process.stdout, process.stderr), outputs, strict=True)
+    ]
+    for reader in readers:
+        reader.start()
+    with contextlib.suppress(OSError):  # a hook need not read its input
         process.stdin.write(data)
-        await process.stdin.drain()
-    with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+    with contextlib.suppress(OSError):
         process.stdin.close()
-    await process.wait()
+    try:
+        code = process.wait(timeout)
+    except subprocess.TimeoutExpired:
+        _kill_group(process)
+        process.wait()
+        return HookRun(exit_code=None, error=f"timed out after {timeout:g} s (stopped)")
+    for reader in readers:  # a background child may still hold the pipes: listen a moment more
+        reader.join(_DRAIN_AFTER_EXIT_S)  # (a reader left behind closes its pipe when the child lets go)
+    return HookRun(exit_code=code, stdout=_decode(bytes(outputs[0])), stderr=_decode(bytes(outputs[1])))
 
 
-async def _read_capped(stream: asyncio.StreamReader) -> bytes:
-    kept = bytearray()
-    while chunk := await stream.read(65536):
-        if len(kept) < MAX_OUTPUT_BYTES:
-            kept += chunk[: MAX_OUTPUT_BYTES - len(kept)]
-    return bytes(kept)
+def _read_capped(stream: Any, kept: bytearray) -> None:
+    """Everything the stream says, keeping the first MAX_OUTPUT_BYTES (the rest is read and
+    dropped, so a chatty hook never blocks on a full pipe)."""
+    try:
+        while chunk := stream.read1(65536):
+            if len(kept) < MAX_OUTPUT_BYTES:
+                kept += chunk[: MAX_OUTPUT_BYTES - len(kept)]
+    except (OSError, ValueError):
+        pass
+    finally:
+        with contextlib.suppress(OSError):
+            stream.close()
 
 
-def _kill_group(process: asyncio.subprocess.Process) -> None:
+def _kill_group(process: subprocess.Popen[bytes]) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)
 
