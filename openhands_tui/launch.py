@@ -109,15 +109,15 @@ def load_strategy_spec(spec: str | None, trusted: TrustedFiles | None = None) ->
             raise StrategyError(f"{spec}: no such built-in strategy (have: {_strategy_names(shipped)})")
         return load_strategy_source(str(path), trusted)
     folder = Path(spec).expanduser()
-    if not folder.exists() and re.fullmatch(r"[A-Za-z][\w-]*", spec):
-        if (shipped / f"{spec}.py").is_file():
+    if re.fullmatch(r"[A-Za-z][\w-]*", spec):  # a bare name: shipped or installed, whatever is here
+        if (shipped / f"{spec}.py").is_file():  # (a folder `waterfall/` in a cloned repository is `./waterfall`)
             return load_strategy_source(str(shipped / f"{spec}.py"), trusted)
         plugin = next((p for p in installed_plugins() if p.name == spec), None)
-        if plugin is None:
-            raise StrategyError(
-                f"--strategy {spec}: no such strategy (shipped: {_strategy_names(shipped)}; or a file or folder)"
-            )
-        folder = Path(plugin.path)
+        if plugin is not None:
+            folder = Path(plugin.path)
+        elif not folder.exists():
+            have = _strategy_names(shipped)
+            raise StrategyError(f"--strategy {spec}: no such strategy (shipped: {have}; or give a file or folder)")
     if folder.is_dir():
         try:
             plugin_folder = read_plugin(folder)

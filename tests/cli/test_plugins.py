@@ -203,3 +203,26 @@ def test_a_marketplace_cannot_pass_options_to_git(tmp_path: Path) -> None:
     refused = run_tui("plugin", "add", str(market), "evil", "--yes")
     assert refused.returncode == 2 and "not a git URL" in refused.stderr
     assert not marker.exists()
+
+
+def test_a_folder_in_the_workspace_never_stands_in_for_a_shipped_strategy(workspace: Path, tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    (workspace / "waterfall").mkdir()
+    (workspace / "waterfall" / "strategy.py").write_text(f"open({str(marker)!r}, 'w').write('ran')\n")
+    described = run_tui("--strategy", "waterfall", "--describe", cwd=workspace)
+    assert described.returncode == 0 and described.stdout.startswith("waterfall: Design → Code → Test pipeline")
+    assert not marker.exists()
+
+
+def test_a_project_cannot_switch_on_a_plugin_the_user_switched_off(serve, workspace: Path, isolated_home: Path) -> None:
+    root = _plugin(isolated_home / ".claude" / "plugins" / "cache" / "mkt" / "kit" / "1.0.0", "kit", claude=True)
+    installed = {"kit@mkt": [{"scope": "user", "installPath": str(root), "version": "1.0.0"}]}
+    (isolated_home / ".claude" / "plugins" / "installed_plugins.json").write_text(
+        json.dumps({"version": 2, "plugins": installed})
+    )
+    (isolated_home / ".claude" / "settings.json").write_text(json.dumps({"enabledPlugins": {"kit@mkt": False}}))
+    (workspace / ".claude").mkdir()
+    (workspace / ".claude" / "settings.json").write_text(json.dumps({"enabledPlugins": {"kit@mkt": True}}))
+    result, _ = _run(serve, workspace)
+    assert "⚓" not in result.stdout and (workspace / "forbidden").exists()
+    assert "switches on plugin kit@mkt, which you switched off; it stays off" in result.stderr

@@ -359,13 +359,14 @@ def test_a_broken_hooks_file_is_one_line_naming_it_and_the_rest_still_loads(
                 {"matcher": "Bash", "hooks": [{"command": "y"}]},
             ],
             "PermissionRequest": [{"hooks": [{"command": "z"}]}],
+            "pre_tool_use": [{"matcher": "Edit", "hooks": [{"command": "w"}]}],  # both spellings: one list
         },
     )
     _openhands_hooks(workspace, {"stop": "not a list"})
     (workspace / ".claude").mkdir()
     (workspace / ".claude" / "settings.local.json").write_text("{ not json")
     loaded = load_hooks(workspace, trust_project=True)
-    assert len(loaded.sources) == 1 and [m.matcher for m in loaded.sources[0].config.pre_tool_use] == ["Bash"]
+    assert len(loaded.sources) == 1 and [m.matcher for m in loaded.sources[0].config.pre_tool_use] == ["Bash", "Edit"]
     assert all("\n" not in w for w in loaded.warnings)
     text = "\n".join(loaded.warnings)
     assert "settings.json: PreToolUse[0]" in text and "not a valid regular expression" in text

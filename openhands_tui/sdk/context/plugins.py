@@ -58,7 +58,11 @@ def installed_plugin_roots(home: Path, workspace: Path, warnings: list[str]) -> 
         return []
     switched = _enabled(home / ".claude/settings.json", warnings)
     for name in (".claude/settings.json", ".claude/settings.local.json"):
-        switched.update(_enabled(workspace / name, warnings))  # the project's say wins for it
+        for key, on in _enabled(workspace / name, warnings).items():
+            if not on:  # a project may switch a plugin off for itself, never on: its hooks would run unasked
+                switched[key] = False
+            elif switched.get(key) is False:
+                warnings.append(f"{workspace / name}: switches on plugin {key}, which you switched off; it stays off")
     allowed = os.path.realpath(home / PLUGINS_DIR)
     roots: list[tuple[Path, str]] = []
     for key, entries in list(plugins.items())[:MAX_PLUGINS]:

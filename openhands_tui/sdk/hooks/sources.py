@@ -146,14 +146,15 @@ def _valid_parts(path: Path, hooks: dict[str, Any], warnings: list[str]) -> Hook
     hooks, skipped = without_unsupported_events(hooks)
     if skipped:
         warnings.append(f"{path}: hook events not run by openhands-tui, ignored: {', '.join(sorted(skipped))}")
-    names = {spec.name for spec in EVENTS} | {spec.field for spec in EVENTS}
-    kept: dict[str, list[HookMatcher]] = {}
-    for event, groups in hooks.items():
-        if event not in names:
-            warnings.append(f"{path}: unknown hook event {event!r}; ignored")
+    by_name = {spec.name: spec.name for spec in EVENTS} | {spec.field: spec.name for spec in EVENTS}
+    kept: dict[str, list[HookMatcher]] = {}  # `pre_tool_use` and `PreToolUse` both given: one list
+    for key, groups in hooks.items():
+        event = by_name.get(key)
+        if event is None:
+            warnings.append(f"{path}: unknown hook event {key!r}; ignored")
             continue
         if not isinstance(groups, list):
-            warnings.append(f"{path}: {event} must be a list of matchers; ignored")
+            warnings.append(f"{path}: {key} must be a list of matchers; ignored")
             continue
         for index, group in enumerate(groups):
             try:
@@ -161,7 +162,7 @@ def _valid_parts(path: Path, hooks: dict[str, Any], warnings: list[str]) -> Hook
                 if any(h.type is HookType.CALLBACK for h in matcher.hooks):
                     raise UnsupportedArgument("a file cannot hold a Python callback")
             except (ValidationError, UnsupportedArgument) as exc:
-                warnings.append(f"{path}: {event}[{index}]: {_first_error(exc)}; ignored")
+                warnings.append(f"{path}: {key}[{index}]: {_first_error(exc)}; ignored")
                 continue
             kept.setdefault(event, []).append(matcher)
     return HookConfig.model_validate(kept)
