@@ -26,12 +26,20 @@ _HARDENED = (
 )
 
 
-def run_git(workspace: Path, args: list[str], timeout: float = 5) -> subprocess.CompletedProcess[bytes] | None:
-    """`git -C workspace ARGS` hardened, its output as bytes; None if git cannot run."""
+def run_git(
+    workspace: Path, args: list[str], timeout: float = 5, settings: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[bytes] | None:
+    """`git -C workspace ARGS` hardened, its output as bytes; None if git cannot run. `settings`:
+    more config for this call, passed in the environment (GIT_CONFIG_COUNT), where a key may hold
+    any character — `-c` splits `filter.a=b.clean=cat` at its first `=`."""
     command = ["git", "-C", str(workspace)]
     for setting in _HARDENED:
         command += ["-c", setting]
     environment = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0"}
+    for index, (key, value) in enumerate((settings or {}).items()):
+        environment[f"GIT_CONFIG_KEY_{index}"], environment[f"GIT_CONFIG_VALUE_{index}"] = key, value
+    if settings:
+        environment["GIT_CONFIG_COUNT"] = str(len(settings))
     try:
         return subprocess.run([*command, *args], capture_output=True, timeout=timeout, check=False, env=environment)
     except (OSError, subprocess.SubprocessError):

@@ -43,18 +43,24 @@ class WorkspacePatch:
 def workspace_patch(workspace: Path) -> WorkspacePatch:
     """Tracked changes against HEAD (or against nothing, before the first commit) plus new
     untracked files, capped at MAX_PATCH_CHARS."""
-    inside = run_git(workspace, ["rev-parse", "--is-inside-work-tree"])
-    if inside is None:
+    top = run_git(workspace, ["rev-parse", "--show-toplevel"])
+    if top is None:
         return WorkspacePatch(problem="git is not available")
-    if inside.returncode != 0 or inside.stdout.strip() != b"true":
+    if top.returncode != 0 or not top.stdout.strip():
         return WorkspacePatch(problem=f"{workspace} is not a git repository, so there is no diff to judge")
-    neutral = _neutral_filters(workspace)
+    worktree = run_git(workspace, ["config", "--get", "core.worktree"])
+    if worktree is not None and worktree.returncode == 0:  # its files would be wherever that names
+        return WorkspacePatch(problem="the repository's config sets core.worktree, so its diff is not read")
+    here, toplevel = os.path.realpath(workspace), os.path.realpath(top.stdout.decode("utf-8", "replace").strip())
+    if here != toplevel and not here.startswith(toplevel + os.sep):
+        return WorkspacePatch(problem=f"the repository's work tree ({toplevel}) is not this workspace")
     head = run_git(workspace, ["rev-parse", "--verify", "-q", "HEAD"])
     base = "HEAD" if head is not None and head.returncode == 0 else _empty_tree(workspace)
-    tracked = run_git(
+    tracked = run_git(  # `--relative` and `.`: a workspace inside a bigger repository sees only itself
         workspace,
-        [*neutral, "diff", "--no-textconv", "--no-ext-diff", "--no-color", base, "--"],
+        ["diff", "--no-textconv", "--no-ext-diff", "--no-color", "--relative", base, "--", "."],
         timeout=30,
+        settings=_neutral_filters(workspace),
     )
     if tracked is None or tracked.returncode != 0:
         why = tracked.stderr.decode("utf-8", "replace").strip() if tracked is not None else "git did not answer"
@@ -65,20 +71,21 @@ def workspace_patch(workspace: Path) -> WorkspacePatch:
     return WorkspacePatch(text=text)
 
 
-def _neutral_filters(workspace: Path) -> list[str]:
-    """`-c` settings that make every filter driver the repository names pass content through."""
-    listed = run_git(workspace, ["config", "--get-regexp", r"^filter\."])
+def _neutral_filters(workspace: Path) -> dict[str, str]:
+    """Settings that make every filter driver the repository names pass content through (by
+    name, whatever characters it holds: they travel in the environment, not as `-c`)."""
+    listed = run_git(workspace, ["config", "--null", "--get-regexp", r"^filter\."])
     if listed is None or listed.returncode != 0:
-        return []
+        return {}
     drivers: set[str] = set()
-    for line in listed.stdout.decode("utf-8", "replace").splitlines():
-        match = _DRIVER.match(line.split(" ", 1)[0])
+    for entry in listed.stdout.decode("utf-8", "replace").split("\0"):
+        match = _DRIVER.match(entry.split("\n", 1)[0])
         if match:
             drivers.add(match.group(1))
-    settings: list[str] = []
+    settings: dict[str, str] = {}
     for name in sorted(drivers):
         for key, value in (("clean", "cat"), ("smudge", "cat"), ("process", ""), ("required", "false")):
-            settings += ["-c", f"filter.{name}.{key}={value}"]
+            settings[f"filter.{name}.{key}"] = value
     return settings
 
 
@@ -90,7 +97,7 @@ def _empty_tree(workspace: Path) -> str:
 
 
 def _untracked(workspace: Path) -> str:
-    listed = run_git(workspace, ["ls-files", "--others", "--exclude-standard", "-z"], timeout=30)
+    listed = run_git(workspace, ["ls-files", "--others", "--exclude-standard", "-z", "--", "."], timeout=30)
     if listed is None or listed.returncode != 0:
         return ""
     names = [n for n in listed.stdout.decode("utf-8", "replace").split("\0") if n]
