@@ -267,7 +267,7 @@ def _launch(
     mcp = session_servers(workspace, trust_project=options.trust_project)  # started by the root agent
     warnings += mcp.problems
     hooks = load_hooks(workspace, trust_project=options.trust_project)  # a project's wait for trust
-    hooks.sources = [*plugins.hook_sources(), *hooks.sources]
+    hooks.sources = [*plugins.hook_sources(workspace), *hooks.sources]
     mcp.servers = {**plugins.mcp_servers(), **mcp.servers}  # a plugin's server never replaces the user's
     warnings += hooks.warnings + plugins.warnings
     trust_requests = [r for r in (trust_request, mcp.trust_request, hooks.trust_request) if r is not None]

@@ -201,8 +201,19 @@ def test_a_marketplace_cannot_pass_options_to_git(tmp_path: Path) -> None:
     entry = {"name": "evil", "source": {"source": "url", "url": f"--upload-pack=touch {marker};.git"}}
     (market / ".claude-plugin" / "marketplace.json").write_text(json.dumps({"name": "m", "plugins": [entry]}))
     refused = run_tui("plugin", "add", str(market), "evil", "--yes")
-    assert refused.returncode == 2 and "not a git URL" in refused.stderr
+    assert refused.returncode == 2 and "is not a remote git URL" in refused.stderr
     assert not marker.exists()
+
+
+def test_a_marketplace_cannot_install_a_folder_from_elsewhere_on_this_machine(tmp_path: Path) -> None:
+    elsewhere = _plugin(tmp_path / "elsewhere", "kit")
+    market = tmp_path / "market"
+    (market / ".claude-plugin").mkdir(parents=True)
+    for url in (str(elsewhere), f"file://{elsewhere}", f"{elsewhere}.git"):
+        entry = {"name": "kit", "source": {"source": "url", "url": url}}
+        (market / ".claude-plugin" / "marketplace.json").write_text(json.dumps({"name": "m", "plugins": [entry]}))
+        refused = run_tui("plugin", "add", str(market), "kit", "--yes")
+        assert refused.returncode == 2 and "is not a remote git URL" in refused.stderr, url
 
 
 def test_a_folder_in_the_workspace_never_stands_in_for_a_shipped_strategy(workspace: Path, tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ from typing import Any
 from openhands_tui.sdk.hooks.config import EVENT_BY_NAME, HookDefinition, HookMatcher, HookType
 from openhands_tui.sdk.hooks.payload import HookInput
 from openhands_tui.sdk.hooks.runner import run_hook
-from openhands_tui.sdk.hooks.sources import HookSource, file_digest
+from openhands_tui.sdk.hooks.sources import HookSource, script_state
 from openhands_tui.sdk.hooks.verdict import HookRun, Verdict, read_verdict
 
 
@@ -134,8 +134,8 @@ class HookEngine:
     def _changed_script(self, source: HookSource) -> str | None:
         if source.origin != "project":
             return None
-        for path, digest in source.scripts.items():
-            if file_digest(path) != digest:
+        for path, state in source.scripts.items():
+            if script_state(path) != state:
                 return os.path.relpath(path, self.workspace)
         return None
 

@@ -19,6 +19,7 @@ import hashlib
 import json
 import os
 import shlex
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -27,13 +28,54 @@ from pydantic import ValidationError
 
 from openhands_tui.sdk.files.read import read_regular
 from openhands_tui.sdk.files.xdg import config_base
-from openhands_tui.sdk.hooks.config import EVENTS, HookConfig, HookMatcher, HookType, without_unsupported_events
+from openhands_tui.sdk.hooks.config import (
+    EVENTS,
+    HookConfig,
+    HookDefinition,
+    HookMatcher,
+    HookType,
+    without_unsupported_events,
+)
 from openhands_tui.sdk.hooks.payload import Dialect
 from openhands_tui.sdk.model import UnsupportedArgument
 from openhands_tui.sdk.security.trust import ProjectTrust, TrustRequest
 
 Origin = Literal["user", "project", "strategy"]
 _PROJECT_DIR_VARIABLES = ("CLAUDE_PROJECT_DIR", "OPENHANDS_PROJECT_DIR")
+#: Shell syntax after which a command's words no longer say what it runs.
+_SHELL_MARKS = (";", "&", "|", "<", ">", "`", "$", "(", ")", "\n")
+#: Programs that run what a project's own files say (a Makefile, package.json, tox.ini...).
+_PROJECT_RUNNERS = frozenset(
+    {
+        "make",
+        "npm",
+        "npx",
+        "yarn",
+        "pnpm",
+        "bun",
+        "cargo",
+        "go",
+        "just",
+        "task",
+        "tox",
+        "nox",
+        "pytest",
+        "gradle",
+        "mvn",
+        "rake",
+        "bundle",
+        "composer",
+        "poetry",
+        "uv",
+        "pre-commit",
+        "lefthook",
+        "husky",
+        "direnv",
+        "nix",
+    }
+)
+#: Programs whose next word is the script they run.
+_INTERPRETERS = frozenset({"sh", "bash", "zsh", "dash", "python", "python3", "node", "ruby", "perl", "deno", "bun"})
 
 
 @dataclass
@@ -186,29 +228,73 @@ def _label(path: Path, workspace: Path) -> str:
 
 
 def hook_scripts(config: HookConfig, workspace: Path) -> dict[str, str]:
-    """Workspace files the commands of `config` name (a script, a module run by an interpreter),
-    each with the digest of its content now."""
+    """Workspace paths the commands of `config` name (a script, a module run by an interpreter),
+    as written — not resolved, so a link is pinned as a link — each with its state now
+    (`script_state`): a path that does not exist yet is pinned as missing."""
     found: dict[str, str] = {}
     root = os.path.realpath(workspace)
-    for spec in EVENTS:
-        for matcher in config.matchers(spec.name):
-            for hook in matcher.hooks:
-                if hook.type is not HookType.COMMAND:
-                    continue
-                for word in _words(hook.command, root):
-                    candidate = os.path.realpath(os.path.join(root, word))
-                    if candidate.startswith(root + os.sep) and os.path.isfile(candidate):
-                        found[candidate] = file_digest(candidate)
+    for hook in _command_hooks(config):
+        for word in _words(hook.command, root):
+            candidate = os.path.normpath(os.path.join(root, word))
+            if not candidate.startswith(root + os.sep):
+                continue
+            if "/" in word or os.path.lexists(candidate):  # `./check.sh`, `tools/x.py`, `hook.sh` that is there
+                found[candidate] = script_state(candidate)
     return found
 
 
-def paths_to_protect(scripts: list[str], workspace: Path) -> list[str]:
-    """What must stay as trusted for the hooks' scripts: each script, and the folder it is in
-    (an interpreter loads its neighbours: `python3 hooks/check.py` imports `hooks/util.py`),
-    unless that folder is the workspace itself, where the work is."""
+def unpinned(command: str, workspace: Path) -> bool:
+    """Whether a command may run project code that no path it names pins: shell operators or
+    expansions, `cd`, or a program (`make`, `npm run`) that reads the project's own files."""
     root = os.path.realpath(workspace)
-    folders = {os.path.dirname(script) for script in scripts} - {root}
-    return sorted(set(scripts) | folders)
+    text = command
+    for name in _PROJECT_DIR_VARIABLES:
+        text = text.replace("${" + name + "}", root).replace("$" + name, root)
+    if any(mark in text for mark in _SHELL_MARKS):
+        return True
+    words = _words(text, root)
+    if not words:
+        return True
+    first = os.path.normpath(os.path.join(root, words[0]))
+    if ("/" in words[0] or os.path.lexists(first)) and first.startswith(root + os.sep):
+        return False  # the script itself
+    if os.path.basename(words[0]) in _INTERPRETERS and len(words) > 1:
+        script = os.path.normpath(os.path.join(root, words[1]))
+        return not (script.startswith(root + os.sep) and os.path.isfile(script))
+    program = os.path.basename(words[0])
+    if program in _PROJECT_RUNNERS:
+        return True  # `make lint`, `npm run check`: what runs is the project's own file
+    found = words[0] if os.path.isabs(words[0]) else shutil.which(words[0])
+    return found is None or os.path.realpath(found).startswith(root + os.sep)  # `echo`, `jq`: the user's
+
+
+def script_state(path: str) -> str:
+    """Where a hook's path leads and what is there: a changed link, content or absence differs."""
+    if not os.path.lexists(path):
+        return "missing"
+    real = os.path.realpath(path)
+    return f"{real}\0{file_digest(real) if os.path.isfile(real) else 'not a file'}"
+
+
+def paths_to_protect(scripts: list[str], workspace: Path) -> list[str]:
+    """What must stay as trusted for the hooks' scripts: each path as written and where it
+    leads, and the folders they are in (an interpreter loads its neighbours: `python3
+    hooks/check.py` imports `hooks/util.py`; a link's folder holds the link), unless that folder
+    is the workspace itself, where the work is."""
+    root = os.path.realpath(workspace)
+    paths = set(scripts) | {os.path.realpath(script) for script in scripts}
+    folders = {os.path.dirname(path) for path in paths} - {root}
+    return sorted(paths | folders)
+
+
+def _command_hooks(config: HookConfig) -> list[HookDefinition]:
+    return [
+        hook
+        for spec in EVENTS
+        for matcher in config.matchers(spec.name)
+        for hook in matcher.hooks
+        if hook.type is HookType.COMMAND
+    ]
 
 
 def _words(command: str, root: str) -> list[str]:
@@ -238,6 +324,10 @@ def _trust_request(workspace: Path, sources: list[HookSource]) -> TrustRequest:
         for spec in EVENTS:
             for matcher in source.config.matchers(spec.name):
                 where = f" [{matcher.matcher}]" if spec.matches and matcher.matcher not in ("", "*") else ""
-                grants += [f"{spec.name}{where}: {hook.label()}" for hook in matcher.hooks]
+                for hook in matcher.hooks:
+                    loose = " (runs project code no file pins: trust the whole repository)"
+                    grants.append(
+                        f"{spec.name}{where}: {hook.label()}{loose if unpinned(hook.command, workspace) else ''}"
+                    )
     files = ", ".join(s.label for s in sources)
     return TrustRequest("hooks", str(workspace), files, digest.hexdigest(), grants)

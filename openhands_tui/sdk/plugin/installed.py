@@ -30,6 +30,7 @@ from openhands_tui.sdk.plugin.folder import PluginError, PluginFolder, read_plug
 
 MAX_FILES = 5000
 MAX_BYTES = 100 << 20
+MAX_DEPTH = 40
 _SHA = re.compile(r"[0-9a-f]{7,40}")
 
 
@@ -149,9 +150,14 @@ def _read(warnings: list[str]) -> dict[str, dict[str, Any]]:
 def _copy_regular(source: Path, destination: Path) -> None:
     """Regular files and folders only; a plugin over the limits is refused, naming the limit."""
     files = size = 0
+    home = plugins_home().resolve()
+    if home == source.resolve() or source.resolve() in home.parents:
+        raise PluginError(f"{source}: holds the folder plugins are installed in; give the plugin's own folder")
     destination.mkdir(parents=True)
     for folder, dirs, names in os.walk(source, followlinks=False):
         relative = Path(folder).relative_to(source)
+        if len(relative.parts) >= MAX_DEPTH:
+            raise PluginError(f"{source}: too deep to install (folders more than {MAX_DEPTH} levels down)")
         dirs[:] = [d for d in dirs if d != ".git" and not os.path.islink(os.path.join(folder, d))]
         for d in dirs:
             (destination / relative / d).mkdir()

@@ -49,8 +49,8 @@ def _entry(root: Path, base: Any, item: Any, path: Path) -> Listed | None:
     name, description = item["name"], str(item.get("description") or "")
     source = item.get("source")
     if isinstance(source, str):
-        if "://" in source or source.endswith(".git"):
-            return Listed(name, description, git_url=source)
+        if "://" in source:
+            return Listed(name, description, git_url=_remote(source, name, path))
         folder = (root / (base if isinstance(base, str) else ".") / source).resolve()
         if folder != root.resolve() and root.resolve() not in folder.parents:
             raise PluginError(f"{path}: plugin {name}: {source!r} is outside the marketplace")
@@ -61,5 +61,13 @@ def _entry(root: Path, base: Any, item: Any, path: Path) -> Listed | None:
         if kind == "github" and isinstance(source.get("repo"), str):
             return Listed(name, description, git_url=f"https://github.com/{source['repo']}.git", ref=ref)
         if kind in ("url", "git") and isinstance(source.get("url"), str):
-            return Listed(name, description, git_url=source["url"], ref=ref)
+            return Listed(name, description, git_url=_remote(source["url"], name, path), ref=ref)
     raise PluginError(f"{path}: plugin {name}: a source this version cannot fetch: {json.dumps(source)[:100]}")
+
+
+def _remote(url: str, name: str, path: Path) -> str:
+    """A marketplace's git source must be remote: a local path or `file://` would install
+    whatever lies elsewhere on this machine (its folder entries stay inside the marketplace)."""
+    if not url.startswith(("https://", "http://", "ssh://", "git://", "git@")):
+        raise PluginError(f"{path}: plugin {name}: {url!r} is not a remote git URL")
+    return url

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from openhands_tui.sdk.context.plugins import installed_plugin_roots
-from openhands_tui.sdk.hooks.sources import HookSource
+from openhands_tui.sdk.hooks.sources import HookSource, hook_scripts
 from openhands_tui.sdk.mcp_config import MCPServerConfig
 from openhands_tui.sdk.plugin.folder import PluginError, PluginFolder, read_plugin
 from openhands_tui.sdk.plugin.installed import installed_plugins
@@ -30,10 +30,15 @@ class SessionPlugins:
     def agent_dirs(self) -> list[tuple[str, Path]]:
         return [(folder.name, path) for folder in self._every() for path in folder.agent_dirs()]
 
-    def hook_sources(self) -> list[HookSource]:
+    def hook_sources(self, workspace: Path) -> list[HookSource]:
+        """Their hooks; a path a hook names relative to where it runs (the workspace) is pinned
+        and protected like the plugin's own scripts."""
         found = [folder.hooks() for folder in self._every()]
         self._collect_warnings()
-        return [source for source in found if source is not None]
+        sources = [source for source in found if source is not None]
+        for source in sources:
+            source.scripts.update(hook_scripts(source.config, workspace))
+        return sources
 
     def mcp_servers(self) -> dict[str, MCPServerConfig]:
         servers: dict[str, MCPServerConfig] = {}

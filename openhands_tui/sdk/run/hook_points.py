@@ -22,6 +22,7 @@ from openhands_tui.sdk.run.actor import Actor
 from openhands_tui.sdk.run.confirmation import ConfirmationMode
 from openhands_tui.sdk.run.outcome import StoppedByHook
 from openhands_tui.sdk.run.runtime import Runtime
+from openhands_tui.sdk.terminal_text import one_line
 
 _PERMISSION_MODE = {
     ConfirmationMode.ALWAYS: "default",
@@ -73,7 +74,7 @@ async def fire(actor: Actor, runtime: Runtime, given: HookInput, tool_call_id: s
     for ran in outcome.ran:
         record_hook(actor, ran, tool_call_id)
     for message in outcome.system_messages:
-        actor.record(AgentErrorEvent, error=f"{given.event} hook: {message}")
+        actor.record(AgentErrorEvent, error=f"{given.event} hook: {one_line(message)}")  # never a line of its own
     if outcome.stop is not None:
         raise StoppedByHook(outcome.stop)
     return outcome
