@@ -36,7 +36,7 @@ from openhands_tui.sdk.run.delegation import ChildRuns
 from openhands_tui.sdk.run.hook_points import fire, hook_input
 from openhands_tui.sdk.run.loop import INTERRUPTED, run_agent
 from openhands_tui.sdk.run.outcome import Finished, RunOutcome, StoppedByHook
-from openhands_tui.sdk.run.plan_mode import approved_task, planning_when_stored, revision_task
+from openhands_tui.sdk.run.plan_mode import approved_task, planning_when_stored
 from openhands_tui.sdk.run.runtime import Limits, Runtime
 from openhands_tui.sdk.sandbox import SandboxPolicy
 from openhands_tui.sdk.security import RiskAnalyzer, RuleAnalyzer
@@ -190,11 +190,6 @@ class Conversation:
         self.runtime.plan_mode = False
         self._publish_policy()
         return await self.run(approved_task(plan, note))
-
-    async def revise_plan(self, note: str) -> RunOutcome:
-        """Send the plan back with the user's note: the agent plans again (plan mode stays on)."""
-        self.set_plan_mode(True)
-        return await self.run(revision_task(note))
 
     def trust(self, request: TrustRequest) -> str | None:
         """The user trusts a project file (asked by the app): remember it, and use its rules now.
