@@ -162,6 +162,18 @@ def main_command(
         str | None,
         typer.Option(metavar="ID|last", help="Continue a stored session: its id (or a unique prefix), or 'last'."),
     ] = None,
+    plan: Annotated[
+        bool,
+        typer.Option(
+            "--plan",
+            help="Plan mode: the agent only reads (commands in a read-only sandbox) and ends with a plan; "
+            "headless prints it and how to carry it out.",
+        ),
+    ] = False,
+    approve_plan: Annotated[
+        bool,
+        typer.Option("--approve-plan", help="With --resume: carry out the session's last plan (--task adds a note)."),
+    ] = False,
     max_iterations: Annotated[
         int | None,
         typer.Option(min=1, metavar="N", help="Most model calls for the whole run, all agents together."),
@@ -215,7 +227,13 @@ def main_command(
             sandbox=sandbox.value if sandbox is not None else None,
             trust_project=trust_project,
             workspace_is_home=workspace_is_home,
+            plan=True if plan else None,
+            approve_plan=approve_plan,
         )
+        if approve_plan and (plan or not resume or not headless):
+            raise fail(
+                "--approve-plan carries out a headless --plan session's plan: use it with --resume ID --headless"
+            )
         if not headless and not (sys.stdin.isatty() and sys.stdout.isatty()):
             raise fail("the app needs a terminal (standard input or output is not one); use --headless")
         if demo:

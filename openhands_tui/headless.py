@@ -17,6 +17,7 @@ from typing import TextIO
 from openhands_tui.approval_details import approval_details
 from openhands_tui.demo import resume_hint
 from openhands_tui.launch import Launched, LaunchOptions, launch, log_to_session
+from openhands_tui.sdk.errors import SessionError
 from openhands_tui.sdk.facts.event import (
     ActionEvent,
     AgentErrorEvent,
@@ -32,6 +33,7 @@ from openhands_tui.sdk.facts.event import (
     MicroagentTriggeredEvent,
     ObservationEvent,
     ResultsTruncatedEvent,
+    Status,
     StatusEvent,
     SystemPromptEvent,
 )
@@ -39,6 +41,7 @@ from openhands_tui.sdk.facts.subject import Finish
 from openhands_tui.sdk.facts.tree import DelegationTree
 from openhands_tui.sdk.run.confirmation import ConfirmationMode, ConfirmationRequest, Decision
 from openhands_tui.sdk.run.outcome import RunOutcome
+from openhands_tui.sdk.run.plan_mode import approved_task, last_plan, planning_when_stored, revision_task
 from openhands_tui.sdk.security.permissions import PermissionRule
 from openhands_tui.sdk.terminal_text import inert_json, safe_for_terminal, shown_for_approval, strip_controls
 from openhands_tui.standard_streams import QueuedOutput
@@ -266,6 +269,22 @@ def _drop_typeahead() -> None:
         pass
 
 
+def plan_task(options: LaunchOptions, launched: Launched) -> str | None:
+    """The task a headless run sends: `--approve-plan` sends the session's last plan (plan mode
+    is already off: `launch` saw to it) with `--task` as a note; `--plan --task NOTE` on a
+    session that presented a plan asks for a revised one; otherwise `--task` as given."""
+    plan = last_plan(launched.history)
+    if options.approve_plan:
+        if plan is None:
+            raise SessionError(
+                f"--approve-plan: session {launched.log.id} has presented no plan (start one with --plan)"
+            )
+        return approved_task(plan, options.task or "")
+    if options.plan and options.task and plan is not None and planning_when_stored(launched.history):
+        return revision_task(options.task)
+    return options.task
+
+
 async def _run(launched: Launched, task: str | None, inputs: dict[str, str]) -> RunOutcome:
     conversation = launched.conversation
     loop = asyncio.get_running_loop()
@@ -309,9 +328,11 @@ def run_headless(options: LaunchOptions, *, json_output: bool) -> int:
         )
     verb = "resuming" if launched.resumed else "session"
     what = f"{launched.strategy.name} · {launched.agent.llm.model} · sandbox {launched.sandbox}"
-    print(f"{verb} {launched.log.id} · {what}", file=output.stderr)
+    planning = launched.conversation.runtime.plan_mode
+    print(f"{verb} {launched.log.id} · {what}{' · plan mode (read-only)' if planning else ''}", file=output.stderr)
     try:
-        outcome = asyncio.run(_run(launched, options.task, launched.inputs))
+        task = plan_task(options, launched)
+        outcome = asyncio.run(_run(launched, task, launched.inputs))
     except BaseException:
         output.close(timeout=1)
         raise
@@ -325,7 +346,15 @@ def run_headless(options: LaunchOptions, *, json_output: bool) -> int:
         print(usage, file=sys.stderr)
     why = f": {safe_for_terminal(outcome.detail)}" if outcome.detail and outcome.exit_code else ""
     again = resume_hint(launched.log.id, launched.agent.llm.model)
-    print(f"{outcome.status.value}{why} · session {launched.log.id} (resume with: {again})", file=sys.stderr)
+    if planning and outcome.status is Status.FINISHED and outcome.result.strip():
+        print(
+            f"plan ready · session {launched.log.id}\n"
+            f"  carry it out:  {again} --headless --approve-plan   (add --confirm never to approve every step)\n"
+            f'  revise it:     {again} --headless --plan --task "what to change"',
+            file=sys.stderr,
+        )
+    else:
+        print(f"{outcome.status.value}{why} · session {launched.log.id} (resume with: {again})", file=sys.stderr)
     if output.lost is not None:
         print(
             f"tui: standard output: cannot write ({output.lost}); "

@@ -310,6 +310,7 @@ def _launch(
         analyzer=RuleAnalyzer(programs=programs, trusted=trusted),
         rules_file=user_rules_file(),
         trust_project=options.trust_project,
+        plan_mode=False if options.approve_plan else options.plan,
         sandbox=sandbox,
         earlier_sandbox=meta.sandbox if meta else None,
         microagents=microagents,

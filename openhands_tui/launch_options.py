@@ -39,3 +39,7 @@ class LaunchOptions:
     trust_project: bool = False
     #: Work in the home directory, `/` or a folder that holds HOME (refused without it).
     workspace_is_home: bool = False
+    #: Plan mode (read-only, ends with a plan): True or False; None: as a resumed session was.
+    plan: bool | None = None
+    #: Headless: carry out the resumed session's last plan (`--approve-plan`; plan mode ends).
+    approve_plan: bool = False

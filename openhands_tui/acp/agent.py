@@ -6,8 +6,9 @@ launched the way `tui` launches one (strategy, model settings, permissions, sand
 stored the same way (so `session/load` and `tui --resume` work on it). A prompt runs the root
 agent until it finishes; its events stream to the editor as `session/update`s (updates.py);
 a confirmation becomes `session/request_permission`; `session/cancel` interrupts the run;
-`session/set_mode` switches between always / risky / never. Nothing but protocol messages is
-written to stdout: logs go to the session's `tui.log`.
+`session/set_mode` switches between always / risky / never and plan (read-only, ending with a
+plan the editor is asked to approve: plan_approval.py; kept when the session is loaded again).
+Nothing but protocol messages is written to stdout: logs go to the session's `tui.log`.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from acp.schema import (
 from openhands_tui import __version__
 from openhands_tui.acp.mcp_servers import client_servers
 from openhands_tui.acp.permissions import EditorConfirmer
+from openhands_tui.acp.plan_approval import PLAN_MODE, approval
 from openhands_tui.acp.updates import UpdateTranslator
 from openhands_tui.launch import Launched, LaunchOptions, launch, log_to_session
 from openhands_tui.sdk.errors import OpenHandsTUIError
@@ -53,6 +55,7 @@ MODES = [
     SessionMode(id="always", name="Ask always", description="Ask before every action that can change something"),
     SessionMode(id="risky", name="Ask if risky", description="Ask before HIGH-risk actions (default)"),
     SessionMode(id="never", name="Never ask", description="Never ask (deny rules and the sandbox still apply)"),
+    PLAN_MODE,
 ]
 _STOP: dict[Status, StopReason] = {Status.FINISHED: "end_turn", Status.PAUSED: "max_turn_requests"}
 
@@ -107,12 +110,18 @@ class EditorAgent:
 
     async def set_session_mode(self, session_id: str, mode_id: str, **kwargs: Any) -> Any:
         session = self._session(session_id)
+        conversation = session.launched.conversation
+        if mode_id == PLAN_MODE.id:
+            conversation.set_plan_mode(True)  # published as an event: the editor hears it
+            await session.queue.join()
+            return SetSessionModeResponse()
         try:
             mode = ConfirmationMode(mode_id)
         except ValueError:
-            modes = ", ".join(ConfirmationMode)
+            modes = ", ".join([*ConfirmationMode, PLAN_MODE.id])
             raise RequestError.invalid_params({"modeId": f"use one of {modes}, not {mode_id!r}"}) from None
-        session.launched.conversation.set_policy(mode)  # published as an event: the editor hears it
+        conversation.runtime.plan_mode = False  # leaving plan mode: said by the one event below
+        conversation.set_policy(mode)  # published as an event: the editor hears it
         await session.queue.join()
         return SetSessionModeResponse()
 
@@ -122,6 +131,7 @@ class EditorAgent:
             raise RequestError.invalid_request({"message": "a prompt is already running in this session"})
         text = _prompt_text(prompt)
         conversation = session.launched.conversation
+        planning = conversation.runtime.plan_mode
         session.running = asyncio.ensure_future(conversation.run(text, session.launched.inputs))
         try:
             outcome = await asyncio.shield(session.running)
@@ -129,6 +139,12 @@ class EditorAgent:
             await self.client.session_update(session_id=session_id, update=_agent_text(f"tui: {exc}"))
             return PromptResponse(stop_reason="end_turn")
         await session.queue.join()  # every update of this turn reaches the editor first
+        if planning and conversation.runtime.plan_mode and outcome.status is Status.FINISHED and outcome.result:
+            mode = await approval(self.client, session_id, outcome.result, conversation.runtime.policy.mode)
+            if mode is not None:  # approved: the same prompt goes on, out of plan mode, with the plan
+                session.running = asyncio.ensure_future(conversation.approve_plan(outcome.result, mode))
+                outcome = await asyncio.shield(session.running)
+                await session.queue.join()
         if outcome.exit_code == 130:
             return PromptResponse(stop_reason="cancelled")
         if outcome.status in (Status.ERROR, Status.STUCK):
@@ -204,7 +220,8 @@ class EditorAgent:
         return session
 
     def _modes(self, session: EditorSession) -> SessionModeState:
-        current = session.launched.conversation.runtime.policy.mode.value
+        runtime = session.launched.conversation.runtime
+        current = PLAN_MODE.id if runtime.plan_mode else runtime.policy.mode.value
         return SessionModeState(current_mode_id=current, available_modes=MODES)
 
 

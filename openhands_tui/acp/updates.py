@@ -110,7 +110,7 @@ class UpdateTranslator:
         if isinstance(event, AgentErrorEvent) and event.tool_call_id:
             return [update_tool_call(event.tool_call_id, status="failed", content=[_text(event.error)])]
         if isinstance(event, PolicyChangedEvent):
-            return [update_current_mode(event.mode)]
+            return [update_current_mode("plan" if event.plan else event.mode)]
         if isinstance(event, DelegationOpenedEvent | DelegationClosedEvent):
             return self._child(event)
         if isinstance(event, CriticResultEvent) or (isinstance(event, HookRanEvent) and event.outcome != "ran"):

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 from openhands_tui.jail.denial import DenialJudge
@@ -94,6 +95,21 @@ class Jail:
         self._view_key: tuple[tuple[str, ...], Path | None] | None = None
         #: With the workspace at HOME: the start-up files that did not exist when the jail was built.
         self.startup_missing: list[Path] = []
+        #: Whether its agent is read-only now (plan mode), asked for each command line: the
+        #: workspace is then bound read-only whatever the policy says.
+        self.held_read_only: Callable[[], bool] = lambda: False
+        #: The mode the last command line was built with (None: none built yet).
+        self.built_mode: str | None = None
+
+    @property
+    def mode(self) -> str:
+        """The sandbox mode commands get now: the policy's, or read-only while the agent is held so."""
+        return "read-only" if self.policy.mode == "workspace-write" and self.held_read_only() else self.policy.mode
+
+    def mode_changed(self) -> bool:
+        """Whether the running shell was built for another mode (plan mode was switched since):
+        it is restarted, and whatever it left running ends with it."""
+        return self.built_mode is not None and self.built_mode != self.mode
 
     def argv(
         self,
@@ -108,6 +124,7 @@ class Jail:
         (git's config without credentials) may be written; `extra`: bwrap arguments laid over
         everything else (an MCP server's own view of the workspace)."""
         grant = grant or SandboxGrant()
+        mode = self.built_mode = self.mode
         tmp_size = str(self.policy.tmp_size_mb * 1024 * 1024)
         args = [self.bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
         # first: what the view, the workspace and `readable` bind beneath /tmp (a checkout there,
@@ -129,19 +146,20 @@ class Jail:
                 args += ["--ro-bind", kept, kept]
         args += self._view_args(scratch, grant)
         workspace = str(self.workspace)
-        args += ["--bind" if self.policy.mode == "workspace-write" else "--ro-bind", workspace, workspace]
+        args += ["--bind" if mode == "workspace-write" else "--ro-bind", workspace, workspace]
         git = self.workspace / ".git"
-        if self.policy.mode == "workspace-write" and git.is_dir() and not git.is_symlink():
+        if mode == "workspace-write" and git.is_dir() and not git.is_symlink():
             # a mount point cannot be renamed or removed: `.git` cannot be swapped for one whose
             # hooks and config the agent wrote (its hooks and config are bound read-only below)
             args += ["--bind", str(git), str(git)]
         args += self._home_inside_workspace()
-        for listed in [*self.policy.writable, *grant.write]:
+        held = mode != self.policy.mode  # plan mode: the paths the user listed as writable are not, either
+        for listed in [*([] if held else self.policy.writable), *grant.write]:
             target = Path(os.path.expanduser(listed))
             if target.exists():
                 args += ["--bind", str(target), str(target)]
         protected = self.protected.bind()
-        if self.policy.mode == "workspace-write":
+        if mode == "workspace-write":
             # each folder between the workspace and a protected path is a mount point of its own:
             # renaming `.github` would carry `.github/workflows`' read-only bind away with it
             for folder in _folders_between(self.workspace, protected):
@@ -254,7 +272,8 @@ class Jail:
     ) -> SandboxDenial | None:
         """What the jail stopped a failed command from doing, as far as the jail confirms it
         (`denial.py`)."""
-        judge = DenialJudge(self.policy, self.workspace, self.home, self.protected, self.view)
+        policy = self.policy if self.mode == self.policy.mode else self.policy.model_copy(update={"mode": self.mode})
+        judge = DenialJudge(policy, self.workspace, self.home, self.protected, self.view)
         return judge.judge(output, exit_code, cwd, grant, pid, failed_outbound, command)
 
 

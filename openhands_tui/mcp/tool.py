@@ -65,6 +65,10 @@ class MCPTool(ToolDefinition[MCPArguments]):
             "function": {"name": self.name, "description": self.description, "parameters": parameters},
         }
 
+    def plan_schema(self) -> dict[str, Any] | None:
+        """Offered in plan mode only if the server says the tool only reads."""
+        return self.schema if self.hints.read_only is True and self.hints.destructive is not True else None
+
     def subject(self, action: MCPArguments) -> MCPCall:
         return MCPCall(server=self.server, tool=self.tool, arguments=_arguments(action), annotations=self.hints)
 

@@ -66,6 +66,12 @@ class Agent(StrictModel):
         description="Hooks in code: the root agent's apply to the whole session, a sub-agent's to itself.",
     )
 
+    read_only: bool = Field(
+        default=False,
+        description="Held to plan mode: it only reads (file views, commands in a read-only sandbox), and so "
+        "do the agents it delegates to. Enforced by the engine, whatever its tools.",
+    )
+
     mcp_config: dict[str, Any] = Field(
         default_factory=dict,
         description="MCP servers whose tools this agent gets, as {'mcpServers': {name: {command|url, ...}}}.",

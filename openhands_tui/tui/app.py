@@ -26,12 +26,14 @@ from openhands_tui.sdk.errors import OpenHandsTUIError
 from openhands_tui.sdk.facts.event import Event, MCPServerStatus
 from openhands_tui.sdk.run.confirmation import ConfirmationMode
 from openhands_tui.sdk.run.outcome import INTERRUPTED
+from openhands_tui.sdk.run.plan_mode import approved_task, revision_task
 from openhands_tui.sdk.terminal_text import one_line, strip_controls
 from openhands_tui.tui.bridge import ConfirmationNeeded, EventsReady, RunDone
 from openhands_tui.tui.commands import SlashCommands
 from openhands_tui.tui.config import AppConfig, ContextWindowKnown, welcome_text
 from openhands_tui.tui.idle_gc import IdleCollector
 from openhands_tui.tui.run_control import RunController
+from openhands_tui.tui.screens.plan import PlanDecision, PlanScreen
 from openhands_tui.tui.session import LiveSession
 from openhands_tui.tui.session_host import SessionHost
 from openhands_tui.tui.state import SessionView
@@ -220,6 +222,7 @@ class OpenHandsApp(SessionHost):
             elapsed=self.runs.elapsed(self.view),
             state=state,
             demo=self.config.demo,
+            plan=self.view.planning,
         )
 
     def _model(self) -> str:
@@ -264,6 +267,35 @@ class OpenHandsApp(SessionHost):
             return
         self.runs.start(text, inputs)
 
+    def set_plan_mode(self, on: bool) -> None:
+        if self.bridge is None:
+            self.notify("Read-only: nothing runs here to plan.", severity="warning")
+            return
+        self.bridge.set_plan_mode(on)  # the badge follows when the engine's event arrives
+
+    def show_plan(self) -> None:
+        """The plan panel, for the plan that waits (after a planning run, or `/plan show`)."""
+        plan = self.view.plan
+        if plan is None or self.bridge is None:
+            self.notify("No plan waits: plan mode (shift+tab) ends each run with one.", severity="warning")
+            return
+        asking = ConfirmationMode(self.view.policy.mode if self.view.policy else "risky")
+
+        def decided(decision: PlanDecision | None) -> None:
+            if decision is None:
+                self.notify("Still planning: type what to look at next, or /plan show for the plan.", timeout=4)
+            elif decision.action == "approve":
+                assert self.bridge is not None and decision.mode is not None
+                self.bridge.leave_plan_mode(decision.mode)  # before the run: the engine's loop keeps the order
+                self.start_run(approved_task(decision.plan))
+            else:
+                note = decision.note
+                if decision.plan.strip() != plan.strip():
+                    note += f"\n\nThe plan as I edited it:\n{decision.plan}"
+                self.start_run(revision_task(note))
+
+        self.push_screen(PlanScreen(plan, asking), decided)
+
     def set_confirmation_mode(self, mode: ConfirmationMode) -> None:
         if self.bridge is None:
             self.notify("Read-only: there is nothing to confirm.", severity="warning")
@@ -283,6 +315,8 @@ class OpenHandsApp(SessionHost):
 
     def on_run_done(self, message: RunDone) -> None:
         self.runs.done(message)
+        if self.view.planning and self.view.plan is not None and not self.runs.running and not message.error:
+            self.show_plan()  # a planning run ended with its plan: read it, edit it, approve it
 
     def on_confirmation_needed(self, message: ConfirmationNeeded) -> None:
         self.runs.confirmation_needed(message)

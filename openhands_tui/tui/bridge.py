@@ -154,6 +154,17 @@ class EngineBridge:
         if self.conversation is not None:
             self.call(self.conversation.set_policy, mode)
 
+    def set_plan_mode(self, on: bool) -> None:
+        """Enter or leave plan mode; the engine publishes the change as an event."""
+        if self.conversation is not None:
+            self.call(self.conversation.set_plan_mode, on)
+
+    def leave_plan_mode(self, mode: ConfirmationMode) -> None:
+        """A plan was approved: ask as `mode` says from now on, and leave plan mode."""
+        if self.conversation is not None:
+            self.call(self.conversation.set_policy, mode)
+            self.call(self.conversation.set_plan_mode, False)
+
     def close(self, timeout: float = 5.0) -> None:
         """Stop the run, close the conversation (kills shells, fsyncs the log), stop the loop.
         The interrupted run is given time to record that it was interrupted before anything closes."""

@@ -46,6 +46,10 @@ class CommandHost(Protocol):
 
     def set_confirmation_mode(self, mode: ConfirmationMode) -> None: ...
 
+    def set_plan_mode(self, on: bool) -> None: ...
+
+    def show_plan(self) -> None: ...
+
     def switch_session(self, resume: str | None) -> None: ...
 
     def action_toggle_tree(self) -> None: ...
@@ -63,6 +67,7 @@ BUILTIN = [
     SlashCommand("help", "what you can type and press"),
     SlashCommand("new", "start a new session"),
     SlashCommand("confirm", "always | risky | never (no argument: switch risky <-> always)"),
+    SlashCommand("plan", "on | off | show (no argument: switch plan mode; read-only, ends with a plan)"),
     SlashCommand("microagents", "loaded microagents and what fired"),
     SlashCommand("mcp", "MCP servers: status and tools"),
     SlashCommand("tree", "show or hide the agent tree"),
@@ -89,13 +94,15 @@ shows earlier ones.
 
 **Keys** — Esc interrupts the run (the model call and the running command stop; the session is
 saved). Ctrl+O lists microagents. F2 switches between asking if risky and asking always
-(`/confirm never` turns questions off). Ctrl+P opens the command palette. Ctrl+C twice, or
+(`/confirm never` turns questions off). Shift+Tab switches plan mode: the agent only reads and
+ends with a plan, shown in a panel where you edit it, approve it (Ctrl+S; Ctrl+N never asks) or
+send it back with a note (Ctrl+R). Ctrl+P opens the command palette. Ctrl+C twice, or
 Ctrl+Q, quits. Select text with the mouse; Ctrl+C copies it.
 
 **Confirmations** — y approve, n reject (then type a reason or press Enter), a always allow the
 suggested rule, d show every argument, Esc interrupt the run.
 
-**Commands** — /help /new /confirm [always|risky|never] /microagents /mcp /tree /theme [name]
+**Commands** — /help /new /confirm [always|risky|never] /plan [on|off|show] /microagents /mcp /tree /theme [name]
 /resume [id] /exit, and /name for each task microagent.
 """
 
@@ -193,6 +200,21 @@ class SlashCommands:
         warning = " — nothing will be asked; /confirm risky turns it back on" if mode is ConfirmationMode.NEVER else ""
         self.app.notify(f"Confirmation mode: {mode.value}{warning}", severity="warning" if warning else "information")
 
+    def do_plan(self, argument: str) -> None:
+        if argument == "show":
+            self.app.show_plan()
+            return
+        planning = self.app.view.planning
+        if argument not in ("", "on", "off"):
+            self.app.notify(f"/plan {argument}: use on, off or show", severity="error")
+            return
+        on = not planning if not argument else argument == "on"
+        self.app.set_plan_mode(on)
+        if on:
+            self.app.notify("Plan mode: read-only; the agent ends with a plan for you to approve (shift+tab leaves)")
+        else:
+            self.app.notify("Plan mode off: the agent may change files again")
+
     def do_theme(self, argument: str) -> None:
         themes = [t for t in self.app.available_themes if t.startswith("openhands")] or list(self.app.available_themes)
         if argument:
@@ -246,6 +268,7 @@ class SlashCommands:
                 SystemCommand(f"Confirm: {m.value}", f"Confirmation mode {m.value}", _bind(self.do_confirm, m.value))
                 for m in MODES
             ],
+            SystemCommand("Plan mode", "Switch plan mode (read-only, ends with a plan)", lambda: self.run("/plan")),
         ]
         return [
             *([] if app.read_only else live),

@@ -27,7 +27,7 @@ from openhands_tui.tui.widgets.transcript import TranscriptView
 from openhands_tui.tui.widgets.tree import AgentTree
 
 #: Keys that act on a live run; a read-only view hides them.
-LIVE_ONLY = {"interrupt", "cycle_confirm"}
+LIVE_ONLY = {"interrupt", "cycle_confirm", "cycle_plan"}
 
 
 class KeyedApp(App[int]):
@@ -43,6 +43,9 @@ class KeyedApp(App[int]):
         Binding("ctrl+o", "microagents", "Microagents"),
         Binding("ctrl+e", "show_more", "Earlier", show=False),
         Binding("f2", "cycle_confirm", "Confirm mode"),
+        # priority: the screen's own shift+tab (focus back) would win; in dialogs it is theirs again.
+        # Not in the footer (the status bar shows the mode, /help the key): its snapshots stay as they are
+        Binding("shift+tab", "cycle_plan", "Plan mode", show=False, priority=True),
     ]
 
     config: AppConfig
@@ -68,6 +71,8 @@ class KeyedApp(App[int]):
         def show_queue(self, queued: list[str]) -> None: ...
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "cycle_plan" and len(self.screen_stack) != 1:
+            return False  # a dialog's shift+tab moves its focus back, as usual
         return not (self.config.read_only and action in LIVE_ONLY)  # False: hidden, and does nothing
 
     def on_key(self, event: events.Key) -> None:
@@ -148,6 +153,9 @@ class KeyedApp(App[int]):
 
     def action_cycle_confirm(self) -> None:
         self.commands.run("/confirm")
+
+    def action_cycle_plan(self) -> None:
+        self.commands.run("/plan")
 
     def show_agent(self, agent_id: str) -> None:
         self.shown_agent = agent_id

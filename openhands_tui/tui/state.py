@@ -29,6 +29,7 @@ from openhands_tui.sdk.facts.event import (
     MicroagentsLoadedEvent,
     MicroagentTriggeredEvent,
     ObservationEvent,
+    PlanProposedEvent,
     PolicyChangedEvent,
     StatusEvent,
     SystemPromptEvent,
@@ -92,6 +93,8 @@ class SessionView:
         self.triggered: list[MicroagentTriggeredEvent] = []
         self.pending: dict[str, ConfirmationRequestEvent] = {}
         self.policy: PolicyChangedEvent | None = None
+        #: The last plan a planning run ended with, while it waits for the user (None: none waits).
+        self.plan: str | None = None
         #: The session's MCP servers and how each is doing, as the engine last said.
         self.mcp_servers: list[MCPServerStatus] = []
         self.root_status = "idle"
@@ -357,6 +360,16 @@ class SessionView:
 
     def _policy(self, event: PolicyChangedEvent) -> set[str]:
         self.policy = event
+        if not event.plan:
+            self.plan = None  # out of plan mode: no plan waits any more
+        return set()
+
+    @property
+    def planning(self) -> bool:
+        return self.policy is not None and self.policy.plan
+
+    def _plan(self, event: PlanProposedEvent) -> set[str]:
+        self.plan = event.plan
         return set()
 
     def _mcp_servers(self, event: MCPServersEvent) -> set[str]:
@@ -380,6 +393,7 @@ _HANDLERS: dict[type, Any] = {
     MicroagentsLoadedEvent: SessionView._loaded,
     MicroagentTriggeredEvent: SessionView._fired,
     PolicyChangedEvent: SessionView._policy,
+    PlanProposedEvent: SessionView._plan,
     CondensationEvent: SessionView._condensed,
     MCPServersEvent: SessionView._mcp_servers,
     HookRanEvent: SessionView._hook,

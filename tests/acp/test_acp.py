@@ -94,7 +94,7 @@ async def test_an_editor_runs_a_task_and_answers_a_high_risk_question(serve, wor
         init = await conn.initialize(protocol_version=1)
         assert init.agent_capabilities.load_session
         session = await conn.new_session(cwd=str(workspace), mcp_servers=[])
-        assert {m.id for m in session.modes.available_modes} == {"always", "risky", "never"}
+        assert {m.id for m in session.modes.available_modes} == {"always", "risky", "never", "plan"}
         done = await conn.prompt(session_id=session.session_id, prompt=[text_block("clean up the build")])
         assert done.stop_reason == "end_turn"
     assert not (workspace / "build").exists() and (workspace / "a.txt").read_text() == "hi\n"

@@ -39,7 +39,8 @@ async def test_the_prompt_offers_the_repositorys_commands_and_skills(serve, work
         assert _offered(app) == ["/resume  reopen a stored session (id, or the list)", "/review  Review a module"]
         await pilot.press("backspace", "P")
         await pilot.pause(0.05)
-        assert _offered(app) == ["/pdf-tables  the pdf-tables skill"]  # in any case, as the engine matches
+        plan = "/plan  on | off | show (no argument: switch plan mode; read-only, ends with a plan)"
+        assert _offered(app) == [plan, "/pdf-tables  the pdf-tables skill"]  # in any case, as the engine matches
         await pilot.press("backspace", "g")
         await pilot.pause(0.05)
         assert _offered(app) == ["/git:commit  Commit staged work"]  # Gemini CLI's `git/commit.toml`

@@ -288,11 +288,24 @@ class MCPServersEvent(EventBase):
 
 
 class PolicyChangedEvent(EventBase):
-    """The confirmation policy was switched during the session."""
+    """The session's mode: when to ask (the confirmation policy), and whether it plans (plan
+    mode: the agents only read, and the root's finish message is a plan for the user to approve).
+    Published when a session opens and whenever either is switched; a resumed session keeps the
+    plan mode its last one of these says."""
 
     kind: Literal["policy_changed"] = "policy_changed"
     mode: Literal["always", "risky", "never"]
     threshold: Risk = Risk.HIGH
+    plan: bool = False
+
+
+class PlanProposedEvent(EventBase):
+    """The root agent finished in plan mode: its finish message is a plan, waiting for the user
+    to approve it (the session goes on, out of plan mode, with the plan as the task) or to send
+    a note asking for a revised one."""
+
+    kind: Literal["plan_proposed"] = "plan_proposed"
+    plan: str
 
 
 class DelegationOpenedEvent(EventBase):
@@ -368,6 +381,7 @@ Event = Annotated[
     | DelegationOpenedEvent
     | DelegationClosedEvent
     | PolicyChangedEvent
+    | PlanProposedEvent
     | MicroagentsLoadedEvent
     | MicroagentTriggeredEvent
     | MCPServersEvent

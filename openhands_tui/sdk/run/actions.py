@@ -41,9 +41,10 @@ from openhands_tui.sdk.facts.subject import FileChange, Finish, MCPCall, OtherSu
 from openhands_tui.sdk.hooks.engine import HookOutcome
 from openhands_tui.sdk.llm.answer_limits import MAX_CALL_CHARS
 from openhands_tui.sdk.llm.client import ToolCall
+from openhands_tui.sdk.run import plan_mode
 from openhands_tui.sdk.run.actor import Actor
 from openhands_tui.sdk.run.answer_ending import CUT_OFF_CALL
-from openhands_tui.sdk.run.approvals import refusal
+from openhands_tui.sdk.run.approvals import refusal, refused_by
 from openhands_tui.sdk.run.call_arguments import parse_arguments
 from openhands_tui.sdk.run.escalation import execute
 from openhands_tui.sdk.run.hook_points import fire, hook_input, tool_view, updated_call
@@ -299,6 +300,10 @@ async def _refused(actor: Actor, runtime: Runtime, prepared: PreparedCall) -> Ob
     assert event is not None
     if not prepared.runnable:
         return _Invalid(text=prepared.error or "invalid call", is_error=True)
+    if actor.read_only:  # plan mode: before hooks and rules, which cannot let a change through
+        why = plan_mode.refusal(event.subject, prepared.tool)
+        if why is not None:
+            return _Rejected(text=refused_by(actor, event, plan_mode.DECIDED_BY, why).text, is_error=True)
     refused = await refusal(actor, runtime, event, prepared.hooks)
     return _Rejected(text=refused.text, is_error=True) if refused is not None else None
 

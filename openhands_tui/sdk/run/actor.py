@@ -15,6 +15,11 @@ class Actor(Protocol):
 
     agent_id: str
 
+    @property
+    def read_only(self) -> bool:
+        """Whether the agent is held read-only now (plan mode: `sdk/run/plan_mode.py`)."""
+        ...
+
     def record(self, cls: type[E], **fields: Any) -> E: ...
 
     def set_status(self, status: Status, detail: str = "") -> None: ...

@@ -51,6 +51,7 @@ from openhands_tui.sdk.run.ending_review import EndingReview, judge
 from openhands_tui.sdk.run.hook_points import fire, hook_input
 from openhands_tui.sdk.run.messages import MessageBuilder
 from openhands_tui.sdk.run.outcome import Finished, LimitReached, RunFailed, StuckDetected
+from openhands_tui.sdk.run.plan_mode import PLAN_MODE_NOTE, READ_ONLY_NOTE
 from openhands_tui.sdk.run.prefix_share import PrefixShare
 from openhands_tui.sdk.run.runtime import Runtime
 from openhands_tui.sdk.run.stuck import StuckDetector
@@ -108,6 +109,22 @@ class AgentRun:
         #: Context for the next user message (what SessionStart hooks added).
         self.carried_context: list[str] = []
         self.ending_review = EndingReview()
+        #: Held read-only by whoever started it (a parent that was read-only then), for good.
+        self.held_read_only = False
+
+    @property
+    def read_only(self) -> bool:
+        """Whether this agent only reads now (plan mode, `sdk/run/plan_mode.py`): its Agent says
+        so, its parent was read-only when it started it, or it is the root of a planning session."""
+        return self.agent.read_only or self.held_read_only or (self.depth == 0 and self.runtime.plan_mode)
+
+    def offered_schemas(self) -> list[dict[str, Any]]:
+        """The tools the model is offered for its next answer: all of them, or while read-only
+        only what reads (each tool's `plan_schema`)."""
+        if not self.read_only:
+            return self.schemas
+        offered = (tool.plan_schema() for tool in self.tools.values())
+        return [schema for schema in offered if schema is not None]
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -127,6 +144,7 @@ class AgentRun:
             skills=_Shelf(self),
             trusted=self.runtime.trusted,
             editor_writes=self.runtime.editor_writes,
+            read_only=lambda: self.read_only,
         )
         self._own_hooks()
         tools = resolve_tools(self.agent.tools, ctx)
@@ -233,6 +251,8 @@ class AgentRun:
         suffix = self.agent.context.user_message_suffix
         if suffix:
             context.append(suffix.strip())
+        if self.read_only:  # told, and held to it by the engine whatever the model makes of it
+            context.append(PLAN_MODE_NOTE if self.depth == 0 and self.runtime.plan_mode else READ_ONLY_NOTE)
         context += [*self.carried_context, *context_from_hooks]
         self.carried_context = []
         self.user_messages += 1
@@ -365,7 +385,7 @@ class AgentRun:
         try:
             response = await self.agent.llm.complete(
                 messages,
-                self.schemas,
+                self.offered_schemas(),
                 on_text=lambda delta: self._stream(delta, response_id),
                 on_thinking=lambda delta: self._stream(delta, response_id, thinking=True),
                 on_retry=self._retrying,

@@ -41,7 +41,7 @@ async def refusal(
         reasons = [*event.risk_reasons, f"a hook asks: {hooks.reason or hooks.decided_by}"]
         decision = await ask(actor, runtime, event, risk=risk, reasons=reasons, rules=[*event.risk_rules, "hook:ask"])
         return _resolved(actor, event, decision)
-    if not runtime.policy.should_ask(risk, subject.changes_state):
+    if not runtime.policy.should_ask(risk, subject.changes_state and not actor.read_only):  # plan mode changes nothing
         return None
     if by_rule is not None:
         return _resolved(actor, event, Decision(approved=True, decided_by=by_rule.decided_by))
@@ -101,6 +101,13 @@ async def ask(
     decision = await runtime.confirmer.confirm(request)
     actor.set_status(Status.RUNNING)
     return decision
+
+
+def refused_by(actor: Actor, event: ActionEvent, decided_by: str, reason: str) -> Observation:
+    """Refuse a recorded action without asking anyone (plan mode): recorded as any refusal is."""
+    refused = _resolved(actor, event, Decision(approved=False, decided_by=decided_by, reason=reason))
+    assert refused is not None
+    return refused
 
 
 def _resolved(actor: Actor, event: ActionEvent, decision: Decision) -> Observation | None:

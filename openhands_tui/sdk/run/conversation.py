@@ -19,6 +19,7 @@ from openhands_tui.sdk.facts.event import (
     DelegationOpenedEvent,
     Event,
     MicroagentsLoadedEvent,
+    PlanProposedEvent,
     PolicyChangedEvent,
     Risk,
     Status,
@@ -35,6 +36,7 @@ from openhands_tui.sdk.run.delegation import ChildRuns
 from openhands_tui.sdk.run.hook_points import fire, hook_input
 from openhands_tui.sdk.run.loop import INTERRUPTED, run_agent
 from openhands_tui.sdk.run.outcome import Finished, RunOutcome, StoppedByHook
+from openhands_tui.sdk.run.plan_mode import approved_task, planning_when_stored
 from openhands_tui.sdk.run.runtime import Limits, Runtime
 from openhands_tui.sdk.sandbox import SandboxPolicy
 from openhands_tui.sdk.security import RiskAnalyzer, RuleAnalyzer
@@ -76,6 +78,9 @@ class ConversationParts:
     rules_file: Path | None = None
     #: The user vouched for the project (--trust-project): its microagents may start servers.
     trust_project: bool = False
+    #: Plan mode (`sdk/run/plan_mode.py`): True or False; None: as a resumed session last was
+    #: (off for a new one).
+    plan_mode: bool | None = None
 
     # -- confinement
     #: The files this session trusts outside the sandbox, as the launcher found them (its
@@ -157,6 +162,8 @@ class Conversation:
         self.log = parts.log
         self._history = list(parts.history)
         self._opened = False
+        wanted = parts.plan_mode
+        self.runtime.plan_mode = planning_when_stored(self._history) if wanted is None else wanted
 
     @property
     def status(self) -> Status:
@@ -167,6 +174,22 @@ class Conversation:
         policy = ConfirmationPolicy(mode=mode, threshold=threshold or self.runtime.policy.threshold)
         self.runtime.policy = policy
         self._publish_policy()
+
+    def set_plan_mode(self, on: bool) -> None:
+        """Enter or leave plan mode, mid-session; recorded as an event (with the policy), so UIs
+        show it and a resumed session keeps it. Takes effect from the root agent's next call."""
+        if on != self.runtime.plan_mode:
+            self.runtime.plan_mode = on
+            self._publish_policy()
+
+    async def approve_plan(self, plan: str, mode: ConfirmationMode | None = None, note: str = "") -> RunOutcome:
+        """Carry out a plan the user approved (and may have edited): leave plan mode, ask from
+        now on as `mode` says (None: as before), and go on with the plan as the task."""
+        if mode is not None:
+            self.runtime.policy = ConfirmationPolicy(mode=mode, threshold=self.runtime.policy.threshold)
+        self.runtime.plan_mode = False
+        self._publish_policy()
+        return await self.run(approved_task(plan, note))
 
     def trust(self, request: TrustRequest) -> str | None:
         """The user trusts a project file (asked by the app): remember it, and use its rules now.
@@ -187,7 +210,12 @@ class Conversation:
     def _publish_policy(self) -> None:
         policy = self.runtime.policy
         self.bus.publish(
-            PolicyChangedEvent(agent_id=self.root.agent_id, mode=policy.mode.value, threshold=policy.threshold)
+            PolicyChangedEvent(
+                agent_id=self.root.agent_id,
+                mode=policy.mode.value,
+                threshold=policy.threshold,
+                plan=self.runtime.plan_mode,
+            )
         )
 
     async def open(self) -> None:
@@ -251,6 +279,8 @@ class Conversation:
         elif not self.root.has_work:
             raise SessionError("nothing to continue: the session has finished; give a new --task")
         outcome = await run_agent(self.root)
+        if self.runtime.plan_mode and outcome.status is Status.FINISHED and outcome.result.strip():
+            self.bus.publish(PlanProposedEvent(agent_id=self.root.agent_id, plan=outcome.result))
         if self.log is not None:
             try:
                 self.log.save_meta(status=outcome.status.value)

@@ -97,6 +97,7 @@ class ChildRuns:
             spawner=ChildRuns,
         )
         child.shared_prefix = self.prefix_share
+        child.held_read_only = self.parent.read_only  # a planning parent's children only read too
         return child
 
     def _announce(self, name: str, task: str) -> str:

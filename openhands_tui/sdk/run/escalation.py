@@ -18,6 +18,7 @@ from openhands_tui.sdk.facts.subject import ShellCommand
 from openhands_tui.sdk.run.actor import Actor
 from openhands_tui.sdk.run.approvals import ask
 from openhands_tui.sdk.run.confirmation import ConfirmationMode
+from openhands_tui.sdk.run.plan_mode import PLAN_MODE_SANDBOX
 from openhands_tui.sdk.run.runtime import Runtime
 from openhands_tui.sdk.sandbox import SandboxDenial, SandboxGrant
 from openhands_tui.sdk.tool import Action, Observation, ToolDefinition
@@ -29,7 +30,7 @@ async def execute(
     """Run the call in the sandbox (wider where a user rule grants it); if the sandbox stopped
     it, offer the user to run it once more with what it lacked, or tell the model why not."""
     grant = None
-    if isinstance(event.subject, ShellCommand) and runtime.sandbox.enabled:
+    if isinstance(event.subject, ShellCommand) and runtime.sandbox.enabled and not actor.read_only:
         rule = runtime.permissions.network_for(event.subject)
         grant = SandboxGrant(network=True) if rule is not None else None
     observation = await (tool.run_granted(action, grant) if grant is not None else tool.run(action))
@@ -38,6 +39,8 @@ async def execute(
         return observation
     if not denial.grantable:
         return _noted(observation, f"The sandbox stopped it: {denial.reason}.")
+    if actor.read_only:  # plan mode: nothing runs with more than the read-only sandbox gives
+        return _noted(observation, f"The sandbox stopped it: {denial.reason}. {PLAN_MODE_SANDBOX}")
     refusal = await _escalation_refused(actor, runtime, event, denial)
     if refusal is not None:
         return _noted(observation, f"The sandbox stopped it: {denial.reason}. {refusal}")

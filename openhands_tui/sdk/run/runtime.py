@@ -50,6 +50,8 @@ class Runtime:
     analyzer: RiskAnalyzer
     confirmer: Confirmer = field(default_factory=ApproveAll)
     policy: ConfirmationPolicy = field(default_factory=ConfirmationPolicy)
+    #: Plan mode: the root agent (and what it starts) only reads, and its finish message is a plan.
+    plan_mode: bool = False
     limits: Limits = field(default_factory=Limits)
     #: Remembered allow/deny rules, and the file new "always allow" answers are added to.
     permissions: PermissionSet = field(default_factory=PermissionSet)

@@ -85,7 +85,9 @@ class ToolContext:
     `sandbox` is how commands are confined in this session; `skills` lists the Agent Skills
     the agent can load; `trusted` and `editor_writes` are the session's own records of the files
     it trusts outside the sandbox and of what its file editor wrote (the terminal's jail keeps
-    the first read-only and spares the second; the file editor adds to the second).
+    the first read-only and spares the second; the file editor adds to the second);
+    `read_only` says, whenever asked, whether the agent is read-only now (plan mode): the
+    terminal's jail then keeps the workspace read-only too.
     """
 
     workspace: Path
@@ -96,6 +98,7 @@ class ToolContext:
     skills: SkillShelf | None = None
     trusted: TrustedFiles = field(default_factory=TrustedFiles)
     editor_writes: EditorWrites = field(default_factory=EditorWrites)
+    read_only: Callable[[], bool] = field(default=lambda: False)
 
 
 @dataclass

@@ -135,6 +135,9 @@ class ToolDefinition(ABC, Generic[ActionT]):
     conv_state: Any = None
     #: Calls of a concurrent tool in one model response may run at the same time.
     concurrent: ClassVar[bool] = False
+    #: Whatever its arguments, a call changes nothing outside the agent (think, finish, a skill
+    #: read): offered whole in plan mode (see `plan_schema`).
+    reads_only: ClassVar[bool] = False
 
     def __class_getitem__(cls, params: Any) -> Any:
         if isinstance(params, tuple) and len(params) == 2:
@@ -175,6 +178,15 @@ class ToolDefinition(ABC, Generic[ActionT]):
         tool's annotations say it only reads."""
         read_only = self.annotations is not None and self.annotations.readOnlyHint
         return OtherSubject(tool=self.name, changes=not read_only)
+
+    def plan_schema(self) -> dict[str, Any] | None:
+        """What the model is offered while its agent is read-only (plan mode): the whole schema
+        for a tool that only reads (`reads_only`, or annotations with `readOnlyHint`), None to
+        hide it. A tool with read-only calls among others narrows its schema to those (the file
+        editor offers `view`). Only an offer: the engine refuses a call that could change
+        something whatever was offered (`sdk/run/plan_mode.py`)."""
+        read_only = self.reads_only or (self.annotations is not None and self.annotations.readOnlyHint)
+        return self.schema if read_only else None
 
     def summarize(self, action: ActionT) -> str:
         """One line that tells a human what the call does."""

@@ -44,6 +44,7 @@ class SkillTool(ToolDefinition[SkillAction]):
     )
     action_type = SkillAction
     concurrent = True
+    reads_only = True
 
     def __init__(self, shelf: SkillShelf) -> None:
         self.shelf = shelf

@@ -23,6 +23,7 @@ class ThinkTool(ToolDefinition[ThinkAction]):
     )
     action_type = ThinkAction
     concurrent = True
+    reads_only = True
 
     def subject(self, action: ThinkAction) -> Subject:
         return OtherSubject(tool=self.name, changes=False, category="think")
@@ -50,6 +51,7 @@ class FinishTool(ToolDefinition[FinishAction]):
         "message. Call it once, as your last action."
     )
     action_type = FinishAction
+    reads_only = True
 
     def subject(self, action: FinishAction) -> Subject:
         return Finish()

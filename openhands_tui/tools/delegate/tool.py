@@ -122,6 +122,8 @@ class Delegator:
 
 class _DelegationTool(ToolDefinition[Any]):
     concurrent: ClassVar[bool] = True  # several delegate calls in one response run at once
+    #: Offered in plan mode: a read-only agent's children are held read-only too (the engine's).
+    reads_only: ClassVar[bool] = True
     #: Where the `agent` property sits in the parameters schema.
     agent_path: ClassVar[tuple[str, ...]] = ("properties",)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import os
 from typing import Any, Literal
 
@@ -80,6 +81,22 @@ class FileEditorTool(ToolDefinition[FileEditorAction]):
             return os.path.realpath(self.editor.resolve(path))
         except (EditorError, OSError, ValueError):
             return None
+
+    def plan_schema(self) -> dict[str, Any]:
+        """In plan mode the model is offered `view` alone, with only the arguments it takes."""
+        schema = copy.deepcopy(self.schema)
+        parameters = schema["function"]["parameters"]
+        kept = {"command", "path", "view_range", "security_risk"}
+        parameters["properties"] = {k: v for k, v in parameters["properties"].items() if k in kept}
+        parameters["properties"]["command"] = {
+            "type": "string",
+            "enum": ["view"],
+            "description": "view: show a file with line numbers, or list a directory two levels deep.",
+        }
+        if "required" in parameters:
+            parameters["required"] = [name for name in parameters["required"] if name in kept]
+        schema["function"]["description"] = "View text files and list directories (plan mode: read-only)."
+        return schema
 
     def subject(self, action: FileEditorAction) -> FileChange:
         real = self._real(action.path)

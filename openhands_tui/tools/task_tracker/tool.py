@@ -44,6 +44,7 @@ class TaskTrackerTool(ToolDefinition[TaskTrackerAction]):
         "mark each done as you finish it."
     )
     action_type = TaskTrackerAction
+    reads_only = True  # the list is the agent's notebook, kept in the log, not a file
 
     @classmethod
     def create(cls, conv_state: Any = None, **params: Any) -> list[ToolDefinition[Any]]:

@@ -142,8 +142,10 @@ class BashSession:
             # One look at the protected paths serves twice: whether the jail is stale, and what
             # they were before the command (each look is ~0.7 ms on a real project).
             before = self.jail.protected.snapshot() if self.jail is not None else {}
-            if self.jail is not None and (self.jail.protected.stale(before) or self.jail.view_outdated()):
-                await self._rebuild()  # a protected file appeared: the jail must bind it too
+            if self.jail is not None and (
+                self.jail.protected.stale(before) or self.jail.view_outdated() or self.jail.mode_changed()
+            ):
+                await self._rebuild()  # a protected file appeared, or plan mode switched: new binds
                 before = self.jail.protected.snapshot()
             restarted = self._process is not None and self._process.returncode is not None
             process = self._process if self._process and self._process.returncode is None else await self._start()

@@ -66,6 +66,7 @@ class TerminalTool(ToolDefinition[TerminalAction]):
             if self.jail is not None:  # the agent's commands run in that shell: it guards this session's files
                 self.jail.protected.trusted = ctx.trusted
                 self.jail.protected.editor_writes = ctx.editor_writes
+                self.jail.held_read_only = ctx.read_only
             return
         policy = ctx.sandbox
         environment = shell_environment(os.environ, keep=policy.keep_env)
@@ -83,6 +84,7 @@ class TerminalTool(ToolDefinition[TerminalAction]):
                 trusted=ctx.trusted,
                 editor_writes=ctx.editor_writes,
             )
+            self.jail.held_read_only = ctx.read_only  # plan mode: the workspace is read-only too
         self.session = BashSession(
             ctx.workspace, max_output_bytes=max_output_bytes, jail=self.jail, environment=environment
         )
@@ -95,6 +97,15 @@ class TerminalTool(ToolDefinition[TerminalAction]):
         if unknown:
             raise ValueError(f"TerminalTool takes max_output_bytes, not {unknown[0]!r}")
         return [cls(conv_state.context, int(params.get("max_output_bytes", 30_000)), executor=executor)]
+
+    @property
+    def confines_read_only(self) -> bool:
+        """Whether its commands run in a jail that holds the workspace read-only in plan mode
+        (none does with `--sandbox off`: the terminal is then refused while planning)."""
+        return self.jail is not None
+
+    def plan_schema(self) -> dict[str, Any] | None:
+        return self.schema if self.confines_read_only else None
 
     def subject(self, action: TerminalAction) -> ShellCommand:
         """The command, run where the shell is now (`cd` carries over between calls)."""

@@ -1,4 +1,4 @@
-"""The status bar: model, confirmation badge, tokens (and the share read from the prompt cache),
+"""The status bar: model, plan mode and confirmation badges, tokens (and the share read from the prompt cache),
 cost, context use, elapsed, run state."""
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ class StatusBar(Static):
         elapsed: float,
         state: str,
         demo: bool,
+        plan: bool = False,
     ) -> None:
         text = Text()
         if demo:
@@ -32,6 +33,9 @@ class StatusBar(Static):
         text.append(model, style="bold")
         badge = {"always": " ASK ALWAYS ", "risky": " ASK IF RISKY ", "never": " NEVER ASK "}[mode]
         text.append("  ")
+        if plan:  # plan mode: nothing changes, whatever the confirmation mode says
+            text.append(" PLAN · read-only ", style="bold reverse green")
+            text.append(" ")
         text.append(badge, style="reverse" if mode != "never" else "bold reverse red")
         text.append(f"  ↑{compact(prompt_tokens)} ↓{compact(completion_tokens)} tok")
         if cache_hit is not None:
