@@ -39,3 +39,5 @@ class LaunchOptions:
     trust_project: bool = False
     #: Work in the home directory, `/` or a folder that holds HOME (refused without it).
     workspace_is_home: bool = False
+    #: Run this agent file's agent (`tui agents`) as the root agent.
+    agent: str | None = None
