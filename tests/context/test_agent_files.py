@@ -177,3 +177,14 @@ def test_the_table_names_each_tools_folders() -> None:
     assert places["claude-code"] == ((".claude/agents",), (".claude/agents",))
     assert places["opencode"][0] == (".opencode/agent", ".opencode/agents")
     assert places["gemini-cli"][0] == (".gemini/agents",) and places["copilot"][0] == (".github/agents",)
+
+
+def test_the_readmes_example_agent_file_loads_as_the_readme_says(workspace: Path, tmp_path: Path) -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = readme[readme.index("### Agents from files") :]
+    example = section[section.index("```markdown\n") + len("```markdown\n") : section.index("\n```\n")]
+    write(workspace / ".claude/agents/reviewer.md", example + "\n")
+    (reviewer,) = load(workspace, tmp_path / "home").agents
+    assert (reviewer.name, reviewer.model, reviewer.problems) == ("reviewer", "haiku", [])
+    assert reviewer.tool_names() == ["terminal", "file_editor (view only)"]
+    assert reviewer.instructions.startswith("You review code.")
