@@ -144,3 +144,46 @@ def test_a_model_is_used_only_where_the_sessions_provider_gives_it_meaning(works
     update, notice = model_update(by["test-writer"], anthropic)  # Copilot's display name of a model
     assert update is None and notice is not None and "names no model litellm knows" in notice
     assert model_update(by["docs-writer"], gemini) == (None, None)
+
+
+async def test_a_file_agent_gets_only_the_mcp_tools_it_names(serve, workspace: Path, tmp_path: Path) -> None:
+    from openhands_tui.sdk.mcp_config import parse_servers
+    from tests.mcp.servers import HTTPServer
+
+    web = HTTPServer().start()
+    try:
+        agent_file = "---\nname: looker\ndescription: looks up\ntools: mcp__web__lookup\n---\nROLE:looker\n"
+        write(workspace / ".claude/agents/looker.md", agent_file)
+        server = serve(
+            [
+                Script(
+                    name="root",
+                    match="ROLE:root",
+                    turns=[Turn.call("delegate", agent="looker", task="look up answer"), Turn.finish("done")],
+                ),
+                Script(
+                    name="looker",
+                    match="ROLE:looker",
+                    turns=[
+                        Turn.call("web__record", note="x"),
+                        Turn.call("web__lookup", key="answer"),
+                        Turn.finish("found"),
+                    ],
+                ),
+            ]
+        )
+        targets, _ = _targets(workspace, tmp_path, server.model)
+        servers, problems = parse_servers({"mcpServers": {"web": web.config()}}, "test")
+        assert problems == []
+        result = await run(_root(server), workspace, "go", agents=targets, mcp_servers=servers)
+    finally:
+        web.stop()
+    assert result.outcome.status is Status.FINISHED
+    root_offered = {t["function"]["name"] for t in server.requests_for("root")[0].body["tools"]}
+    assert {"web__lookup", "web__record"} <= root_offered  # the root has the session's servers
+    offered = {t["function"]["name"] for t in server.requests_for("looker")[0].body["tools"]}
+    assert offered == {"web__lookup", "think", "finish"}
+    refused = [e.error for e in result.kinds("agent_error") if e.agent_id == "looker-1"]
+    assert refused[0].startswith("There is no tool named 'web__record'")
+    (looked_up, _) = [o.content for o in result.kinds("observation") if o.agent_id == "looker-1"]
+    assert looked_up == "value of answer"
