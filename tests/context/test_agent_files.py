@@ -122,9 +122,11 @@ def test_a_broken_file_is_one_line_naming_it_and_the_rest_loads(workspace: Path,
 
 
 def test_project_agents_shadow_the_users_and_plugins_agents_are_named_after_the_plugin(
-    workspace: Path, tmp_path: Path
+    workspace: Path, isolated_home: Path
 ) -> None:
-    home = tmp_path / "home"
+    from openhands_tui.sdk.plugin import session_plugins
+
+    home = isolated_home
     project(workspace)
     mine = write(home / ".claude/agents/code-reviewer.md", CLAUDE_REVIEWER.replace("careful", "lenient"))
     write(home / ".config/opencode/agent/explainer.md", "---\ndescription: Explains code\n---\nExplain simply.\n")
@@ -132,7 +134,8 @@ def test_project_agents_shadow_the_users_and_plugins_agents_are_named_after_the_
     write(plugin / "agents/auditor.md", "---\nname: auditor\ndescription: Audits\ntools: Read\n---\nAudit.\n")
     installed = {"version": 2, "plugins": {"review-kit@acme": [{"scope": "user", "installPath": str(plugin)}]}}
     write(home / ".claude/plugins/installed_plugins.json", json.dumps(installed))
-    loaded = load(workspace, home)
+    plugins = session_plugins(None, workspace)  # Claude Code's installed plugins are the session's
+    loaded = load_agent_files(workspace, home=home, plugin_dirs=plugins.agent_dirs())
     by = {a.name: a for a in loaded.agents}
     assert by["code-reviewer"].origin == "workspace" and "careful" in by["code-reviewer"].instructions
     assert loaded.shadowed == [

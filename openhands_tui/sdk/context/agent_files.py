@@ -3,8 +3,9 @@ opencode, Gemini CLI and GitHub Copilot, read from each tool's folders (agent_fo
 
 Each file is frontmatter (name, description, tools, model...) and a body: the agent's
 instructions. Order, first of a name wins (later ones are reported as shadowed): the
-workspace, then its git root; the user's folders; the agents of the Claude Code plugins the
-user installed, and those of the session's plugins, as `plugin:agent`.
+workspace, then its git root; the user's folders; the agents of the session's plugins (its
+strategy plugin's, the installed ones', Claude Code's installed ones': sdk/plugin/session.py),
+as `plugin:agent`.
 
 A project's agent files are repository content that becomes prompts, as its microagents are.
 Nothing in them widens what runs: their tools are ours under the session's rules, sandbox and
@@ -29,7 +30,6 @@ from openhands_tui.sdk.context.agent_formats import (
     EDIT,
     FORMATS,
     OURS,
-    PLUGIN_AGENTS_DIR,
     READ,
     TERMINAL,
     TOOL_SPECS,
@@ -37,7 +37,6 @@ from openhands_tui.sdk.context.agent_formats import (
 )
 from openhands_tui.sdk.context.files import read_source
 from openhands_tui.sdk.context.frontmatter import parse_header, split_frontmatter
-from openhands_tui.sdk.context.plugins import installed_plugin_roots
 from openhands_tui.sdk.context.rules import stays_inside
 from openhands_tui.sdk.files.own_git import run_git
 from openhands_tui.sdk.model import Model
@@ -125,7 +124,7 @@ def load_agent_files(
     workspace: Path, *, home: Path | None = None, plugin_dirs: Iterable[tuple[str, Path]] = ()
 ) -> LoadedAgents:
     """Every agent file a session in `workspace` would offer. `plugin_dirs`: (plugin name, its
-    agents folder) of the session's own plugins."""
+    agents folder) of the session's plugins (`SessionPlugins.agent_dirs()`)."""
     result = LoadedAgents()
     names: dict[str, FileAgent] = {}
     read: set[str] = set()
@@ -156,11 +155,8 @@ def load_agent_files(
     for fmt in FORMATS:
         for relative in fmt.user:
             folder(home / relative, fmt, "user")
-    claude = FORMATS[0]
-    for root, plugin in installed_plugin_roots(home, workspace, result.warnings):
-        folder(root / PLUGIN_AGENTS_DIR, claude, "plugin", prefix=f"{plugin}:")
-    for plugin, path in plugin_dirs:
-        folder(path, claude, "plugin", prefix=f"{plugin}:")
+    for plugin, path in plugin_dirs:  # plugins' agents are written as Claude Code's are
+        folder(path, FORMATS[0], "plugin", prefix=f"{plugin}:")
     return result
 
 

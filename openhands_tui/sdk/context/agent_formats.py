@@ -183,8 +183,6 @@ FORMATS: tuple[AgentFormat, ...] = (
         suffixes=(".agent.md", ".md"),
     ),
 )
-#: Where a Claude Code plugin keeps its agents (named `plugin:agent`).
-PLUGIN_AGENTS_DIR = "agents"
 #: A provider's models named without it, as each tool's bare names are: `claude-*` is Anthropic's.
 BARE_PROVIDERS = {"claude": "anthropic", "gemini": "gemini", "gpt": "openai", "o1": "openai", "o3": "openai"}
 #: Sessions whose models a tool's bare names also suit (`vertex_ai/gemini-2.5-pro`).
