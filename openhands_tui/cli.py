@@ -21,6 +21,7 @@ import typer  # noqa: E402 - after the handler above: importing takes a moment w
 from openhands_tui import __version__  # noqa: E402
 from openhands_tui.cli_acp import acp_command  # noqa: E402
 from openhands_tui.cli_inspect import (  # noqa: E402
+    agents_command,
     describe_strategy,
     hooks_command,
     microagents_command,
@@ -189,6 +190,10 @@ def main_command(
     theme: Annotated[
         str | None, typer.Option(metavar="NAME", help="App theme (openhands-dark, openhands-light, ...).")
     ] = None,
+    agent: Annotated[
+        str | None,
+        typer.Option(metavar="NAME", help="Run an agent file's agent as the root agent (see `tui agents`)."),
+    ] = None,
     describe: Annotated[
         bool, typer.Option("--describe", help="Print the strategy's name, description and params, then exit.")
     ] = False,
@@ -229,6 +234,7 @@ def main_command(
             workspace_is_home=workspace_is_home,
             plan=True if plan else None,
             approve_plan=approve_plan,
+            agent=agent,
         )
         if approve_plan and (plan or not resume or not headless):
             raise fail(
@@ -305,6 +311,9 @@ app.command(
     "microagents",
     short_help="List the microagents a session here would load: type, triggers, source, and problems.",
 )(microagents_command)
+app.command("agents", short_help="List the agents from files a session here offers: source, tools, model, problems.")(
+    agents_command
+)
 app.command("hooks", short_help="List the hooks a session here would run: event, matcher, command, file, and trust.")(
     hooks_command
 )

@@ -1,6 +1,6 @@
 """The `tui` commands that read and report without running an agent: `sessions`, `view`,
-`microagents`, `hooks`, `risk` and `--describe`. Registered on the `tui` app in cli.py; like it, cheap to import (the
-engine is imported inside each command)."""
+`microagents`, `agents`, `hooks`, `risk` and `--describe`. Registered on the `tui` app in cli.py;
+like it, cheap to import (the engine is imported inside each command)."""
 
 from __future__ import annotations
 
@@ -101,6 +101,36 @@ def microagents_command(workspace: WorkspaceToInspect = None, json_output: JsonF
         print(f"{name:<20} {skill.type:<9} {skill.origin:<9} {skill.tokens:>5} tok{cut}  [{when}]")
         print(f"{'':<20} {shown(skill.source)}")
     for problem in loaded.shadowed + loaded.warnings:
+        print(f"warning: {shown(problem)}")
+
+
+def agents_command(workspace: WorkspaceToInspect = None, json_output: JsonForScripts = False) -> None:
+    """List the agents from files a session here offers: source, tools, model, and problems."""
+    from openhands_tui.sdk.context.agent_files import load_agent_files
+    from openhands_tui.sdk.plugin import session_plugins
+    from openhands_tui.sdk.terminal_text import one_line as shown
+
+    root = inspected_workspace(workspace)
+    plugins = session_plugins(None, root)  # the agents of the plugins a session here uses, as `plugin:name`
+    loaded = load_agent_files(root, plugin_dirs=plugins.agent_dirs())
+    if json_output:
+        import json
+
+        info = {"agents": [a.info() for a in loaded.agents], "warnings": loaded.warnings, "shadowed": loaded.shadowed}
+        print(json.dumps(info, indent=2))
+        return
+    if not loaded.agents:
+        print("no agent files: see `Agents from files` in the README for where they are read from")
+    for found in loaded.agents:  # a repository's words: no escape sequence reaches the terminal
+        role = "" if found.delegable else " (--agent only)"
+        print(f"{shown(found.name)}{role}: {shown(found.description)[:100]}")
+        tools = ", ".join(found.tool_names()) or "none"
+        default = " (the default)" if found.grants is None else ""
+        print(f"    {found.format}, {found.origin}: {shown(found.source)}")
+        print(f"    tools: {shown(tools)}{default}; model: {shown(found.model or 'inherit')}")
+        for problem in found.problems:
+            print(f"    problem: {shown(problem)}")
+    for problem in plugins.warnings + loaded.warnings + loaded.shadowed:
         print(f"warning: {shown(problem)}")
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from openhands_tui.demo import DEMO_MODEL, resume_hint
 from openhands_tui.jail.bubblewrap import find_bubblewrap
+from openhands_tui.launch_agents import session_agents
 from openhands_tui.launch_options import BUILTIN_SOLO, LaunchOptions
 from openhands_tui.sdk.agent import Agent
 from openhands_tui.sdk.context.loader import load_microagents
@@ -245,6 +246,11 @@ def _launch(
     sandbox = sandbox_policy(options.sandbox)
     workspace = _workspace(options, meta, read_only=sandbox.mode == "read-only")
     plugins = session_plugins(strategy.plugin, workspace)  # the strategy's own, then those the user installed
+    if options.agent and options.strategy:
+        raise SettingsError("--agent runs an agent file as the root agent: leave out --strategy")
+    chosen = options.agent or (meta.agent if meta else None)
+    from_files = session_agents(workspace, strategy, agent, llm, chosen, plugins.agent_dirs())  # to delegate to
+    agent, warnings = from_files.root, warnings + from_files.notices
     microagents = load_microagents(workspace, strategy_skills=agent.context.skills, plugins=plugins.skill_roots())
     warnings += note_own_installation(workspace, trusted)
     note_instruction_imports(  # `@docs/rules.md` in CLAUDE.md: instructions for every later session
@@ -294,6 +300,7 @@ def _launch(
                 reasoning_effort=llm.reasoning_effort,
                 workspace=str(workspace),
                 title=_title(options.task, redactor),
+                agent=chosen,
             )
         )
         opened.append(log)
@@ -318,6 +325,7 @@ def _launch(
         limits=Limits(max_iterations=options.max_iterations or Limits.max_iterations, max_budget=options.max_budget),
         trusted=trusted,
         hooks=hooks,
+        agents=from_files.targets,
     )
     conversation = Conversation(agent, workspace=workspace, parts=parts)
     log.save_meta(sandbox=sandbox.mode)

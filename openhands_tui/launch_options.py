@@ -43,3 +43,5 @@ class LaunchOptions:
     plan: bool | None = None
     #: Headless: carry out the resumed session's last plan (`--approve-plan`; plan mode ends).
     approve_plan: bool = False
+    #: Run this agent file's agent (`tui agents`) as the root agent.
+    agent: str | None = None

@@ -77,6 +77,12 @@ class Agent(StrictModel):
         description="MCP servers whose tools this agent gets, as {'mcpServers': {name: {command|url, ...}}}.",
     )
 
+    mcp_tools: list[str] | None = Field(
+        default=None,
+        description="Only these MCP tools (`server__tool`, `server__*`), of the session's servers and its own; "
+        "None: the root agent gets the session's servers, a sub-agent its own.",
+    )
+
     @field_validator("mcp_config")
     @classmethod
     def _servers_readable(cls, value: dict[str, Any]) -> dict[str, Any]:

@@ -54,6 +54,8 @@ class SessionMeta(Model):
     sandbox: str | None = None
     title: str = ""
     status: str = "idle"
+    #: The agent file run as the root agent (`--agent NAME`), None: the strategy's.
+    agent: str | None = None
 
 
 class LoadResult(Model):

@@ -14,6 +14,9 @@ from openhands_tui.sdk.facts.subject import Delegation, FileChange, MCPCall, She
 
 #: Claude Code's file tool for each file operation.
 FILE_TOOLS = {"view": "Read", "create": "Write", "edit": "Edit", "insert": "Edit", "undo": "Edit"}
+#: Claude Code's name of a shell command, of a delegation, and the prefix of an MCP call
+#: (`mcp__server__tool`); agent files name tools by the same words (sdk/context/agent_formats.py).
+SHELL_TOOL, DELEGATE_TOOL, MCP_PREFIX = "Bash", "Task", "mcp__"
 #: Claude Code's argument name -> the OpenHands SDK's, for `updatedInput`.
 ARGUMENTS_FROM_CLAUDE = {"file_path": "path", "content": "file_text", "old_string": "old_str", "new_string": "new_str"}
 
@@ -21,7 +24,7 @@ ARGUMENTS_FROM_CLAUDE = {"file_path": "path", "content": "file_text", "old_strin
 def claude_view(subject: Subject | None, arguments: dict[str, Any]) -> tuple[str | None, dict[str, Any] | None]:
     """(Claude Code's tool name, its tool_input) for a call, or (None, None) if it has none."""
     if isinstance(subject, ShellCommand):
-        return "Bash", {**arguments, "command": subject.command}
+        return SHELL_TOOL, {**arguments, "command": subject.command}
     if isinstance(subject, FileChange):
         shown: dict[str, Any] = {**arguments, "file_path": subject.path}
         if subject.operation == "create" and subject.after is not None:
@@ -30,9 +33,9 @@ def claude_view(subject: Subject | None, arguments: dict[str, Any]) -> tuple[str
             shown.update(old_string=subject.before or "", new_string=subject.after or "")
         return FILE_TOOLS[subject.operation], shown
     if isinstance(subject, MCPCall):
-        return f"mcp__{subject.server}__{subject.tool}", dict(subject.arguments)
+        return f"{MCP_PREFIX}{subject.server}__{subject.tool}", dict(subject.arguments)
     if isinstance(subject, Delegation):
-        return "Task", dict(arguments)
+        return DELEGATE_TOOL, dict(arguments)
     return None, None
 
 

@@ -8,6 +8,7 @@ step ends the run — finished, stuck, a limit, a failure — is an exception fo
 
 from __future__ import annotations
 
+import fnmatch
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -142,6 +143,7 @@ class AgentRun:
             spawner,
             self.runtime.sandbox,
             skills=_Shelf(self),
+            agents=self.runtime.agents,
             trusted=self.runtime.trusted,
             editor_writes=self.runtime.editor_writes,
             read_only=lambda: self.read_only,
@@ -151,8 +153,12 @@ class AgentRun:
         self.tools = {tool.name: tool for tool in tools}
         self.schemas = [tool.schema for tool in tools]
         self.gauge = ContextGauge(self.schemas)
-        if self.depth == 0:
+        only = self.agent.mcp_tools
+        if only is None and self.depth == 0:
             self.mcp.want(self.runtime.mcp_servers, "the session")
+        elif only:  # the session's servers its tools name (an agent file's `mcp__github__*`)
+            servers = {n: c for n, c in self.runtime.mcp_servers.items() if any(_server_matches(n, p) for p in only)}
+            self.mcp.want(servers, f"{self.agent.name}'s MCP tools")
         self.mcp.want(self.agent.mcp_servers, f"{self.agent.name}'s Agent(mcp_config=...)")
         if own:
             self._replay(own)
@@ -295,7 +301,10 @@ class AgentRun:
         self.record(AgentErrorEvent, error=text)
 
     async def _attach_mcp(self) -> None:
+        only = self.agent.mcp_tools
         for tool in await self.mcp.attach():
+            if only is not None and not any(fnmatch.fnmatchcase(tool.name, pattern) for pattern in only):
+                continue  # held to its declared tools by what it is given, not by asking the model
             if tool.name not in self.tools:
                 self.tools[tool.name] = tool
                 self.schemas.append(tool.schema)
@@ -490,3 +499,9 @@ class _Shelf:
 
     def opened(self, skill: Skill) -> None:
         self._run.injected_skills.add(skill.name)
+
+
+def _server_matches(server: str, pattern: str) -> bool:
+    """Whether a pattern over MCP tool names (`github__*`, `*`) can name a tool of `server`."""
+    head = pattern.split("__", 1)[0]
+    return fnmatch.fnmatchcase(server, head) or fnmatch.fnmatchcase(f"{server}__x", pattern)

@@ -45,6 +45,7 @@ from openhands_tui.sdk.security.secrets import Redactor
 from openhands_tui.sdk.security.trust import TrustRequest
 from openhands_tui.sdk.security.trusted import RUNS_AS_HOOK, TrustedFiles
 from openhands_tui.sdk.terminal_text import one_line
+from openhands_tui.sdk.tool.context import DelegateTarget
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -99,6 +100,8 @@ class ConversationParts:
     mcp_servers: Mapping[str, MCPServerConfig] = field(default_factory=dict)
     #: The session's MCP client (None: a new one for this workspace and sandbox).
     mcp: MCPToolSource | None = None
+    #: Agents any delegating agent may call besides its strategy's own (agent files).
+    agents: Sequence[DelegateTarget] = ()
 
     # -- budgets
     #: Model calls and dollars for the whole delegation tree (None: Limits(), 200 calls).
@@ -147,6 +150,7 @@ class Conversation:
             else load_microagents(workspace, strategy_skills=agent.context.skills),
             mcp=parts.mcp if parts.mcp is not None else new_mcp_client(workspace, sandbox, trusted),
             mcp_servers=dict(parts.mcp_servers),
+            agents=list(parts.agents),
             trust_project=parts.trust_project,
             trusted=trusted,
         )

@@ -23,6 +23,7 @@ from openhands_tui.sdk.security import RiskAnalyzer
 from openhands_tui.sdk.security.permissions import PermissionSet
 from openhands_tui.sdk.security.session_trust import SessionTrust
 from openhands_tui.sdk.security.trusted import TrustedFiles
+from openhands_tui.sdk.tool.context import DelegateTarget
 
 
 @dataclass
@@ -63,6 +64,8 @@ class Runtime:
     earlier_sandbox: str | None = None
     #: Microagents found in the workspace, the user's directories and the built-in set.
     microagents: LoadedMicroagents = field(default_factory=LoadedMicroagents)
+    #: Agents any delegating agent may call besides its strategy's own (agent files).
+    agents: list[DelegateTarget] = field(default_factory=list)
     #: Every agent of this run and its children, folded from the bus as events are published.
     tree: DelegationTree = field(default_factory=DelegationTree)
     #: How many agents have been started in this session, so child ids stay unique.

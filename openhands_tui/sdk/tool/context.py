@@ -66,6 +66,16 @@ class ChildSpawner(Protocol):
         """Open, run and close one child; whatever way it ends, return its result."""
 
 
+@dataclass(frozen=True)
+class DelegateTarget:
+    """An agent the session offers for delegation besides those a strategy registered (the
+    agent files users wrote for other tools): its name, when to use it, and how it is built."""
+
+    name: str
+    description: str
+    build: AgentBuilder
+
+
 class SkillShelf(Protocol):
     """The engine's port for the `skill` tool: the Agent Skills this agent may load."""
 
@@ -83,7 +93,8 @@ class ToolContext:
     `history` is this agent's own stored events (a resumed tool can restore its state from
     them); `spawner` is set for every agent the engine runs and lets a tool start children;
     `sandbox` is how commands are confined in this session; `skills` lists the Agent Skills
-    the agent can load; `trusted` and `editor_writes` are the session's own records of the files
+    the agent can load; `agents` are the session's agents to delegate to besides those a
+    strategy registered (agent files); `trusted` and `editor_writes` are the session's own records of the files
     it trusts outside the sandbox and of what its file editor wrote (the terminal's jail keeps
     the first read-only and spares the second; the file editor adds to the second);
     `read_only` says, whenever asked, whether the agent is read-only now (plan mode): the
@@ -96,6 +107,7 @@ class ToolContext:
     spawner: ChildSpawner | None = None
     sandbox: SandboxPolicy = field(default_factory=SandboxPolicy)
     skills: SkillShelf | None = None
+    agents: list[DelegateTarget] = field(default_factory=list)
     trusted: TrustedFiles = field(default_factory=TrustedFiles)
     editor_writes: EditorWrites = field(default_factory=EditorWrites)
     read_only: Callable[[], bool] = field(default=lambda: False)

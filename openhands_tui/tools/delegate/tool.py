@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from pydantic import Field
@@ -25,6 +26,7 @@ from pydantic import Field
 from openhands_tui.sdk.facts.subject import Delegation
 from openhands_tui.sdk.model import Model
 from openhands_tui.sdk.tool import Action, ChildResult, ChildSpawner, Observation, ToolContext, ToolDefinition
+from openhands_tui.sdk.tool.context import DelegateTarget
 from openhands_tui.tools.delegate.registry import RegisteredAgent, registered_agents
 
 DEFAULT_LIMITS = {"max_delegation_depth": 3, "max_delegations_per_pair_per_turn": 2, "max_parallel": 4}
@@ -58,11 +60,13 @@ class DelegationObservation(Observation):
 class Delegator:
     """Cap bookkeeping for one parent agent, shared by its two delegation functions."""
 
-    def __init__(self, spawner: ChildSpawner, params: dict[str, Any]) -> None:
+    def __init__(self, spawner: ChildSpawner, params: dict[str, Any], offered: Sequence[DelegateTarget] = ()) -> None:
         self.spawner = spawner
         self.limits = {key: int(params.get(key, default)) for key, default in DEFAULT_LIMITS.items()}
         allowed = params.get("agents")
         known = {agent.name: agent for agent in registered_agents()}
+        for target in offered:  # the session's agent files; a strategy's own agent of a name wins
+            known.setdefault(target.name, RegisteredAgent(target.name, target.build, target.description))
         self.agents = {name: known[name] for name in allowed if name in known} if allowed else known
         self.pair_calls: Counter[tuple[int, str]] = Counter()
         self.running: Counter[str] = Counter()
@@ -222,5 +226,5 @@ class DelegateParallelTool(_DelegationTool):
 def create_delegate_tools(params: dict[str, Any], ctx: ToolContext) -> list[ToolDefinition[Any]]:
     if ctx.spawner is None:
         raise ValueError("DelegateTool needs an engine that can start child agents (ToolContext.spawner)")
-    delegator = Delegator(ctx.spawner, params)
+    delegator = Delegator(ctx.spawner, params, ctx.agents)
     return [DelegateTool(delegator), DelegateParallelTool(delegator)]

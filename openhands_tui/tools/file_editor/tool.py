@@ -10,7 +10,7 @@ from pydantic import Field
 
 from openhands_tui.sdk.detached import run_detached
 from openhands_tui.sdk.facts.subject import FileChange, FileOperation
-from openhands_tui.sdk.tool import Observation, RiskyAction, ToolContext, ToolDefinition
+from openhands_tui.sdk.tool import Action, Observation, RiskyAction, ToolContext, ToolDefinition
 from openhands_tui.tools.file_editor.editor import EditorError, EditResult, FileEditor
 
 Command = Literal["view", "create", "str_replace", "insert", "undo_edit"]
@@ -50,6 +50,18 @@ class FileEditorAction(RiskyAction):
     )
 
 
+class FileViewAction(Action):
+    """The arguments of a file editor that may only look (`params={"read_only": True}`): an agent
+    file that names only Read, Grep or Glob gets this one, and cannot be talked into writing."""
+
+    command: Literal["view"] = Field(description="view: show a file with line numbers, or list a directory.")
+    path: str = Field(description="File or directory path, absolute or relative to the workspace.")
+    view_range: list[int] | None = Field(
+        default=None,
+        description="[start, end] line numbers, 1-based and inclusive; end -1 means the last line.",
+    )
+
+
 class FileEditorObservation(Observation):
     command: str
     path: str
@@ -62,14 +74,19 @@ class FileEditorTool(ToolDefinition[FileEditorAction]):
         "View, create and edit text files. Edits are exact string replacements or line inserts; "
         "each change reports the edited region so you can check it."
     )
-    action_type = FileEditorAction
+    action_type: type[Action] = FileEditorAction
 
     @classmethod
     def create(cls, conv_state: Any = None, **params: Any) -> list[ToolDefinition[Any]]:
         """The SDK's factory: `register_tool(name, FileEditorTool)` works as in the SDK."""
         return list(create_file_editor(params, conv_state.context))
 
-    def __init__(self, ctx: ToolContext) -> None:
+    def __init__(self, ctx: ToolContext, *, read_only: bool = False) -> None:
+        if read_only:
+            self.action_type = FileViewAction
+            self.description = (
+                "View text files (with line numbers) and list directories. This agent may not change files."
+            )
         self.editor = FileEditor(ctx.workspace)
         #: The session's record of what its file editor wrote (the terminal's undo spares it).
         self.writes = ctx.editor_writes
@@ -104,9 +121,9 @@ class FileEditorTool(ToolDefinition[FileEditorAction]):
             self._rated[id(action)] = real
         operation: FileOperation = _OPERATIONS[action.command]
         before, after = {
-            "create": (None, action.file_text),
-            "str_replace": (action.old_str, action.new_str),
-            "insert": (None, action.new_str),
+            "create": (None, getattr(action, "file_text", None)),
+            "str_replace": (getattr(action, "old_str", None), getattr(action, "new_str", None)),
+            "insert": (None, getattr(action, "new_str", None)),
         }.get(action.command, (None, None))
         return FileChange(path=action.path, operation=operation, before=before, after=after)
 
@@ -164,4 +181,7 @@ class FileEditorTool(ToolDefinition[FileEditorAction]):
 
 
 def create_file_editor(params: dict[str, Any], ctx: ToolContext) -> list[FileEditorTool]:
-    return [FileEditorTool(ctx)]
+    unknown = sorted(set(params) - {"read_only"})
+    if unknown:
+        raise ValueError(f"FileEditorTool takes only the param read_only, not {unknown[0]!r}")
+    return [FileEditorTool(ctx, read_only=bool(params.get("read_only", False)))]
