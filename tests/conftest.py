@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -124,6 +125,17 @@ def forker() -> Iterator[WarmLauncher]:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
         launcher.ended(pid)
+
+
+def still_running_after(marker: str, seconds: float = 5.0) -> list[int]:
+    """The processes `live_processes(marker)` finds once `seconds` have passed without them all
+    ending. A jailed server ends a moment after it is stopped, not at once: the kernel kills the
+    rest of a PID namespace after its first process has died, and on a loaded machine that
+    moment was long enough for a check made at once to find the server still there."""
+    deadline = time.monotonic() + seconds
+    while (found := live_processes(marker)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return found
 
 
 def live_processes(marker: str) -> list[int]:

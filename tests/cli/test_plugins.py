@@ -176,7 +176,7 @@ def test_shipped_strategies_are_found_by_name_from_any_folder(workspace: Path) -
     unknown = run_tui("--strategy", "watrfall", "--describe", cwd=workspace)
     assert (
         unknown.returncode == 2
-        and "no such strategy (shipped: fanout, refine, review, solo, waterfall" in unknown.stderr
+        and "no such strategy (shipped: fanout, plan_execute, refine, review, solo, waterfall" in unknown.stderr
     )
 
 

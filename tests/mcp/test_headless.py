@@ -10,7 +10,7 @@ import pytest
 
 from openhands_tui.sdk.mcp_config import user_mcp_file
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
-from tests.conftest import live_processes, model_args, run_tui
+from tests.conftest import model_args, run_tui, still_running_after
 from tests.mcp.servers import EXITS_AT_START, MALFORMED, time_server
 
 pytestmark = pytest.mark.subprocess
@@ -32,4 +32,4 @@ def test_headless_run_warns_about_broken_servers_and_uses_the_good_one(serve, wo
     assert (
         json.loads(next(m for m in server.requests[1].messages if m["role"] == "tool")["content"])["timezone"] == "UTC"
     )
-    assert not live_processes(tag), "a server outlived the run"
+    assert not still_running_after(tag), "a server outlived the run"

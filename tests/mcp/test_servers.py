@@ -12,7 +12,7 @@ from openhands_tui.sdk.facts.event import Risk
 from openhands_tui.sdk.run.confirmation import Decision
 from openhands_tui.sdk.security.permissions import PermissionRule, PermissionSet
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
-from tests.conftest import live_processes, llm_for
+from tests.conftest import llm_for, still_running_after
 from tests.mcp.servers import EXITS_AT_START, HANGS, MALFORMED, HTTPServer, git_repo, git_server, time_server
 from tests.sdk.helpers import ScriptedConfirmer, run
 
@@ -53,7 +53,7 @@ async def test_pypi_and_http_servers_tools_reach_the_next_request(
         ("mcp", "web", "lookup"),
     ]
     assert {a.risk for a in actions} == {Risk.LOW}  # all three say readOnlyHint
-    assert not live_processes(tag), "the server outlived its session"
+    assert not still_running_after(tag), "the server outlived its session"
 
 
 async def test_failing_servers_are_warnings_and_the_run_goes_on(serve, workspace: Path) -> None:
@@ -72,7 +72,7 @@ async def test_failing_servers_are_warnings_and_the_run_goes_on(serve, workspace
     assert json.loads(_tool_results(server.requests[1])[0])["timezone"] == "UTC"
     offered = {tool["function"]["name"] for tool in server.requests[0].body["tools"]}
     assert not any(name.startswith(("exits__", "hangs__", "garbled__")) for name in offered)
-    assert not live_processes("time.sleep(60)"), "a failed server was left running"
+    assert not still_running_after("time.sleep(60)"), "a failed server was left running"
 
 
 async def test_how_the_servers_are_doing_reaches_subscribers_as_events(serve, workspace: Path, tmp_path: Path) -> None:
