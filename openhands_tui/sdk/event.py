@@ -8,6 +8,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 
 from openhands_tui.sdk.facts.event import (
+    SHOWN_TO_MODEL,
     ActionEvent,
     AgentErrorEvent,
     CondensationEvent,
@@ -34,7 +35,7 @@ class LLMConvertibleEvent(ABC):
     def to_llm_message(self) -> Message: ...
 
 
-for _shown in (SystemPromptEvent, MessageEvent, ActionEvent, ObservationEvent):
+for _shown in SHOWN_TO_MODEL:
     LLMConvertibleEvent.register(_shown)
 
 #: The SDK's names for the same events.

@@ -408,6 +408,10 @@ Event = Annotated[
 ]
 
 
+#: The events the model is shown (each has `to_llm_message()`): the SDK's `LLMConvertibleEvent`s.
+SHOWN_TO_MODEL = (SystemPromptEvent, MessageEvent, ActionEvent, ObservationEvent)
+
+
 @lru_cache(maxsize=1)
 def event_adapter() -> TypeAdapter[Event]:
     """Built on first use, not at import: the app's first frame should not wait for it."""
