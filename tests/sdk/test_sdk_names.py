@@ -288,6 +288,8 @@ def test_sdk_conversation_arguments_that_cannot_work_say_why(serve, workspace: P
         UnsupportedArgument, match=r"^Conversation\(secrets=\.\.\.\) is not supported by openhands_tui: "
     ):
         Conversation(agent=agent, workspace=workspace, secrets={"TOKEN": "x"})
+    with pytest.raises(UnsupportedArgument, match=r"^Conversation\(persistence_dir=\.\.\.\) is not supported"):
+        Conversation(agent=agent, workspace=workspace, persistence_dir=str(workspace / ".conversations"))
     conversation = Conversation(agent=agent, workspace=workspace)
     with pytest.raises(UnsupportedArgument, match="send_message\\(\\) with ImageContent is not supported"):
         from openhands_tui.sdk import ImageContent

@@ -19,7 +19,6 @@ import threading
 import weakref
 from collections.abc import Callable, Sequence
 from enum import StrEnum
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from openhands_tui.sdk.facts.event import ActionEvent, AgentErrorEvent, Event, LLMUsageEvent, ObservationEvent
@@ -167,7 +166,9 @@ class SDKCalls:
         "secrets": "the agent's shell gets the environment it was started with; export the secrets before starting",
         "token_callbacks": "streamed text arrives as text_delta events: pass a callback and look for them",
         "client_tools": "client-defined tools are not supported; register a ToolDefinition with register_tool",
-        "delete_on_close": "the conversation is stored only with persistence_dir, and kept",
+        "delete_on_close": "a conversation built in code is not stored, so there is nothing to delete",
+        "persistence_dir": "a conversation built in code is not stored; run the strategy with `tui`, which keeps "
+        "each session's events.jsonl, and continue one with --resume",
     }
 
     root: Any
@@ -188,7 +189,6 @@ class SDKCalls:
         callbacks: Sequence[ConversationCallbackType] | None = None,
         visualizer: Any = None,
         conversation_id: Any = None,
-        persistence_dir: str | Path | None = None,
         max_iteration_per_run: int | None = None,
         stuck_detection: bool = True,
         **unsupported: Any,
@@ -220,8 +220,6 @@ class SDKCalls:
         self._attention = threading.Event()
         self._asker: _AskTheCaller | None = None
         self._task: asyncio.Task[Any] | None = None
-        if persistence_dir is not None:
-            self.state.persistence_dir = str(persistence_dir)
 
     # -- the SDK's names for what this conversation already has
 
