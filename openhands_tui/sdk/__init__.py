@@ -19,10 +19,19 @@ if TYPE_CHECKING:
     from openhands_tui.sdk.agent import Agent
     from openhands_tui.sdk.context import AgentContext, KeywordTrigger, Skill, TaskTrigger
     from openhands_tui.sdk.context.condenser import Condenser, LLMSummarizingCondenser, NoOpCondenser
+    from openhands_tui.sdk.conversation import (
+        BaseConversation,
+        ConversationCallbackType,
+        ConversationExecutionStatus,
+        ConversationStats,
+        LocalConversation,
+        RemoteConversation,
+    )
+    from openhands_tui.sdk.event import HookExecutionEvent, LLMConvertibleEvent, MessageEvent
     from openhands_tui.sdk.facts.event import Event, Risk, Status
     from openhands_tui.sdk.llm.client import LLM, LLMResponse
     from openhands_tui.sdk.llm.message import ImageContent, Message, TextContent
-    from openhands_tui.sdk.llm.metrics import Metrics
+    from openhands_tui.sdk.llm.metrics import Metrics, TokenUsage
     from openhands_tui.sdk.run.confirmation import (
         ConfirmationMode,
         ConfirmationPolicy,
@@ -32,6 +41,7 @@ if TYPE_CHECKING:
     )
     from openhands_tui.sdk.run.conversation import Conversation, ConversationParts, RunOutcome
     from openhands_tui.sdk.strategy import Strategy, StrategyParam, load_strategy
+    from openhands_tui.sdk.subagent import register_agent, register_agent_if_absent
     from openhands_tui.sdk.tool import Action, Observation, Tool, ToolDefinition, ToolExecutor, register_tool
 
 #: Where each public name lives.
@@ -70,6 +80,19 @@ _HOMES = {
     "ToolDefinition": "openhands_tui.sdk.tool",
     "ToolExecutor": "openhands_tui.sdk.tool",
     "register_tool": "openhands_tui.sdk.tool",
+    # the SDK's names for what the engine has
+    "BaseConversation": "openhands_tui.sdk.conversation",
+    "ConversationCallbackType": "openhands_tui.sdk.conversation",
+    "ConversationExecutionStatus": "openhands_tui.sdk.conversation",
+    "ConversationStats": "openhands_tui.sdk.conversation",
+    "LocalConversation": "openhands_tui.sdk.conversation",
+    "RemoteConversation": "openhands_tui.sdk.conversation",
+    "HookExecutionEvent": "openhands_tui.sdk.event",
+    "LLMConvertibleEvent": "openhands_tui.sdk.event",
+    "MessageEvent": "openhands_tui.sdk.event",
+    "TokenUsage": "openhands_tui.sdk.llm.metrics",
+    "register_agent": "openhands_tui.sdk.subagent",
+    "register_agent_if_absent": "openhands_tui.sdk.subagent",
 }
 
 
@@ -84,23 +107,32 @@ __all__ = [
     "Action",
     "Agent",
     "AgentContext",
+    "BaseConversation",
     "Condenser",
     "ConfirmationMode",
     "ConfirmationPolicy",
     "ConfirmationRequest",
     "Confirmer",
     "Conversation",
+    "ConversationCallbackType",
+    "ConversationExecutionStatus",
     "ConversationParts",
+    "ConversationStats",
     "Decision",
     "Event",
+    "HookExecutionEvent",
     "ImageContent",
     "KeywordTrigger",
+    "LLMConvertibleEvent",
     "LLMResponse",
     "LLMSummarizingCondenser",
+    "LocalConversation",
     "Message",
+    "MessageEvent",
     "Metrics",
     "NoOpCondenser",
     "Observation",
+    "RemoteConversation",
     "Risk",
     "RunOutcome",
     "Skill",
@@ -109,11 +141,14 @@ __all__ = [
     "StrategyParam",
     "TaskTrigger",
     "TextContent",
+    "TokenUsage",
     "Tool",
     "ToolDefinition",
     "ToolExecutor",
     "get_logger",
     "load_strategy",
+    "register_agent",
+    "register_agent_if_absent",
     "register_tool",
 ]
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import Field
 
 from openhands_tui.sdk.critic.result import CriticResult
+from openhands_tui.sdk.facts.event import SHOWN_TO_MODEL
 from openhands_tui.sdk.model import StrictModel
 
 if TYPE_CHECKING:
@@ -86,8 +87,10 @@ class CriticBase(StrictModel, abc.ABC):
         raise NotImplementedError(f"{self.name} implements neither evaluate() nor review()")
 
     async def review(self, context: CriticContext) -> CriticResult:
-        """Judge one ending. By default: `evaluate` on a worker thread."""
-        return await asyncio.to_thread(self.evaluate, list(context.events), context.git_patch)
+        """Judge one ending. By default: `evaluate` on a worker thread, given (as in the SDK) the
+        events the model was shown: its system prompt, messages, tool calls and results."""
+        shown = [event for event in context.events if isinstance(event, SHOWN_TO_MODEL)]
+        return await asyncio.to_thread(self.evaluate, shown, context.git_patch)
 
     def get_followup_prompt(self, critic_result: CriticResult, iteration: int) -> str:
         """What the agent is told when it is sent back (round `iteration`, from 1)."""

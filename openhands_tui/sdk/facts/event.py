@@ -14,13 +14,16 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from enum import StrEnum
 from functools import lru_cache
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, TypeAdapter
 
 from openhands_tui.sdk.facts.risk import Risk  # events carry it; most code imports it from here
 from openhands_tui.sdk.facts.subject import Subject
 from openhands_tui.sdk.model import Model
+
+if TYPE_CHECKING:
+    from openhands_tui.sdk.llm.message import Message
 
 
 def _random_id() -> str:
@@ -85,6 +88,12 @@ class SystemPromptEvent(EventBase):
     content: str
     tools: list[dict[str, Any]] = Field(default_factory=list)
 
+    def to_llm_message(self) -> Message:
+        """The SDK's `LLMConvertibleEvent.to_llm_message()`: this event as a chat message."""
+        from openhands_tui.sdk.llm.message import Message
+
+        return Message(role="system", content=self.content)
+
 
 class MessageEvent(EventBase):
     """A user or assistant message. `context` holds blocks added for the model (workspace
@@ -101,6 +110,13 @@ class MessageEvent(EventBase):
     thinking: list[dict[str, Any]] = Field(default_factory=list)
     #: For a user message the engine sent (not the user): "critic" or "stop hook".
     source: str = ""
+
+    def to_llm_message(self) -> Message:
+        """As the model is sent it: a user message with the context added to it."""
+        from openhands_tui.sdk.llm.message import Message
+
+        text = "\n\n".join([self.content, *self.context]) if self.role == "user" and self.context else self.content
+        return Message(role=self.role, content=text)
 
 
 class TextDeltaEvent(EventBase):
@@ -134,6 +150,14 @@ class ActionEvent(EventBase):
     response_id: str | None = None
     parallel: int = Field(default=0, description="How many calls of the response ran side by side with it (0: alone).")
 
+    def to_llm_message(self) -> Message:
+        """The assistant's tool call, alone in its message (a response's calls are one message
+        in the history the model is sent)."""
+        from openhands_tui.sdk.llm.message import Message
+
+        call = {"name": self.tool_name, "arguments": self.raw_arguments if self.valid and self.raw_arguments else "{}"}
+        return Message(role="assistant", tool_calls=[{"id": self.tool_call_id, "type": "function", "function": call}])
+
 
 class ObservationEvent(EventBase):
     """What a tool call produced. `content` is exactly what the model is shown."""
@@ -144,6 +168,11 @@ class ObservationEvent(EventBase):
     content: str
     outcome: Literal["ok", "error", "rejected", "interrupted"] = "ok"
     data: dict[str, Any] = Field(default_factory=dict)
+
+    def to_llm_message(self) -> Message:
+        from openhands_tui.sdk.llm.message import Message
+
+        return Message(role="tool", content=self.content, name=self.tool_name, tool_call_id=self.tool_call_id)
 
 
 class AgentErrorEvent(EventBase):
@@ -391,6 +420,10 @@ Event = Annotated[
     | CriticResultEvent,
     Field(discriminator="kind"),
 ]
+
+
+#: The events the model is shown (each has `to_llm_message()`): the SDK's `LLMConvertibleEvent`s.
+SHOWN_TO_MODEL = (SystemPromptEvent, MessageEvent, ActionEvent, ObservationEvent)
 
 
 @lru_cache(maxsize=1)

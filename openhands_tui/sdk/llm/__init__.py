@@ -14,7 +14,7 @@ from openhands_tui.sdk.lazy_names import lazy_getattr
 
 if TYPE_CHECKING:
     from openhands_tui.sdk.llm.client import LLM
-    from openhands_tui.sdk.llm.message import ImageContent, Message, TextContent
+    from openhands_tui.sdk.llm.message import ImageContent, Message, TextContent, content_to_str
     from openhands_tui.sdk.llm.metrics import Metrics
     from openhands_tui.sdk.llm.response import LLMResponse
 
@@ -25,9 +25,10 @@ _HOMES = {
     "ImageContent": "openhands_tui.sdk.llm.message",
     "Message": "openhands_tui.sdk.llm.message",
     "TextContent": "openhands_tui.sdk.llm.message",
+    "content_to_str": "openhands_tui.sdk.llm.message",
 }
 
-__all__ = ["LLM", "ImageContent", "LLMResponse", "Message", "Metrics", "TextContent"]
+__all__ = ["LLM", "ImageContent", "LLMResponse", "Message", "Metrics", "TextContent", "content_to_str"]
 
 
 __getattr__ = lazy_getattr(__name__, _HOMES, globals())

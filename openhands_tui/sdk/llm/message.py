@@ -40,6 +40,9 @@ class Message(StrictModel):
     content: str | list[Content] = Field(default_factory=list, description="Text, or text and image parts.")
     name: str | None = Field(default=None, description="The tool's name, for a tool result.")
     tool_call_id: str | None = Field(default=None, description="The call a tool result answers.")
+    tool_calls: list[dict[str, Any]] = Field(
+        default_factory=list, description="An assistant message's tool calls, in the OpenAI shape."
+    )
 
     @property
     def text(self) -> str:
@@ -62,6 +65,8 @@ class Message(StrictModel):
             message["name"] = self.name
         if self.tool_call_id:
             message["tool_call_id"] = self.tool_call_id
+        if self.tool_calls:
+            message["tool_calls"] = self.tool_calls
         return message
 
 
@@ -78,3 +83,10 @@ def content_text(content: str | list[Any]) -> str:
         elif isinstance(part, str):
             parts.append(part)
     return "\n".join(parts)
+
+
+def content_to_str(content: str | list[Any]) -> list[str]:
+    """The SDK's `content_to_str`: the text of each part of a message's content."""
+    if isinstance(content, str):
+        return [content]
+    return [content_text([part]) for part in content]

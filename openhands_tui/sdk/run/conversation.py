@@ -9,6 +9,7 @@ import contextlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from openhands_tui.sdk.agent import Agent
 from openhands_tui.sdk.context.loader import LoadedMicroagents, load_microagents
@@ -38,6 +39,7 @@ from openhands_tui.sdk.run.loop import INTERRUPTED, run_agent
 from openhands_tui.sdk.run.outcome import Finished, RunOutcome, StoppedByHook
 from openhands_tui.sdk.run.plan_mode import approved_task, planning_when_stored
 from openhands_tui.sdk.run.runtime import Limits, Runtime
+from openhands_tui.sdk.run.sdk_calls import SDKCalls
 from openhands_tui.sdk.sandbox import SandboxPolicy
 from openhands_tui.sdk.security import RiskAnalyzer, RuleAnalyzer
 from openhands_tui.sdk.security.permissions import PermissionSet
@@ -113,19 +115,22 @@ class ConversationParts:
     hooks: LoadedHooks | None = None
 
 
-class Conversation:
+class Conversation(SDKCalls):
     """A root agent working in a workspace. Construct, `await run(task)`, `await close()`.
 
     `Conversation(agent=agent, workspace=path)` is the OpenHands SDK's call; everything else
-    a session is wired to comes as one `ConversationParts`."""
+    a session is wired to comes as one `ConversationParts`. The SDK's own arguments
+    (`callbacks`, `visualizer`, `max_iteration_per_run`...) and its synchronous calls
+    (`send_message`, `run()` from plain code, `state`...) are `SDKCalls`'."""
 
     def __init__(
         self,
         agent: Agent,
         *,
-        workspace: Path | str,
+        workspace: Path | str = ".",
         parts: ConversationParts | None = None,
         hook_config: HookConfig | None = None,
+        **sdk_arguments: Any,
     ) -> None:
         parts = parts or ConversationParts()
         workspace = Path(workspace).resolve()
@@ -168,6 +173,7 @@ class Conversation:
         self._opened = False
         wanted = parts.plan_mode
         self.runtime.plan_mode = planning_when_stored(self._history) if wanted is None else wanted
+        self._sdk_setup(**sdk_arguments)
 
     @property
     def status(self) -> Status:
@@ -264,22 +270,16 @@ class Conversation:
                     )
                 )
 
-    async def run(self, task: str | None = None, inputs: dict[str, str] | None = None) -> RunOutcome:
+    async def arun(self, task: str | None = None, inputs: dict[str, str] | None = None) -> RunOutcome:
         """Run until the root agent ends. Without `task`, continue a resumed session.
         A task starting with `/name` runs that task microagent with `inputs`."""
+        if task is None and self._pending:  # the SDK: send_message() then `await arun()`
+            return await self._run_pending(inputs)
         await self.open()
         if task is not None and task.strip():
-            self._title_from(task)
-            submitted = await self._prompt_hooks(task)
-            if isinstance(submitted, RunOutcome):
-                return submitted
-            command = find_task_command(task, self.runtime.microagents)
-            if command is None:
-                self.root.add_user_message(task, context_from_hooks=submitted)
-            else:
-                self.root.add_user_message(
-                    command.render(inputs or {}), task=command.skill, context_from_hooks=submitted
-                )
+            blocked = await self._submit(task, inputs)
+            if blocked is not None:
+                return blocked
         elif not self.root.has_work:
             raise SessionError("nothing to continue: the session has finished; give a new --task")
         outcome = await run_agent(self.root)
@@ -292,6 +292,19 @@ class Conversation:
                 update = {"status": Status.ERROR, "exit_code": exc.exit_code, "detail": str(exc)}
                 outcome = outcome.model_copy(update=update)
         return outcome
+
+    async def _submit(self, task: str, inputs: dict[str, str] | None = None) -> RunOutcome | None:
+        """Give the root agent `task` as the user; the outcome if a hook blocked it."""
+        self._title_from(task)
+        submitted = await self._prompt_hooks(task)
+        if isinstance(submitted, RunOutcome):
+            return submitted
+        command = find_task_command(task, self.runtime.microagents)
+        if command is None:
+            self.root.add_user_message(task, context_from_hooks=submitted)
+        else:
+            self.root.add_user_message(command.render(inputs or {}), task=command.skill, context_from_hooks=submitted)
+        return None
 
     async def _prompt_hooks(self, task: str) -> list[str] | RunOutcome:
         """UserPromptSubmit hooks: the context they add to the prompt, or the outcome of a prompt
@@ -317,7 +330,7 @@ class Conversation:
         first_line = one_line(task.strip().splitlines()[0])[:100]
         self.log.save_meta(title=self.bus.redactor.redact(first_line))
 
-    async def close(self) -> None:
+    async def aclose(self) -> None:
         if self._opened and self.runtime.hooks.has("SessionEnd"):
             given = hook_input(self.runtime, "SessionEnd", fields={"reason": "exit"})
             with contextlib.suppress(StoppedByHook):  # the session is ending anyway

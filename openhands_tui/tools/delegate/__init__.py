@@ -1,5 +1,6 @@
 """Delegation: register agents, and let an agent hand tasks to them as tool calls."""
 
+from openhands_tui.sdk.conversation.visualizer import DefaultConversationVisualizer
 from openhands_tui.tools.delegate.registry import (
     DelegationError,
     RegisteredAgent,
@@ -16,6 +17,9 @@ from openhands_tui.tools.delegate.tool import (
     create_delegate_tools,
 )
 
+#: The SDK's visualizer for conversations that delegate: the default one shows delegations too.
+DelegationVisualizer = DefaultConversationVisualizer
+
 __all__ = [
     "DEFAULT_LIMITS",
     "DelegateAction",
@@ -23,6 +27,7 @@ __all__ = [
     "DelegateParallelTool",
     "DelegateTool",
     "DelegationError",
+    "DelegationVisualizer",
     "RegisteredAgent",
     "create_delegate_tools",
     "get_agent",
