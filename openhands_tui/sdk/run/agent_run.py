@@ -1,7 +1,8 @@
 """One agent's side of a run: its history, its live tools, and one step at a time.
 
-A step asks the model once (condensing the history first when it has outgrown the window),
-records what it said and what it cost, and hands the tool calls to `actions.carry_out`. How a
+A step asks the model once (`model_calls.py`: condensing the history first when it has outgrown
+the window), records what it said and what it cost, and hands the tool calls to
+`actions.carry_out`. How a
 step ends the run — finished, stuck, a limit, a failure — is an exception for the run loop
 (`run/loop.py`) to handle in one place.
 """
@@ -21,37 +22,31 @@ from openhands_tui.sdk.context.agent_context import (
     triggered_skills,
     workspace_block,
 )
-from openhands_tui.sdk.context.condenser import ContextGauge, Reason, condense, truncation_plan
+from openhands_tui.sdk.context.condenser import ContextGauge
 from openhands_tui.sdk.context.skill import Skill
-from openhands_tui.sdk.errors import LLMContextWindowError, LLMUnsupportedParameterError
 from openhands_tui.sdk.facts.event import (
     ActionEvent,
     AgentErrorEvent,
-    CondensationEvent,
     Event,
     EventBase,
-    LLMUsageEvent,
     MessageEvent,
     MicroagentTriggeredEvent,
-    ResultsTruncatedEvent,
     Status,
     StatusEvent,
     SystemPromptEvent,
-    TextDeltaEvent,
     new_id,
 )
 from openhands_tui.sdk.hooks.engine import HookEngine
 from openhands_tui.sdk.hooks.sources import code_source, paths_to_protect
-from openhands_tui.sdk.llm.client import LLM, LLMResponse
-from openhands_tui.sdk.llm.provider import prefix_key
+from openhands_tui.sdk.llm.client import LLM
 from openhands_tui.sdk.mcp_config import microagent_servers
 from openhands_tui.sdk.mcp_port import MCPTools
 from openhands_tui.sdk.run.actions import carry_out, interrupted_observation, prepare, resume_calls, unfinished_actions
 from openhands_tui.sdk.run.answer_ending import CUT_OFF_CALL, AnswerEndings, CallIds
 from openhands_tui.sdk.run.ending_review import EndingReview, judge
-from openhands_tui.sdk.run.hook_points import fire, hook_input
 from openhands_tui.sdk.run.messages import MessageBuilder
-from openhands_tui.sdk.run.outcome import Finished, LimitReached, RunFailed, StuckDetected
+from openhands_tui.sdk.run.model_calls import ModelCalls
+from openhands_tui.sdk.run.outcome import Finished, LimitReached, StuckDetected
 from openhands_tui.sdk.run.plan_mode import PLAN_MODE_NOTE, READ_ONLY_NOTE
 from openhands_tui.sdk.run.prefix_share import PrefixShare
 from openhands_tui.sdk.run.runtime import Runtime
@@ -99,7 +94,8 @@ class AgentRun:
         #: Set by the parent for siblings that may share this agent's prompt prefix: its first
         #: call lets one of them write the prefix to the provider's cache before the others.
         self.shared_prefix: PrefixShare | None = None
-        self._prefix_key: str | None = None
+        #: Its calls to its model (condensing, streaming, retries, cost).
+        self.model_calls = ModelCalls(self)
         #: MCP servers this agent wants; their tools join before its next model call.
         self.mcp = MCPTools(runtime.mcp, self._warn, runtime.bus.redactor.add)
         #: This agent's own events, as published (what its critic judges).
@@ -321,8 +317,8 @@ class AgentRun:
         if self.mcp.pending:
             await self._attach_mcp()
         response_id = new_id()
-        response = await self._ask(response_id)
-        self._record_usage(response, response_id)
+        response = await self.model_calls.ask(response_id)
+        self.model_calls.record_usage(response, response_id)
         thinking = recorded_thinking(response, self.runtime.bus.redactor)
         if response.text or thinking or not response.tool_calls:
             said = self.record(
@@ -360,99 +356,11 @@ class AgentRun:
     async def ask_model(self, llm: LLM, messages: list[dict[str, Any]]) -> str:
         """One call to another model on this agent's behalf (a critic's): recorded and charged here."""
         response = await llm.complete(messages)
-        self._record_usage(response, new_id(), llm.model)
+        self.model_calls.record_usage(response, new_id(), llm.model)
         return response.text
 
     def child_runs(self) -> ChildSpawner | None:
         return self._spawner(self) if self._spawner is not None else None
-
-    async def _ask(self, response_id: str) -> LLMResponse:
-        """One model call. Condenses first when the history has grown too big for the window,
-        and once more, with one retry, if the provider still says it does not fit."""
-        window = self.agent.llm.window()
-        reason = self.gauge.due(self.agent.condenser, self.builder.messages, window)
-        if reason is not None:
-            await self._condense(reason, window)
-        try:
-            return await self._complete(response_id)
-        except LLMContextWindowError as exc:
-            if not await self._condense("overflow", window):
-                raise RunFailed(f"the conversation does not fit the model's context window ({exc})") from None
-        try:
-            return await self._complete(response_id)
-        except LLMContextWindowError as exc:
-            raise RunFailed(
-                f"the conversation does not fit the model's context window, even condensed ({exc})"
-            ) from None
-
-    async def _complete(self, response_id: str) -> LLMResponse:
-        messages = self.builder.messages
-        sent = len(messages)
-        if self._prefix_key is None:
-            self._prefix_key = prefix_key(messages, self.schemas)
-        accepted = await self._take_turn_writing_prefix()
-        try:
-            response = await self.agent.llm.complete(
-                messages,
-                self.offered_schemas(),
-                on_text=lambda delta: self._stream(delta, response_id),
-                on_thinking=lambda delta: self._stream(delta, response_id, thinking=True),
-                on_retry=self._retrying,
-                cache_key=self._prefix_key,
-                on_accepted=accepted,
-            )
-        finally:
-            if accepted is not None:
-                accepted()  # a failed first call must not keep its siblings waiting
-        self.gauge.reported(sent, response.usage.prompt_tokens)
-        return response
-
-    async def _take_turn_writing_prefix(self) -> Callable[[], None] | None:
-        """The first call of an agent with siblings: the first sibling writes the prefix they
-        share, the others wait until its answer has begun. Returns what the writer calls then."""
-        share, self.shared_prefix = self.shared_prefix, None  # the first call only
-        if share is None or self._prefix_key is None or not self.agent.llm.writes_cache_explicitly():
-            return None
-        return await share.claim(f"{self.agent.llm.model}|{self._prefix_key}")
-
-    def _retrying(self, attempt: int, delay: float, error: Exception) -> None:
-        if isinstance(error, LLMUnsupportedParameterError):
-            note = "asking again without it (token counts are litellm's estimate unless the provider reports them)"
-            self.record(AgentErrorEvent, error=f"{error}; {note}")
-            return
-        self.record(AgentErrorEvent, error=f"model call failed ({error}); retry {attempt} in {delay:.1f}s")
-
-    async def _condense(self, reason: Reason, window: int | None) -> bool:
-        """Summarise the middle of the history; then, if what must be kept still does not fit,
-        shorten the biggest tool results. False if neither could make room."""
-        config = self.agent.condenser
-        if config is None:
-            return False
-        if self.runtime.hooks_for(self.agent_id).has("PreCompact"):
-            fields = {"trigger": "auto", "custom_instructions": ""}
-            await fire(self, self.runtime, hook_input(self.runtime, "PreCompact", fields=fields, match_value="auto"))
-        condensed = await condense(self.builder.messages, config, self.agent.llm, self.gauge, reason, window)
-        if condensed is not None:
-            fields, response = condensed
-            if response is not None:
-                self._record_usage(response, new_id())
-            self.record(CondensationEvent, **fields)
-        plan = truncation_plan(self.builder.messages, self.gauge, window, 0.5 if reason == "overflow" else 0.9)
-        if plan is not None:
-            self.gauge.forget()
-            self.record(ResultsTruncatedEvent, **plan)
-        return condensed is not None or plan is not None
-
-    def _stream(self, delta: str, response_id: str, thinking: bool = False) -> None:
-        self.runtime.bus.publish(
-            TextDeltaEvent(
-                agent_id=self.agent_id,
-                parent_agent_id=self.parent_id,
-                delta=delta,
-                response_id=response_id,
-                thinking=thinking,
-            )
-        )
 
     def _charge_iteration(self) -> None:
         limit = self.agent.max_iterations
@@ -460,24 +368,6 @@ class AgentRun:
             raise LimitReached(f"{self.agent.name} reached its iteration limit ({limit} model calls)")
         self.runtime.limits.charge_iteration()
         self.iterations += 1
-
-    def _record_usage(self, response: LLMResponse, response_id: str, model: str | None = None) -> None:
-        usage = response.usage
-        if usage.cost:
-            self.runtime.limits.cost += usage.cost
-        self.record(
-            LLMUsageEvent,
-            model=model or self.agent.llm.model,
-            response_id=response_id,
-            prompt_tokens=usage.prompt_tokens,
-            completion_tokens=usage.completion_tokens,
-            cache_read_tokens=usage.cache_read_tokens,
-            cache_write_tokens=usage.cache_write_tokens,
-            reasoning_tokens=usage.reasoning_tokens,
-            cost=usage.cost,
-            latency_ms=round(response.latency_ms, 2),
-            retries=response.retries,
-        )
 
     def _answer_without_tools(self, text: str, cut: bool = False) -> None:
         """A plain answer ends the run, like `finish`, unless it could not be the last word:
