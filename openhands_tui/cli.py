@@ -31,6 +31,7 @@ from openhands_tui.cli_inspect import (  # noqa: E402
 )
 from openhands_tui.cli_mcp import mcp_app  # noqa: E402
 from openhands_tui.cli_plugin import plugin_app  # noqa: E402
+from openhands_tui.cli_rewind import rewind_command  # noqa: E402
 from openhands_tui.cli_usage import (  # noqa: E402
     HELP_EPILOG,
     SandboxChoice,
@@ -175,6 +176,21 @@ def main_command(
         bool,
         typer.Option("--approve-plan", help="With --resume: carry out the session's last plan (--task adds a note)."),
     ] = False,
+    fork: Annotated[
+        bool,
+        typer.Option("--fork", help="With --resume: continue in a new session, a copy of that one's history."),
+    ] = False,
+    fork_at: Annotated[
+        int | None,
+        typer.Option("--at", min=1, metavar="TURN", help="With --fork: copy the history up to before this turn."),
+    ] = None,
+    no_checkpoints: Annotated[
+        bool,
+        typer.Option(
+            "--no-checkpoints",
+            help="Keep no checkpoints of the workspace's files (`tui rewind` can then not restore them).",
+        ),
+    ] = False,
     max_iterations: Annotated[
         int | None,
         typer.Option(min=1, metavar="N", help="Most model calls for the whole run, all agents together."),
@@ -235,7 +251,14 @@ def main_command(
             plan=True if plan else None,
             approve_plan=approve_plan,
             agent=agent,
+            fork=fork,
+            fork_at=fork_at,
+            checkpoints=not no_checkpoints,
         )
+        if (fork or fork_at is not None) and not resume:
+            raise fail("--fork copies a stored session: use it with --resume ID")
+        if fork_at is not None and not fork:
+            raise fail("--at TURN says where a --fork begins: add --fork")
         if approve_plan and (plan or not resume or not headless):
             raise fail(
                 "--approve-plan carries out a headless --plan session's plan: use it with --resume ID --headless"
@@ -319,6 +342,9 @@ app.command("hooks", short_help="List the hooks a session here would run: event,
 )
 app.command("risk", short_help="Rate an action LOW / MEDIUM / HIGH with the rule-based analyzer, and say why.")(
     risk_command
+)
+app.command("rewind", short_help="List a session's turns, or rewind it to before one: files, conversation or both.")(
+    rewind_command
 )
 
 

@@ -23,7 +23,7 @@ from openhands_tui.sdk.context.loader import load_microagents
 from openhands_tui.sdk.context.tasks import find_task_command, parse_inputs
 from openhands_tui.sdk.errors import OpenHandsTUIError, SessionError, SettingsError, StrategyError
 from openhands_tui.sdk.facts.event import Event
-from openhands_tui.sdk.facts.store import SessionLog, SessionMeta, SessionStore, new_session_id
+from openhands_tui.sdk.facts.store import LoadResult, SessionLog, SessionMeta, SessionStore, new_session_id
 from openhands_tui.sdk.files.read import open_regular_for_append
 from openhands_tui.sdk.hooks.sources import load_hooks
 from openhands_tui.sdk.llm.client import LLM
@@ -49,6 +49,9 @@ from openhands_tui.sdk.strategy import (
     parse_param_flags,
 )
 from openhands_tui.sdk.terminal_text import one_line
+from openhands_tui.sdk.timeline.fork import CHECKPOINT_INDEX, fork_session
+from openhands_tui.sdk.timeline.history import effective_history
+from openhands_tui.sdk.timeline.shadow_repo import ShadowRepo, shadow_repository
 
 __all__ = [
     "BUILTIN_SOLO",
@@ -208,11 +211,8 @@ def _launch(
     history: list[Event] = []
     warnings: list[str] = []
     if options.resume:
-        log = store.open(options.resume)
-        opened.append(log)
-        log.lock()
-        loaded = log.load()
-        history, warnings = loaded.events, loaded.warnings
+        log, loaded = _open_stored(store, options, opened)
+        history, warnings = effective_history(loaded.events), loaded.warnings
     meta = log.meta if log else None
     if meta is not None and options.base_url is None and meta.model == DEMO_MODEL:
         raise SettingsError(
@@ -326,6 +326,7 @@ def _launch(
         trusted=trusted,
         hooks=hooks,
         agents=from_files.targets,
+        checkpoints=session_checkpoints(store, log, workspace) if options.checkpoints else None,
     )
     conversation = Conversation(agent, workspace=workspace, parts=parts)
     log.save_meta(sandbox=sandbox.mode)
@@ -343,6 +344,26 @@ def _launch(
         trust_requests=trust_requests,
         sandbox=sandbox_text,
     )
+
+
+def session_checkpoints(store: SessionStore, log: SessionLog, workspace: Path) -> ShadowRepo:
+    """Where a session's checkpoints of `workspace` are kept (the workspace's shadow repository)
+    and taken from (the session's own index): for the session, and for `tui rewind`."""
+    return ShadowRepo(shadow_repository(store.root.parent, workspace), workspace, log.directory / CHECKPOINT_INDEX)
+
+
+def _open_stored(
+    store: SessionStore, options: LaunchOptions, opened: list[SessionLog]
+) -> tuple[SessionLog, LoadResult]:
+    """The session `--resume` names, locked (and read); with `--fork`, a new session copied
+    from it (the origin is only read: it may be in use)."""
+    assert options.resume is not None
+    log = store.open(options.resume)
+    if options.fork:
+        log = fork_session(store, log, log.load(repair=False).events, options.fork_at)
+    opened.append(log)
+    log.lock()
+    return log, log.load()
 
 
 def _note_earlier_strategies(store: SessionStore, workspace: Path, trusted: TrustedFiles) -> None:

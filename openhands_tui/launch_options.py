@@ -45,3 +45,9 @@ class LaunchOptions:
     approve_plan: bool = False
     #: Run this agent file's agent (`tui agents`) as the root agent.
     agent: str | None = None
+    #: With `resume`: continue in a new session, a copy of that one's history (`--fork`), up to
+    #: before turn `fork_at` (None: all of it).
+    fork: bool = False
+    fork_at: int | None = None
+    #: Keep a checkpoint of the workspace's files before each turn (`--no-checkpoints`: not).
+    checkpoints: bool = True

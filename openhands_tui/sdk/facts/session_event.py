@@ -17,12 +17,15 @@ from openhands_tui.sdk.facts.event_base import EventBase
 
 class CheckpointEvent(EventBase):
     """The workspace's files as they were at a moment, kept as a tree in the session's shadow
-    repository (`sdk/timeline/shadow_repo.py`), never in the user's own git."""
+    repository (`sdk/timeline/shadow_repo.py`), never in the user's own git. A turn's checkpoint
+    is taken while the model reads the message (before any tool runs), so it is recorded after
+    the message it belongs to, and names it."""
 
     kind: Literal["checkpoint"] = "checkpoint"
     purpose: Literal["turn", "rewind"] = Field(
         default="turn", description="turn: before a user turn; rewind: before a rewind, to undo it."
     )
+    turn_event: str = Field(default="", description="The id of the user's message it was taken before.")
     tree: str = Field(default="", description="The git tree id in the shadow repository; empty if none was taken.")
     files: int = 0
     skipped: list[str] = Field(default_factory=list, description="What was left out, and why.")

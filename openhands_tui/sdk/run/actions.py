@@ -206,6 +206,8 @@ def _unrun_summary(prepared: PreparedCall) -> str:
 
 async def carry_out(actor: Actor, runtime: Runtime, calls: list[PreparedCall], response_id: str) -> str | None:
     """Run one response's calls in order; return the `finish` message if the task ended."""
+    if runtime.checkpoints is not None:  # the files as they were before the turn, kept first
+        await runtime.checkpoints.settle()
     groups = _concurrent_groups(calls)
     for index, group in enumerate(groups):
         for prepared in group:

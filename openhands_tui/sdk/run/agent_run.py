@@ -233,7 +233,7 @@ class AgentRun:
 
     def add_user_message(
         self, text: str, task: Skill | None = None, *, context_from_hooks: Sequence[str] = (), source: str = ""
-    ) -> None:
+    ) -> MessageEvent:
         """Send `text` as the user; the first message carries the workspace context (with the
         always-on microagents) and any message carries the knowledge its words trigger, each
         microagent once per conversation. `task` is the task microagent `text` came from.
@@ -260,9 +260,10 @@ class AgentRun:
         self.user_messages += 1
         if not source:
             self.turn, self.latest_task = self.turn + 1, text
-        self.record(MessageEvent, role="user", content=text, context=context, source=source)
+        message = self.record(MessageEvent, role="user", content=text, context=context, source=source)
         for skill, why in fired:
             self._triggered(skill, why)
+        return message
 
     def _triggered(self, skill: Skill, keyword: str | None) -> None:
         self.injected_skills.add(skill.name)

@@ -47,6 +47,9 @@ from openhands_tui.sdk.security.secrets import Redactor
 from openhands_tui.sdk.security.trust import TrustRequest
 from openhands_tui.sdk.security.trusted import RUNS_AS_HOOK, TrustedFiles
 from openhands_tui.sdk.terminal_text import one_line
+from openhands_tui.sdk.timeline.checkpointer import Checkpoints
+from openhands_tui.sdk.timeline.history import child_ids_taken
+from openhands_tui.sdk.timeline.shadow_repo import ShadowRepo
 from openhands_tui.sdk.tool.context import DelegateTarget
 
 
@@ -105,6 +108,9 @@ class ConversationParts:
     #: Agents any delegating agent may call besides its strategy's own (agent files).
     agents: Sequence[DelegateTarget] = ()
 
+    #: Where the workspace's checkpoints are kept (None: none are taken).
+    checkpoints: ShadowRepo | None = None
+
     # -- budgets
     #: Model calls and dollars for the whole delegation tree (None: Limits(), 200 calls).
     limits: Limits | None = None
@@ -158,6 +164,7 @@ class Conversation(SDKCalls):
             agents=list(parts.agents),
             trust_project=parts.trust_project,
             trusted=trusted,
+            checkpoints=Checkpoints(parts.checkpoints, self.bus.publish) if parts.checkpoints is not None else None,
         )
         self._hooks = parts.hooks or LoadedHooks()
         for source in self._hooks.sources:
@@ -257,7 +264,7 @@ class Conversation(SDKCalls):
         as interrupted (their parent's delegate call is reported interrupted too)."""
         opened = {e.agent_id: e for e in self._history if isinstance(e, DelegationOpenedEvent)}
         closed = {e.agent_id for e in self._history if isinstance(e, DelegationClosedEvent)}
-        self.runtime.agents_started = len(opened)
+        self.runtime.agents_started = child_ids_taken(self._history)
         for child_id, event in opened.items():
             if child_id not in closed:
                 self.bus.publish(
@@ -301,9 +308,12 @@ class Conversation(SDKCalls):
             return submitted
         command = find_task_command(task, self.runtime.microagents)
         if command is None:
-            self.root.add_user_message(task, context_from_hooks=submitted)
+            message = self.root.add_user_message(task, context_from_hooks=submitted)
         else:
-            self.root.add_user_message(command.render(inputs or {}), task=command.skill, context_from_hooks=submitted)
+            rendered = command.render(inputs or {})
+            message = self.root.add_user_message(rendered, task=command.skill, context_from_hooks=submitted)
+        if self.runtime.checkpoints is not None:
+            self.runtime.checkpoints.begin(message.id)
         return None
 
     async def _prompt_hooks(self, task: str) -> list[str] | RunOutcome:
@@ -336,6 +346,8 @@ class Conversation(SDKCalls):
             with contextlib.suppress(StoppedByHook):  # the session is ending anyway
                 await fire(self.root, self.runtime, given)
         await self.runtime.hooks.aclose()
+        if self.runtime.checkpoints is not None:
+            await self.runtime.checkpoints.aclose()
         await self.root.close()
         if self.runtime.mcp is not None:
             await self.runtime.mcp.aclose()  # no server outlives its session

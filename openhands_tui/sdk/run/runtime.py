@@ -23,6 +23,7 @@ from openhands_tui.sdk.security import RiskAnalyzer
 from openhands_tui.sdk.security.permissions import PermissionSet
 from openhands_tui.sdk.security.session_trust import SessionTrust
 from openhands_tui.sdk.security.trusted import TrustedFiles
+from openhands_tui.sdk.timeline.checkpointer import Checkpoints
 from openhands_tui.sdk.tool.context import DelegateTarget
 
 
@@ -84,6 +85,10 @@ class Runtime:
     editor_writes: EditorWrites = field(default_factory=EditorWrites)
     #: The session's hooks (the user's, a trusted project's, the strategy's); None: none.
     hooks: HookEngine = field(default=None)  # type: ignore[assignment]
+
+    #: The workspace's checkpoints before each user turn (None: none are kept); every agent's
+    #: first tool of a turn waits for the turn's checkpoint.
+    checkpoints: Checkpoints | None = None
 
     #: Sub-agents with hooks of their own (the session's plus theirs), by agent id.
     agent_hooks: dict[str, HookEngine] = field(default_factory=dict)

@@ -9,10 +9,11 @@ so one rule covers both and any sequence of them, in one pass over the log.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from openhands_tui.sdk.facts.event import CheckpointEvent, Event, MessageEvent, RewindEvent
+from openhands_tui.sdk.facts.event import CheckpointEvent, DelegationOpenedEvent, Event, MessageEvent, RewindEvent
 from openhands_tui.sdk.terminal_text import one_line
 
 
@@ -41,8 +42,7 @@ class Turn:
     """One message the user gave the root agent, and where rewinding to it goes back to."""
 
     number: int
-    #: The event the conversation returns to the state before (the turn's checkpoint, else the
-    #: message itself).
+    #: The user's message: rewinding to the turn returns to the state just before it.
     event_id: str
     text: str
     timestamp: str
@@ -54,37 +54,53 @@ class Turn:
 
 def turns(history: Sequence[Event]) -> list[Turn]:
     """The user's turns in an (effective) history, numbered from 1, each with the checkpoint
-    taken just before it. Messages the engine sent (a critic's follow-up) are not turns."""
+    taken for it. Messages the engine sent (a critic's follow-up) are not turns."""
+    checkpoints = {
+        event.turn_event: event
+        for event in history
+        if isinstance(event, CheckpointEvent) and event.purpose == "turn" and event.turn_event
+    }
     found: list[Turn] = []
-    checkpoint: CheckpointEvent | None = None
     for event in history:
-        if isinstance(event, CheckpointEvent) and event.agent_id == "root" and event.purpose == "turn":
-            checkpoint = event
-        elif isinstance(event, MessageEvent) and event.role == "user" and event.agent_id == "root" and not event.source:
-            note = ""
-            if checkpoint is None:
-                note = "no checkpoint of the files was taken"
-            elif checkpoint.problem:
-                note = checkpoint.problem
-            elif checkpoint.skipped:
-                note = f"{len(checkpoint.skipped)} file(s) not kept: " + "; ".join(checkpoint.skipped[:3])
-            found.append(
-                Turn(
-                    number=len(found) + 1,
-                    event_id=checkpoint.id if checkpoint is not None else event.id,
-                    text=one_line(event.content)[:200],
-                    timestamp=event.timestamp,
-                    tree=checkpoint.tree if checkpoint is not None else "",
-                    checkpoint_note=note,
-                )
+        if not (isinstance(event, MessageEvent) and event.role == "user" and event.agent_id == "root"):
+            continue
+        if event.source:
+            continue
+        checkpoint = checkpoints.get(event.id)
+        found.append(
+            Turn(
+                number=len(found) + 1,
+                event_id=event.id,
+                text=one_line(event.content)[:200],
+                timestamp=event.timestamp,
+                tree=checkpoint.tree if checkpoint is not None else "",
+                checkpoint_note=_note(checkpoint),
             )
-            checkpoint = None
-        elif isinstance(event, MessageEvent) and event.agent_id == "root" and event.role == "assistant":
-            checkpoint = None  # a checkpoint belongs to the user message right after it
+        )
     return found
+
+
+def _note(checkpoint: CheckpointEvent | None) -> str:
+    if checkpoint is None:
+        return "no checkpoint of the files was taken"
+    if checkpoint.problem:
+        return checkpoint.problem
+    if checkpoint.skipped:
+        return f"{len(checkpoint.skipped)} file(s) not kept: " + "; ".join(checkpoint.skipped[:3])
+    return ""
 
 
 def last_rewind(history: Sequence[Event]) -> RewindEvent | None:
     """The most recent rewind still in effect: what an undo takes back (with whatever the
     session did after it)."""
     return next((event for event in reversed(history) if isinstance(event, RewindEvent)), None)
+
+
+def child_ids_taken(events: Sequence[Event]) -> int:
+    """How many sub-agent ids are taken (`coder-7` takes 7), counting children a rewind took out
+    of the history (each rewind says how many there were): a new child never gets the id of one
+    still in the log."""
+    opened = [event.agent_id for event in events if isinstance(event, DelegationOpenedEvent)]
+    numbers = [int(found.group(1)) for agent_id in opened if (found := re.search(r"-(\d+)$", agent_id))]
+    rewound = [event.agents_started for event in events if isinstance(event, RewindEvent)]
+    return max([len(opened), *numbers, *rewound])
