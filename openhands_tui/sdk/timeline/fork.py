@@ -8,7 +8,6 @@ objects are shared (they are kept per workspace, and never change once written).
 
 from __future__ import annotations
 
-import contextlib
 import shutil
 
 from openhands_tui.sdk.errors import StorageError
@@ -56,6 +55,4 @@ def fork_session(store: SessionStore, origin: SessionLog, events: list[Event], a
         shutil.rmtree(fork.directory, ignore_errors=True)
         raise
     fork.close()
-    with contextlib.suppress(OSError):  # a head start for the fork's first checkpoint, nothing more
-        shutil.copyfile(origin.directory / CHECKPOINT_INDEX, fork.directory / CHECKPOINT_INDEX)
     return fork

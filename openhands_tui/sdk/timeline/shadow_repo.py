@@ -22,8 +22,10 @@ MAX_CHANGED changed files in one snapshot is no checkpoint at all.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import shutil
 import stat
 import subprocess
 import time
@@ -33,6 +35,8 @@ from pathlib import Path
 MAX_FILE_BYTES = 10 * 1024 * 1024
 MAX_NEW_BYTES = 512 * 1024 * 1024
 MAX_CHANGED = 100_000
+#: The workspace's latest index, in its shadow repository: where a new session's index starts.
+SHARED_INDEX = "latest-index"
 #: git may take this long for one step (hashing a large first snapshot).
 TIMEOUT = 300.0
 
@@ -94,12 +98,31 @@ class ShadowRepo:
         started = time.monotonic()
         try:
             self._ensure()
+            self._seed_index()
             skipped = self._stage()
             tree = self._git("write-tree").decode().strip()
             files = self._git("ls-files", "-z").count(b"\0")
         except CheckpointError as exc:
             return Snapshot(problem=str(exc), seconds=time.monotonic() - started)
+        self._share_index()
         return Snapshot(tree=tree, files=files, skipped=skipped, seconds=time.monotonic() - started)
+
+    def _seed_index(self) -> None:
+        """A session's first snapshot starts from the index the workspace's last snapshot left
+        (another session's, or this one's origin's): only files changed since are read again,
+        not all of them (10,000 files: 35 ms instead of seconds)."""
+        if not self.index.exists():
+            # copy2 keeps the index's time: git re-reads a file whose time is not older than the
+            # index it is in (racy git), and a fresher copy would hide such a file's change
+            with contextlib.suppress(OSError):
+                shutil.copy2(self.repository / SHARED_INDEX, self.index)
+
+    def _share_index(self) -> None:
+        shared = self.repository / SHARED_INDEX
+        spare = shared.with_name(f"{SHARED_INDEX}.{os.getpid()}")
+        with contextlib.suppress(OSError):  # only a head start for the next session: never an error
+            shutil.copy2(self.index, spare)
+            os.replace(spare, shared)
 
     def _stage(self) -> list[str]:
         """Bring the index up to the workspace; returns what was left out, and why."""
@@ -108,14 +131,18 @@ class ShadowRepo:
         if len(paths) > MAX_CHANGED:
             raise CheckpointError(f"{len(paths):,} files changed since the last checkpoint (more than {MAX_CHANGED:,})")
         update: list[bytes] = []
-        drop: list[bytes] = []  # kept before, too big now: not kept, so a restore leaves it alone
+        drop: list[bytes] = []  # gone, or too big now: not kept, so a restore leaves it alone
         skipped: list[str] = []
         new_bytes = 0
+        folders = _Folders(self.workspace)
         for path in paths:
+            if not folders.real(os.fsdecode(path)):  # under a symlink or a file now: gone from here
+                drop.append(path)
+                continue
             try:
                 info = os.lstat(self.workspace / os.fsdecode(path))
             except FileNotFoundError:
-                update.append(path)  # deleted: --remove takes it out
+                drop.append(path)
                 continue
             except OSError as exc:
                 skipped.append(f"{os.fsdecode(path)} ({exc.strerror})")
@@ -135,10 +162,10 @@ class ShadowRepo:
                 continue
             new_bytes += info.st_size
             update.append(path)
-        if update:
-            self._git("update-index", "-z", "--add", "--remove", "--stdin", stdin=b"\0".join(update) + b"\0")
-        if drop:
+        if drop:  # first: a folder's files go before a symlink of the folder's name comes
             self._git("update-index", "-z", "--force-remove", "--stdin", stdin=b"\0".join(drop) + b"\0")
+        if update:
+            self._git("update-index", "-z", "--add", "--replace", "--stdin", stdin=b"\0".join(update) + b"\0")
         return skipped
 
     # -- restoring
@@ -184,6 +211,26 @@ class ShadowRepo:
         for setting in _SETTINGS:
             command += ["-c", setting]
         return _run([*command, *args], environment, stdin, cwd=self.workspace)
+
+
+class _Folders:
+    """Whether a path's folders are all real folders of the workspace (not a symlink to
+    elsewhere, nor a file now), each folder looked at once per snapshot."""
+
+    def __init__(self, workspace: Path) -> None:
+        self.workspace = workspace
+        self._seen: dict[str, bool] = {"": True}
+
+    def real(self, path: str) -> bool:
+        folder = os.path.dirname(path)
+        known = self._seen.get(folder)
+        if known is None:
+            try:
+                is_folder = stat.S_ISDIR(os.lstat(self.workspace / folder).st_mode)
+            except OSError:
+                is_folder = False
+            known = self._seen[folder] = is_folder and self.real(folder)
+        return known
 
 
 def _environment() -> dict[str, str]:
