@@ -153,3 +153,21 @@ def test_a_new_sessions_first_checkpoint_starts_from_the_last_and_still_sees_eve
     (workspace / "a.txt").write_text("cccc\n")
     later.restore(first.tree)
     assert (workspace / "a.txt").read_text() == "aaaa\n"
+
+
+def test_an_ignored_symlink_in_place_of_a_kept_folder_is_replaced_not_followed(
+    repo: ShadowRepo, tmp_path: Path
+) -> None:
+    workspace, outside = repo.workspace, tmp_path / "elsewhere"
+    outside.mkdir()
+    (workspace / "src").mkdir()
+    (workspace / "src" / "app.py").write_text("kept\n")
+    kept = repo.snapshot()
+    (workspace / ".gitignore").write_text("src\n")  # the link itself is then never snapshotted
+    (workspace / "src" / "app.py").unlink()
+    (workspace / "src").rmdir()
+    (workspace / "src").symlink_to(outside)
+    restored = repo.restore(kept.tree)
+    assert not restored.problem, restored.problem
+    assert (workspace / "src" / "app.py").read_text() == "kept\n" and not (workspace / "src").is_symlink()
+    assert list(outside.iterdir()) == []

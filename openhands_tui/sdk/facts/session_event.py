@@ -49,6 +49,10 @@ class RewindEvent(EventBase):
     changed: list[str] = Field(default_factory=list, description="'M path', 'A path' or 'D path', as restored.")
     problem: str = Field(default="", description="Why the files could not be (fully) restored.")
     agents_started: int = Field(default=0, description="Sub-agents started before it: new ones get new ids.")
+    #: What the model calls it takes out of the history cost: spent all the same, so the session's
+    #: totals keep counting them (an undo takes the rewind out, and its calls come back).
+    tokens_dropped: int = 0
+    cost_dropped: float = 0.0
 
 
 class SessionForkedEvent(EventBase):

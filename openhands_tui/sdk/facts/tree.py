@@ -19,6 +19,7 @@ from openhands_tui.sdk.facts.event import (
     Event,
     LLMUsageEvent,
     MessageEvent,
+    RewindEvent,
     Status,
     StatusEvent,
     SystemPromptEvent,
@@ -126,6 +127,9 @@ class DelegationTree:
             node.ended = node.last_seen if node.status in ("finished", "failed") else None
         elif isinstance(event, DelegationClosedEvent):
             node.status, node.detail, node.ended = _FROM_CLOSED[event.status], event.reason, event.timestamp
+        elif isinstance(event, RewindEvent):  # calls a rewind took out of the history were paid for
+            node.tokens += event.tokens_dropped
+            node.cost += event.cost_dropped
         elif isinstance(event, CriticResultEvent) and event.score is not None:
             node.critic_score, node.critic_rounds = event.score, max(node.critic_rounds, event.round)
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from openhands_tui.sdk.errors import SessionError
-from openhands_tui.sdk.facts.event import RewindEvent
+from openhands_tui.sdk.facts.event import Event, LLMUsageEvent, RewindEvent
 from openhands_tui.sdk.facts.store import SessionLog
 from openhands_tui.sdk.timeline.checkpointer import checkpoint_event
 from openhands_tui.sdk.timeline.history import Turn, child_ids_taken, effective_history, last_rewind, turns
@@ -67,6 +67,7 @@ def rewind(
         **_files(restored),
         agents_started=child_ids_taken(events),
     )
+    event = _with_spending(events, event)
     _record(log, event)
     return RewindDone(event, turn, len(found) - to_turn + 1 if conversation else 0)
 
@@ -92,6 +93,7 @@ def undo_rewind(log: SessionLog, repo: ShadowRepo | None) -> RewindDone:
         **_files(restored),
         agents_started=child_ids_taken(events),
     )
+    event = _with_spending(events, event)
     _record(log, event)
     return RewindDone(event, None, 0)
 
@@ -111,6 +113,14 @@ def _files(restored: Restored | None) -> dict[str, object]:
     if restored is None:
         return {}
     return {"undo_tree": restored.before.tree, "changed": restored.changed, "problem": restored.problem}
+
+
+def _with_spending(events: list[Event], event: RewindEvent) -> RewindEvent:
+    """`event` with what the model calls it takes out of the history cost."""
+    kept = {e.id for e in effective_history([*events, event])}
+    dropped = [e for e in effective_history(events) if e.id not in kept and isinstance(e, LLMUsageEvent)]
+    tokens = sum(e.prompt_tokens + e.completion_tokens for e in dropped)
+    return event.model_copy(update={"tokens_dropped": tokens, "cost_dropped": sum(e.cost or 0.0 for e in dropped)})
 
 
 def _record(log: SessionLog, event: RewindEvent) -> None:
