@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from textual.widgets import Static
 
 from openhands_tui.interactive import build_app
 from openhands_tui.launch_options import LaunchOptions
@@ -28,7 +29,7 @@ async def test_a_task_typed_before_the_session_opened_is_sent_when_it_opens(
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert app.session is None and app.starting  # the prompt is up; the strategy still loads
-        assert "Starting the session" in app.query_one(TranscriptView).welcome
+        assert "Starting the session" in _drawn_welcome(app)
         assert "starting…" in str(app.query_one(StatusBar).render())
         await pilot.press(*"hello", "enter")
         queued = str(app.query_one("#queued").render())
@@ -37,8 +38,30 @@ async def test_a_task_typed_before_the_session_opened_is_sent_when_it_opens(
         await wait_until(pilot, lambda: app.view.root_status == "finished")
         assert any(e.text == "done at last" for e in app.view.transcript("root"))
         assert not app.runs.queued and not app.query_one("#queued").display
-        assert "Strategy [b]slow-to-load" in app.query_one(TranscriptView).welcome
+        assert app.view.transcript("root")  # the task's entries replaced the welcome
+
     assert len(server.requests) == 1 and "hello" in str(server.requests[0].messages)
+
+
+def _drawn_welcome(app: object) -> str:
+    """The welcome as it is drawn (not the text the widget was given)."""
+    return str(app.query_one(TranscriptView).query_one(".welcome", Static).render())  # type: ignore[attr-defined]
+
+
+async def test_the_welcome_says_what_the_session_is_once_it_is_ready(
+    serve, workspace: Path, strategy_gate: Path
+) -> None:
+    server = serve([Script(turns=[Turn.finish("ok")])])
+    app = live_app(server, workspace, strategy=str(FIXTURES / "slow_to_load.py"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert "Starting the session" in _drawn_welcome(app)
+        strategy_gate.touch()
+        await wait_until(pilot, lambda: app.session is not None)
+        await pilot.pause()
+        drawn = _drawn_welcome(app)
+        assert "Starting the session" not in drawn
+        assert "Strategy slow-to-load" in drawn and f"Workspace {workspace}" in drawn
 
 
 async def test_new_and_resume_wait_for_the_first_session(serve, workspace: Path, strategy_gate: Path) -> None:

@@ -40,10 +40,22 @@ class TranscriptView(VerticalScroll):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.agent_id: str | None = None
         self.limit = MAX_MOUNTED
-        self.welcome = ""
+        self._welcome_text = ""
         self._widgets: dict[int, EntryWidget] = {}
         self._hidden_note: Static | None = None
         self._welcome: Static | None = None
+
+    @property
+    def welcome(self) -> str:
+        return self._welcome_text
+
+    @welcome.setter
+    def welcome(self, text: str) -> None:
+        """What an empty transcript says; changed once the session is ready ("Starting the
+        session…" becomes its strategy and workspace), so a welcome already drawn is redrawn."""
+        self._welcome_text = text
+        if self._welcome is not None:
+            self._welcome.update(text)
 
     def show(self, agent_id: str, entries: list[Entry]) -> None:
         """Switch to another agent's transcript (or redraw from scratch)."""
