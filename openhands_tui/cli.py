@@ -353,6 +353,7 @@ def warm_command(
     stop: Annotated[bool, typer.Option("--stop", help="Stop the warm server for this environment.")] = False,
     idle: Annotated[float, typer.Option(metavar="MINUTES", help="Exit after this long without a run.")] = 30.0,
     serve: Annotated[bool, typer.Option("--serve", hidden=True)] = False,
+    socket: Annotated[str | None, typer.Option("--socket", hidden=True)] = None,
 ) -> None:
     """Keep a process with litellm and the app loaded, so later runs start in milliseconds.
 
@@ -363,7 +364,7 @@ def warm_command(
     if serve:
         from openhands_tui.warm.server import serve as serve_runs
 
-        serve_runs(main, WARM_PRELOAD, idle * 60)
+        serve_runs(main, WARM_PRELOAD, idle * 60, expected_socket=socket)
         return
     try:
         print(launcher.stop() if stop else launcher.start(idle))

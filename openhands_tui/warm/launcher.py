@@ -32,7 +32,11 @@ def start(idle_minutes: float) -> str:
     """Start a server for this environment unless one runs; return a line saying which."""
     if running():
         return f"warm start: already running ({socket_path(os.environ)})"
-    command = [sys.executable, "-m", "openhands_tui", "warm", "--serve", "--idle", str(idle_minutes)]
+    expected = socket_path(os.environ)
+    # -P: `-m` would put the current folder first on the path, and in a checkout beside a regular
+    # install the server would import the source tree, not what this tui runs (another key)
+    command = [sys.executable, "-P", "-m", "openhands_tui", "warm", "--serve", "--idle", str(idle_minutes)]
+    command += ["--socket", expected]
     with tempfile.TemporaryFile() as errors:  # the server's complaints, if it fails to start
         server = subprocess.Popen(
             command,

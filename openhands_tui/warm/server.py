@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+import openhands_tui
 from openhands_tui import startup
 from openhands_tui.warm import protocol
 from openhands_tui.warm.key import socket_directory, socket_path
@@ -32,10 +33,15 @@ logger = logging.getLogger(__name__)
 _CREDENTIALS = struct.Struct("3i")  # SO_PEERCRED: pid, uid, gid
 
 
-def serve(run: Callable[[], object], preload: Iterable[str], idle: float) -> None:
+def serve(run: Callable[[], object], preload: Iterable[str], idle: float, expected_socket: str | None = None) -> None:
     """Preload, listen, fork per run. `run` is the command line's entry point (it reads
-    `sys.argv`, returns or raises its exit code), `preload` the modules a run would import."""
+    `sys.argv`, returns or raises its exit code), `preload` the modules a run would import.
+    `expected_socket`: where the `tui warm` that started it will look; a server that would
+    listen elsewhere (it sees other files or another environment) says so and exits at once,
+    rather than leave its starter waiting."""
     path = Path(socket_path(os.environ))  # before the preload: it may add litellm's settings
+    if expected_socket is not None and str(path) != expected_socket:
+        sys.exit(f"this server would load other files than the tui that started it ({openhands_tui.__file__})")
     _private_directory(Path(socket_directory()))
     _preload(preload)
     listener = _listen(path)

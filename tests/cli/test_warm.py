@@ -53,6 +53,26 @@ def warm_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[], int]]:
     shutil.rmtree(runtime, ignore_errors=True)
 
 
+def test_warm_starts_from_a_folder_holding_another_copy_of_the_package(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As the README has it, run in a checkout: a folder `openhands_tui/` there (the source tree
+    beside a regular install) is not what the server imports, so it answers where `tui` looks."""
+    runtime = Path(tempfile.mkdtemp(prefix="w", dir="/tmp"))
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+    decoy = tmp_path / "checkout" / "openhands_tui"
+    decoy.mkdir(parents=True)
+    (decoy / "__init__.py").write_text('raise SystemExit("the decoy package was imported")\n')
+    tui = [str(Path(sys.executable).with_name("tui"))]  # the installed program, as a user runs it
+    try:
+        started = subprocess.run([*tui, "warm", "--idle", "1"], cwd=decoy.parent, capture_output=True, text=True)
+        assert started.returncode == 0 and "ready" in started.stdout, started.stderr
+        stopped = subprocess.run([*tui, "warm", "--stop"], cwd=decoy.parent, capture_output=True, text=True)
+        assert stopped.returncode == 0 and "stopped" in stopped.stdout, stopped.stderr
+    finally:
+        shutil.rmtree(runtime, ignore_errors=True)
+
+
 def test_runs_hand_over_to_the_server_and_exit_as_cold_runs_do(
     warm_server: Callable[[], int],
     serve,
