@@ -15,23 +15,45 @@ from openhands_tui.cli_usage import check_theme, fail, working_directory
 
 def sessions_command(
     limit: Annotated[int, typer.Option(metavar="N", help="How many to list, newest first (1 or more).")] = 20,
+    show_all: Annotated[bool, typer.Option("--all", help="Also list launches that never got a task.")] = False,
 ) -> None:
     """List stored sessions (newest first) with the ids --resume accepts."""
     from openhands_tui.sdk.errors import OpenHandsTUIError
     from openhands_tui.sdk.facts.store import SessionStore
-    from openhands_tui.sdk.terminal_text import one_line
 
     if limit < 1:
         raise fail(f"--limit {limit}: give 1 or more")
     try:
-        metas = SessionStore().list_sessions()[:limit]
+        metas = SessionStore().list_sessions()
     except OpenHandsTUIError as exc:  # a state directory that cannot be read
         raise fail(str(exc), exc.exit_code) from None
-    if not metas:
+    shown = [m for m in metas if show_all or m.title][:limit]
+    if not shown:
         print("no sessions stored yet")
-    for meta in metas:
-        # a title is the first line of a task, which may be pasted from an issue: no escapes
-        print(f"{meta.id}  {meta.status:<9} {one_line(meta.model or '-'):<28} {one_line(meta.title)}")
+    for meta in shown:
+        print(session_lines(meta))
+    untitled = sum(1 for m in metas if not m.title)
+    if untitled and not show_all:
+        print(f"({untitled} launch(es) that never got a task not shown; --all lists them)")
+
+
+def session_lines(meta: Any) -> str:
+    """A stored session in two lines: id, status, model and title; then where it worked, with
+    which strategy, and where it was forked from. Titles and paths come from tasks and folders:
+    no escape sequence reaches the terminal."""
+    from openhands_tui.sdk.terminal_text import one_line
+
+    home = str(Path.home())
+    workspace = meta.workspace
+    if workspace == home or workspace.startswith(home + "/"):
+        workspace = "~" + workspace[len(home) :]
+    strategy = meta.strategy.removeprefix("builtin:")
+    strategy = Path(strategy).stem if "/" in strategy else strategy
+    fork = f" · forked from {meta.forked_from}" if meta.forked_from else ""
+    fork += f" at turn {meta.forked_at}" if meta.forked_from and meta.forked_at else ""
+    title = one_line(meta.title) or "(no task yet)"
+    first = f"{meta.id}  {meta.status:<9} {one_line(meta.model or '-'):<28} {title}"
+    return f"{first}\n    {one_line(workspace)} · {one_line(meta.agent or strategy)}{fork}"
 
 
 def view_command(

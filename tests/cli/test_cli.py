@@ -156,12 +156,21 @@ def test_demo_runs_with_no_key(isolated_home: Path, tmp_path: Path) -> None:
     ]
 
 
-def test_sessions_lists_what_resume_accepts(serve, workspace: Path) -> None:
+def test_sessions_lists_what_resume_accepts_with_workspace_and_strategy(
+    serve, workspace: Path, isolated_home: Path
+) -> None:
     assert run_tui("sessions").stdout.strip() == "no sessions stored yet"
     server = serve([Script(turns=[Turn.finish("ok")])])
     run_tui("--headless", "--task", "list me", "--workspace", str(workspace), *model_args(server, KEY))
-    listing = run_tui("sessions").stdout
-    assert "finished" in listing and "openai/scripted" in listing and "list me" in listing
+    from openhands_tui.sdk.facts.store import SessionMeta, SessionStore
+
+    SessionStore(isolated_home / "state" / "openhands-tui").create(SessionMeta(id="20200101-000000-0000"))
+    listing = run_tui("sessions").stdout.splitlines()
+    assert "finished" in listing[0] and "openai/scripted" in listing[0] and "list me" in listing[0]
+    assert listing[1].strip() == f"{workspace} · solo"
+    assert "20200101-000000-0000" not in "\n".join(listing)  # a launch that never got a task
+    assert listing[-1] == "(1 launch(es) that never got a task not shown; --all lists them)"
+    assert "20200101-000000-0000  idle" in run_tui("sessions", "--all").stdout
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
