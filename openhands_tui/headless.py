@@ -147,7 +147,8 @@ class TranscriptPrinter:
                 f"{event.tokens_before:,} → {event.tokens_after:,} tokens"
             )
         if isinstance(event, StatusEvent) and event.status in ("finished", "error", "stuck", "paused"):
-            detail = f": {_shown(event.detail)}" if event.detail else ""
+            said_at_the_end = event.parent_agent_id is None and event.status == "error"  # the closing line says why
+            detail = f": {_shown(event.detail)}" if event.detail and not said_at_the_end else ""
             return f"{who}● {event.status}{detail}"
         return None
 

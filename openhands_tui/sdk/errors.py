@@ -65,6 +65,11 @@ class LLMTransientError(LLMError):
         self.retry_after = retry_after
 
 
+class LLMUnreachableError(LLMTransientError):
+    """The model server could not be reached at all (refused, no such host, no route): retried
+    only briefly, since a server that is not there seldom appears within seconds."""
+
+
 class LLMBadResponseError(LLMError):
     """The provider answered with something that is not a usable completion."""
 

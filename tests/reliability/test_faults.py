@@ -4,6 +4,7 @@ continues and finishes or ends with a clear one-line status, and no traceback re
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
 import pytest
@@ -63,3 +64,21 @@ def test_a_provider_that_keeps_failing_ends_with_a_clear_status(
     assert result.returncode == 1
     assert "the model call failed" in result.stdout + result.stderr and "error: the model call failed" in result.stderr
     assert len(server.requests) == 4  # one call and three retries: one retry layer, not three
+
+
+@pytest.mark.parametrize("scheme", ["http", "https"])
+def test_a_model_server_that_is_not_there_is_said_once_plainly_after_two_retries(
+    workspace: Path, tmp_path: Path, forker: WarmLauncher, scheme: str
+) -> None:
+    with socket.socket() as held:  # a port that is ours and where nothing listens
+        held.bind(("127.0.0.1", 0))
+        port = held.getsockname()[1]
+        args = ["--headless", "--task", "go", "--model", "openai/x", "--api-key", "k"]
+        args += ["--base-url", f"{scheme}://127.0.0.1:{port}/v1", "--workspace", str(workspace)]
+        result = forker.run(args, tmp_path, env={"LLM_RETRY_MIN_WAIT": "0.05", "LLM_RETRY_MAX_WAIT": "0.2"})
+    shown = result.stdout + result.stderr
+    assert result.returncode == 1 and "Traceback" not in shown
+    said = f"cannot reach the model server at 127.0.0.1:{port} (connection refused)"
+    assert f"error: the model call failed: {said}" in result.stderr
+    assert shown.count(said) == 3  # two retries announced, then the closing line: not twice at the end
+    assert "object at 0x" not in shown

@@ -27,6 +27,7 @@ from pydantic import ConfigDict, Field, SecretStr
 from openhands_tui.sdk.errors import (
     LLMError,
     LLMTransientError,
+    LLMUnreachableError,
     LLMUnsupportedParameterError,
 )
 from openhands_tui.sdk.llm.errors import classify_error
@@ -61,6 +62,8 @@ __all__ = [
 ]
 
 RetryCallback = Callable[[int, float, LLMError], None]
+#: Retries when the server could not be reached at all: ~3 s, not the half-minute a busy one gets.
+UNREACHABLE_RETRIES = 2
 
 logger = logging.getLogger(__name__)
 
@@ -150,7 +153,8 @@ class LLM(MeteredModel):
                 if on_retry is not None:
                     on_retry(attempt, 0.0, error)
             except LLMTransientError as error:
-                if attempt >= self.num_retries:
+                most = min(self.num_retries, UNREACHABLE_RETRIES) if isinstance(error, LLMUnreachableError) else None
+                if attempt >= (most if most is not None else self.num_retries):
                     raise
                 if error.retry_after is not None and error.retry_after > self.retry_after_cap:
                     asked = f"the provider asked to wait {error.retry_after:g}s, more than retry_after_cap"
@@ -246,7 +250,7 @@ class LLM(MeteredModel):
         except LLMError:
             raise
         except Exception as exc:  # litellm raises many types; sort them into ours
-            raise classify_error(exc, litellm) from exc
+            raise classify_error(exc, litellm, self.base_url) from exc
         response.latency_ms = (time.perf_counter() - started) * 1000
         response.usage.cost = self._cost(response.usage)
         return response

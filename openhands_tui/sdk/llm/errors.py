@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from types import ModuleType
 
 from openhands_tui.sdk.errors import (
@@ -13,6 +14,7 @@ from openhands_tui.sdk.errors import (
     LLMContextWindowError,
     LLMError,
     LLMTransientError,
+    LLMUnreachableError,
     LLMUnsupportedParameterError,
 )
 from openhands_tui.sdk.llm.rate_limit_reset import spent_limit_resets_in
@@ -27,8 +29,9 @@ _NO_TOOL_CALLING = (
 )
 
 
-def classify_error(exc: Exception, litellm: ModuleType) -> LLMError:
-    """Ours for `exc`, carrying the provider's Retry-After when it gave one."""
+def classify_error(exc: Exception, litellm: ModuleType, base_url: str | None = None) -> LLMError:
+    """Ours for `exc`, carrying the provider's Retry-After when it gave one. `base_url`: where
+    the request went, to say which server could not be reached."""
     errors = litellm.exceptions
     message = _short(exc)
     if isinstance(exc, errors.ContextWindowExceededError):
@@ -50,6 +53,9 @@ def classify_error(exc: Exception, litellm: ModuleType) -> LLMError:
         asyncio.TimeoutError,
         ConnectionError,
     )
+    unreachable = _unreachable(exc, base_url)
+    if unreachable is not None and isinstance(exc, (*transient, OSError)):
+        return LLMUnreachableError(unreachable)
     if isinstance(exc, transient):
         return LLMTransientError(message, retry_after=_retry_after(exc))
     status = getattr(exc, "status_code", None)
@@ -58,6 +64,39 @@ def classify_error(exc: Exception, litellm: ModuleType) -> LLMError:
     if type(exc).__module__.startswith(("httpx", "httpcore", "aiohttp")):
         return LLMTransientError(message)
     return LLMError(message)
+
+
+#: How a connection that never opened is said by aiohttp, httpx and the system, and in our words.
+_NOT_THERE = (
+    ("connection refused", "connection refused"),
+    ("connectionrefusederror", "connection refused"),
+    ("connect call failed", "connection refused"),
+    ("name or service not known", "no such host"),
+    ("nodename nor servname", "no such host"),
+    ("temporary failure in name resolution", "the host name could not be looked up"),
+    ("no route to host", "no route to the host"),
+    ("network is unreachable", "the network is unreachable"),
+)
+_HOST = re.compile(r"host ([\w.\-\[\]:]+?):(\d+)")
+
+
+def _unreachable(exc: BaseException, base_url: str | None) -> str | None:
+    """`cannot reach the model server at HOST:PORT (connection refused)` for a connection that
+    never opened; None for anything else. The OpenAI client says only "Connection error.": the
+    cause is further down the exception's chain."""
+    chain, seen = [], 0
+    link: BaseException | None = exc
+    while link is not None and seen < 8:
+        chain.append(f"{type(link).__name__} {link}")
+        link, seen = link.__cause__ or link.__context__, seen + 1
+    text = " ".join(chain)
+    lowered = text.lower()
+    why = next((said for sign, said in _NOT_THERE if sign in lowered), None)
+    if why is None:
+        return None
+    where = _HOST.search(text)
+    at = f" at {where.group(1)}:{where.group(2)}" if where else f" at {base_url}" if base_url else ""
+    return f"cannot reach the model server{at} ({why}); check --base-url and that the server is running"
 
 
 def _refused_request(message: str) -> LLMError | None:
@@ -108,7 +147,11 @@ def _short(exc: Exception) -> str:
     if said is not None:
         return f"{type(exc).__name__}: {said}"[:500]
     text = whole.splitlines()[0] if whole else type(exc).__name__
+    text = _OBJECT_REPR.sub("", text)  # aiohttp's `ssl:<ssl.SSLContext object at 0x7f...>`
     return text.split(" Original exception: ", 1)[0].replace("litellm.", "")[:500]
+
+
+_OBJECT_REPR = re.compile(r"\s*(?:\w+:)?<[\w.]+ object at 0x[0-9a-f]+>")
 
 
 def _provider_said(text: str) -> str | None:
