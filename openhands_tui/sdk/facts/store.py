@@ -163,8 +163,10 @@ class SessionLog:
             tmp.unlink(missing_ok=True)
             raise StorageError(_storage_problem(exc, self.directory / "meta.json")) from None
 
-    def load(self) -> LoadResult:
-        """Read every event back. Truncates a torn last line so later appends stay clean."""
+    def load(self, repair: bool = True) -> LoadResult:
+        """Read every event back. Truncates a torn last line so later appends stay clean;
+        `repair=False` only reads (an export of a session another tui may be writing must not
+        cut off the line it is in the middle of writing)."""
         try:
             data = read_regular(self.events_path, MAX_LOG_BYTES)
         except FileNotFoundError:
@@ -196,7 +198,7 @@ class SessionLog:
                     warnings.append(f"{self.events_path}: dropped a torn last line ({number}: {_why(exc)})")
                     break
             good_end = min(good_end + len(line) + 1, len(data))
-        if good_end < len(data) or (good_end and not data.endswith(b"\n")):
+        if repair and (good_end < len(data) or (good_end and not data.endswith(b"\n"))):
             self._truncate(good_end, data)
         return LoadResult(events=events, warnings=warnings)
 
