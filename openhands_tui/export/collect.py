@@ -171,8 +171,8 @@ class Call:
 
 @dataclass(frozen=True)
 class Note:
-    """One line about something that happened: a rewind, a hook or critic verdict, an error,
-    an approval, a status."""
+    """One line about something that happened. `kind`: rewind, hook, critic, error, approved,
+    rejected, status, context (condensing, a microagent), model, plan, unreadable."""
 
     kind: str
     text: str
@@ -237,8 +237,11 @@ class SessionExport:
     logged: Totals
     warnings: list[str] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        self._by_key = {agent.key: agent for agent in self.agents}
+
     def agent(self, key: str) -> AgentExport:
-        return next(agent for agent in self.agents if agent.key == key)
+        return self._by_key[key]
 
 
 def collect(
@@ -486,7 +489,7 @@ class _EntryBuilder:
         if isinstance(event, ConfirmationResolvedEvent):
             verdict = "approved" if event.approved else "rejected"
             reason = f": {event.reason}" if event.reason else ""
-            return self.note("approval", f"{verdict} by {event.decided_by}{reason}")
+            return self.note(verdict, f"{verdict} by {event.decided_by}{reason}")
         if isinstance(event, StatusEvent) and event.status in ("finished", "error", "stuck", "paused"):
             return self.note("status", f"{event.status}: {event.detail}" if event.detail else str(event.status))
         if isinstance(event, DelegationClosedEvent) and (event.status != "finished" or event.reason):

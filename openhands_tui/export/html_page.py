@@ -13,10 +13,10 @@ from html import escape
 
 from openhands_tui.export.collect import AgentExport, Call, Clipped, Note, Said, SessionExport
 from openhands_tui.export.words import (
-    NOTE_MARKS,
     agent_figures,
     agent_title,
     call_title,
+    note_line,
     result_title,
     said_title,
     shows_task,
@@ -126,7 +126,7 @@ def _agent(agent: AgentExport, export: SessionExport, shown: set[str]) -> str:
         elif isinstance(entry, Call):
             parts.append(_call(entry, export, shown))
         elif isinstance(entry, Note):
-            parts.append(f'<p class="note">{NOTE_MARKS.get(entry.kind, "·")} {_text(entry.text)}</p>')
+            parts.append(f'<p class="note">{_text(note_line(entry))}</p>')
     parts += [_child(export.agent(key), export, shown) for key in agent.loose]
     parts.append("</details>")
     return "\n".join(parts)

@@ -15,10 +15,10 @@ import re
 
 from openhands_tui.export.collect import AgentExport, Call, Clipped, Note, Said, SessionExport
 from openhands_tui.export.words import (
-    NOTE_MARKS,
     agent_figures,
     agent_title,
     call_title,
+    note_line,
     result_title,
     said_title,
     shows_task,
@@ -106,7 +106,7 @@ def _agent(agent: AgentExport, export: SessionExport) -> list[str]:
         elif isinstance(entry, Call):
             blocks += _call(entry, export)
         elif isinstance(entry, Note):
-            blocks.append(f"- {NOTE_MARKS.get(entry.kind, '·')} {inline(entry.text)}")
+            blocks.append(f"- {inline(note_line(entry))}")
     blocks += [_started(export.agent(key)) for key in agent.loose]
     return blocks
 

@@ -8,6 +8,7 @@ from openhands_tui.export.collect import (
     AgentExport,
     Call,
     Clipped,
+    Note,
     Said,
     SessionExport,
     Totals,
@@ -105,15 +106,23 @@ def result_title(call: Call) -> str:
     return "result" if call.result.outcome == "ok" else f"result: {call.result.outcome}"
 
 
+#: The mark in front of each kind of note.
 NOTE_MARKS = {
     "rewind": "↶",
-    "critic": "★",
-    "hook": "⚓",
+    "critic": "",
+    "hook": "",
     "error": "!",
-    "approval": "✓",
+    "approved": "✓",
+    "rejected": "⊘",
     "status": "●",
     "context": "◆",
     "model": "⇄",
     "plan": "☰",
     "unreadable": "?",
 }
+
+
+def note_line(note: Note) -> str:
+    """The note with the mark of its kind in front (hook and critic lines bring their own)."""
+    mark = NOTE_MARKS.get(note.kind, "·")
+    return f"{mark} {note.text}" if mark else note.text
