@@ -43,8 +43,11 @@ def export_command(
     from openhands_tui.sdk.facts.store import SessionStore
     from openhands_tui.sdk.terminal_text import one_line
 
+    store = SessionStore()
+    if output is not None and _inside(output, store.root):
+        raise fail(f"--output {one_line(str(output))}: that is in the session store; write the export elsewhere")
     try:
-        log = SessionStore().open(session)
+        log = store.open(session)
         loaded = log.load(repair=False)  # another tui may be writing it: read, never truncate
     except OpenHandsTUIError as exc:  # the store names `--resume ID`; here it was `export ID`
         raise fail(str(exc).replace(f"--resume {session}:", f"export {session}:", 1), exc.exit_code) from None
@@ -61,6 +64,15 @@ def export_command(
         raise fail(one_line(str(exc)), exc.exit_code) from None
     agents = len(exported.agents)
     print(f"wrote {one_line(str(output))}: session {log.id} as {export_format}, {agents} agent(s)")
+
+
+def _inside(output: Path, root: Path) -> bool:
+    """Whether `output` lies among the stored sessions, where replacing a file could replace a
+    session's own log or metadata with its export."""
+    try:
+        return output.resolve().is_relative_to(root.resolve())
+    except (OSError, RuntimeError):  # a link loop: creating the file will say what is wrong
+        return False
 
 
 def _render(export_format: ExportFormat, exported: SessionExport) -> str:

@@ -18,8 +18,10 @@ import pytest
 from markdown_it import MarkdownIt
 
 from openhands_tui.cli import main
-from openhands_tui.sdk.facts.event import MessageEvent, RewindEvent, SessionForkedEvent
+from openhands_tui.export.collect import MESSAGE_LIMIT, Said, collect
+from openhands_tui.sdk.facts.event import MessageEvent, RewindEvent, SessionForkedEvent, SystemPromptEvent
 from openhands_tui.sdk.facts.store import SessionMeta, SessionStore, encode_line
+from openhands_tui.sdk.security.secrets import Redactor
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 from tests.conftest import model_args
 
@@ -236,6 +238,22 @@ def test_hook_and_critic_verdicts_are_in_the_export(serve, workspace: Path, tmp_
     assert denied in _Page.read(page).text
 
 
+def test_a_secret_is_redacted_before_a_long_text_is_shortened_around_it() -> None:
+    """Shortening first could cut a secret in two, and neither half would match it any more."""
+    secret = "cut-in-two-secret-4Rb9xQ"
+    filler = "x" * (MESSAGE_LIMIT[1] * 3 // 4 - 10)  # the secret straddles where the head ends
+    events = [
+        SystemPromptEvent(agent_id="root", agent_name="root", model="m", content="system"),
+        MessageEvent(agent_id="root", role="assistant", content=filler + secret + "y" * MESSAGE_LIMIT[1]),
+    ]
+    exported = collect(SessionMeta(id="s"), events, Redactor({"LONG_TOKEN": secret}))
+    (said,) = exported.agents[0].entries
+    assert isinstance(said, Said) and said.text.shortened
+    shown = said.text.head + said.text.tail
+    assert not any(secret[i : i + 6] in shown for i in range(len(secret) - 5))
+    assert exported.agents[0].events[1]["content"].startswith(filler + "[redacted LONG_TOKEN]")
+
+
 def test_rewinds_leave_out_what_they_went_back_from_and_a_fork_says_where_it_came_from(
     serve, workspace: Path, capsys
 ) -> None:
@@ -348,6 +366,11 @@ def test_an_unwritable_output_is_one_line_exit_2_and_leaves_nothing(
         assert err.startswith(f"tui: --output {target}: ") and why in err and err.count("\n") == 1
     assert not (tmp_path / "missing").exists() and blocker.read_text() == "not a directory"
     assert not list(tmp_path.glob(".tui-export-*"))
+    events = SessionStore().open("last").events_path
+    stored = events.read_bytes()
+    code, _, err = _export(capsys, "last", "--output", str(events))  # an export must never replace its own session
+    assert code == 2 and err == f"tui: --output {events}: that is in the session store; write the export elsewhere\n"
+    assert events.read_bytes() == stored
 
 
 def _limit_file_size() -> None:

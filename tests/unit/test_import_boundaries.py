@@ -122,7 +122,8 @@ def test_the_contracts_would_catch_a_forbidden_import(
     The terminal, the jail and the MCP client see only sdk/security's public face (a module added
     to sdk/security later is internal too, unless the contract names it public); the app never
     builds or warms the model client (the launcher hands it what it needs), nor reads the
-    engine's shared state or tool ports (what the engine does reaches it as events)."""
+    engine's shared state or tool ports (what the engine does reaches it as events); an export
+    renders text without running or drawing anything."""
     result = _lint_a_copy_with(tmp_path, module, line)
     assert _broken(result, contract), result.stdout
 
