@@ -326,8 +326,16 @@ def test_a_bad_session_is_one_line_exit_2(capsys) -> None:
     code, out, err = _export(capsys, "nosuch")
     assert (code, out) == (2, "")
     assert err.startswith("tui: export nosuch: no such session in ") and err.count("\n") == 1
+    assert "--resume" not in err
     code, _, err = _export(capsys, "../etc")
     assert code == 2 and err.startswith("tui: export ../etc: not a session id") and err.count("\n") == 1
+
+
+def test_export_usage_reads_like_the_command(capsys) -> None:
+    assert main(["export", "--help"]) == 0
+    assert (
+        capsys.readouterr().out.splitlines()[0] == "Usage: tui export SESSION [--format md|html|json] [--output FILE]"
+    )
 
 
 def test_an_unknown_format_is_one_line_exit_2(capsys) -> None:
