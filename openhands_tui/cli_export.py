@@ -15,7 +15,7 @@ import typer
 from openhands_tui.cli_usage import fail
 
 if TYPE_CHECKING:
-    from openhands_tui.export.collect import SessionExport
+    from openhands_tui.export.model import SessionExport
 
 
 class ExportFormat(StrEnum):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from html import escape
 
-from openhands_tui.export.collect import AgentExport, Call, Clipped, Note, Said, SessionExport
+from openhands_tui.export.model import AgentExport, Call, Clipped, Note, Said, SessionExport
 from openhands_tui.export.words import (
     agent_figures,
     agent_title,

@@ -51,7 +51,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from openhands_tui.export.collect import AgentExport, SessionExport, Totals
+from openhands_tui.export.model import AgentExport, SessionExport, Totals
 from openhands_tui.sdk.terminal_text import inert_json
 
 FORMAT = "openhands-tui-export"

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from openhands_tui.export.collect import AgentExport, Call, Clipped, Note, Said, SessionExport
+from openhands_tui.export.model import AgentExport, Call, Clipped, Note, Said, SessionExport
 from openhands_tui.export.words import (
     agent_figures,
     agent_title,

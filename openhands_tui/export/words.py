@@ -3,8 +3,8 @@ result are titled, so the two formats say the same thing about the same session.
 
 from __future__ import annotations
 
-from openhands_tui.export.collect import (
-    MESSAGE_LIMIT,
+from openhands_tui.export.entries import MESSAGE_LIMIT
+from openhands_tui.export.model import (
     AgentExport,
     Call,
     Clipped,

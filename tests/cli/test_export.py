@@ -18,7 +18,9 @@ import pytest
 from markdown_it import MarkdownIt
 
 from openhands_tui.cli import main
-from openhands_tui.export.collect import MESSAGE_LIMIT, Said, collect
+from openhands_tui.export.collect import collect
+from openhands_tui.export.entries import MESSAGE_LIMIT
+from openhands_tui.export.model import Said
 from openhands_tui.sdk.facts.event import MessageEvent, RewindEvent, SessionForkedEvent, SystemPromptEvent
 from openhands_tui.sdk.facts.store import SessionMeta, SessionStore, encode_line
 from openhands_tui.sdk.security.secrets import Redactor

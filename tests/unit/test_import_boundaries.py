@@ -38,6 +38,8 @@ def test_export_loads_neither_textual_nor_rich_nor_litellm() -> None:
     loaded = _loaded_after(
         "openhands_tui.cli_export",
         "openhands_tui.export.collect",
+        "openhands_tui.export.entries",
+        "openhands_tui.export.model",
         "openhands_tui.export.markdown",
         "openhands_tui.export.html_page",
         "openhands_tui.export.json_export",
