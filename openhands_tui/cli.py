@@ -20,6 +20,7 @@ import typer  # noqa: E402 - after the handler above: importing takes a moment w
 
 from openhands_tui import __version__  # noqa: E402
 from openhands_tui.cli_acp import acp_command  # noqa: E402
+from openhands_tui.cli_export import export_command  # noqa: E402
 from openhands_tui.cli_inspect import (  # noqa: E402
     agents_command,
     describe_strategy,
@@ -34,6 +35,7 @@ from openhands_tui.cli_plugin import plugin_app  # noqa: E402
 from openhands_tui.cli_rewind import rewind_command  # noqa: E402
 from openhands_tui.cli_usage import (  # noqa: E402
     HELP_EPILOG,
+    ExportCommand,
     SandboxChoice,
     ViewCommand,
     check_theme,
@@ -330,6 +332,11 @@ app.command("sessions", short_help="List stored sessions (newest first) with the
 app.command("view", cls=ViewCommand, short_help="Browse a stored session read-only: its transcripts and agent tree.")(
     view_command
 )
+app.command(
+    "export",
+    cls=ExportCommand,
+    short_help="Write a stored session, every agent of it, as Markdown, HTML or JSON (secrets redacted).",
+)(export_command)
 app.command(
     "microagents",
     short_help="List the microagents a session here would load: type, triggers, source, and problems.",

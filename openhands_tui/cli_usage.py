@@ -1,6 +1,6 @@
 """How `tui` speaks about its own usage: the examples and settings under `--help`, bad usage as
-one line naming the flag (Typer's own is a four-line usage block), the `view` usage line, and
-the check of `--theme`. Cheap to import: `tui --help` is a start-up path."""
+one line naming the flag (Typer's own is a four-line usage block), the `view` and `export` usage
+lines, and the check of `--theme`. Cheap to import: `tui --help` is a start-up path."""
 
 from __future__ import annotations
 
@@ -62,6 +62,13 @@ class ViewCommand(typer.core.TyperCommand):
 
     def collect_usage_pieces(self, ctx: typer.Context) -> list[str]:  # type: ignore[override]
         return ["SESSION", "[--theme NAME]"]
+
+
+class ExportCommand(typer.core.TyperCommand):
+    """Usage reads `tui export SESSION [--format md|html|json] [--output FILE]`."""
+
+    def collect_usage_pieces(self, ctx: typer.Context) -> list[str]:  # type: ignore[override]
+        return ["SESSION", "[--format md|html|json]", "[--output FILE]"]
 
 
 def check_theme(theme: str) -> None:

@@ -34,6 +34,22 @@ def test_cli_loads_neither_textual_nor_litellm() -> None:
     assert not loaded & {"textual", "litellm", "openai"}
 
 
+def test_export_loads_neither_textual_nor_rich_nor_litellm() -> None:
+    loaded = _loaded_after(
+        "openhands_tui.cli_export",
+        "openhands_tui.export.collect",
+        "openhands_tui.export.entries",
+        "openhands_tui.export.model",
+        "openhands_tui.export.markdown",
+        "openhands_tui.export.html_page",
+        "openhands_tui.export.json_export",
+        "openhands_tui.export.redaction",
+        "openhands_tui.export.output",
+    )
+    assert "openhands_tui" in loaded
+    assert not loaded & {"textual", "rich", "litellm", "openai"}
+
+
 def test_import_contracts_hold() -> None:
     """The layering and the absence of import cycles, as declared in pyproject.toml's
     [tool.importlinter] contracts (import-linter reads every import, including those inside
@@ -80,6 +96,7 @@ def test_the_contracts_would_catch_a_cycle(tmp_path: pathlib.Path) -> None:
 SECURITY_INTERNALS = "Tools, the jail and the MCP client never import security internals"
 MODEL_CLIENT = "The app never calls the model client"
 APP_EVENTS = "The app learns what the engine does from events"
+EXPORT = "An export reads a stored session and renders text"
 
 
 @pytest.mark.parametrize(
@@ -96,6 +113,8 @@ APP_EVENTS = "The app learns what the engine does from events"
         ("tui/session_host.py", "from openhands_tui.sdk.llm.warmup import warm_up", MODEL_CLIENT),
         ("tui/app.py", "from openhands_tui.sdk.mcp_port import MCPToolSource", APP_EVENTS),
         ("tui/commands.py", "from openhands_tui.sdk.run.runtime import Runtime", APP_EVENTS),
+        ("export/markdown.py", "import rich.markdown", EXPORT),
+        ("export/collect.py", "from openhands_tui.sdk.run.bus import EventBus", EXPORT),
     ],
 )
 def test_the_contracts_would_catch_a_forbidden_import(
@@ -105,7 +124,8 @@ def test_the_contracts_would_catch_a_forbidden_import(
     The terminal, the jail and the MCP client see only sdk/security's public face (a module added
     to sdk/security later is internal too, unless the contract names it public); the app never
     builds or warms the model client (the launcher hands it what it needs), nor reads the
-    engine's shared state or tool ports (what the engine does reaches it as events)."""
+    engine's shared state or tool ports (what the engine does reaches it as events); an export
+    renders text without running or drawing anything."""
     result = _lint_a_copy_with(tmp_path, module, line)
     assert _broken(result, contract), result.stdout
 

@@ -168,7 +168,8 @@ class SessionLog:
 
     def load(self, repair: bool = True) -> LoadResult:
         """Read every event back. Truncates a torn last line so later appends stay clean;
-        `repair=False` only reads (the log may be another process's, being written)."""
+        `repair=False` only reads (the log may be another process's, being written: a fork or
+        an export must not cut off the line it is in the middle of writing)."""
         try:
             data = read_regular(self.events_path, MAX_LOG_BYTES)
         except FileNotFoundError:
