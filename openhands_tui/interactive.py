@@ -19,6 +19,7 @@ from openhands_tui.demo import resume_hint
 from openhands_tui.sdk.errors import SettingsError
 from openhands_tui.sdk.facts.store import SessionStore
 from openhands_tui.sdk.settings import load_config
+from openhands_tui.sdk.timeline.history import effective_history
 from openhands_tui.tui.app import OpenHandsApp
 from openhands_tui.tui.bridge import EngineBridge, TUIConfirmer
 from openhands_tui.tui.config import AppConfig, ModelChoice
@@ -119,11 +120,15 @@ def run_app(options: LaunchOptions, *, theme: str | None = None, demo: bool = Fa
 def view_session(session: str, theme: str | None = None) -> int:
     """Browse a stored session read-only: its transcripts and tree, no engine."""
     log = SessionStore().open(session)
-    loaded = log.load()
+    loaded = log.load(repair=False)  # it may be running: a line being written is not cut off
     if not (sys.stdin.isatty() and sys.stdout.isatty()):  # the viewer would wait for keys no one can press
         raise SettingsError(f"view {session}: the viewer needs a terminal (standard input or output is not one)")
     config = AppConfig(
-        history=loaded.events, read_only=True, theme=_theme(theme), preload_litellm=False, title=f"viewing {log.id}"
+        history=effective_history(loaded.events),
+        read_only=True,
+        theme=_theme(theme),
+        preload_litellm=False,
+        title=f"viewing {log.id}",
     )
     with drawing_on_the_terminal():
         result = OpenHandsApp(config).run()
