@@ -5,8 +5,11 @@ left files out are said once; a rewind that cannot be done leaves the session us
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
+from openhands_tui.interactive import build_app
+from openhands_tui.launch_options import LaunchOptions
 from openhands_tui.sdk.facts.event import (
     CheckpointEvent,
     MessageEvent,
@@ -171,6 +174,22 @@ async def test_fork_goes_on_in_a_new_session_whose_tree_names_its_origin(serve, 
     ]
     assert origin_users == ["first", "second"]  # the original is as it was
     assert store.open(fork).meta.forked_from == origin
+
+
+async def test_an_app_started_with_fork_forks_once_and_resume_then_opens_what_it_names(serve, workspace: Path) -> None:
+    server = serve([Script(turns=[Turn.finish("one")])])
+    first = live_app(server, workspace, task="first")
+    async with first.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: first.view.root_status == "finished")
+    origin = SessionStore().open("last").id
+    options = LaunchOptions(model=server.model, base_url=server.base_url, api_key="k", workspace=workspace)
+    app = build_app(replace(options, resume=origin, fork=True), preload_litellm=False, remember_theme=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.session is not None)
+        assert app.session.session_id != origin  # type: ignore[union-attr]
+        app.switch_session(origin)
+        assert app.session.session_id == origin  # type: ignore[union-attr]  # not a second fork of it
+    assert len(SessionStore().list_sessions()) == 2
 
 
 async def test_a_bad_fork_turn_is_said_as_typed() -> None:
