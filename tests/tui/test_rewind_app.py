@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from openhands_tui.interactive import build_app
 from openhands_tui.launch_options import LaunchOptions
 from openhands_tui.sdk.facts.event import (
@@ -21,6 +23,7 @@ from openhands_tui.sdk.facts.store import SessionStore
 from openhands_tui.sdk.run.confirmation import ConfirmationMode
 from openhands_tui.sdk.timeline.history import Turn as HistoryTurn
 from openhands_tui.testing import Script, Turn
+from openhands_tui.tui import timeline_host
 from openhands_tui.tui.app import OpenHandsApp
 from openhands_tui.tui.config import AppConfig
 from openhands_tui.tui.screens.rewind import RestoreScreen, RewindChoice, RewindScreen
@@ -32,6 +35,12 @@ from tests.tui.conftest import SIZE, live_app, wait_until
 def _drawn(app: OpenHandsApp) -> str:
     """The text the current screen draws, line by line, as the terminal would show it."""
     return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+def _transcript_words(app: OpenHandsApp) -> str:
+    """The drawn transcript's words on one line: each screen line left of the tree's border,
+    joined (a long notice wraps over lines, wherever the width puts the break)."""
+    return " ".join(" ".join(line.split("▏")[0].split()) for line in _drawn(app).splitlines())
 
 
 def _two_turns_of_edits() -> list[Script]:
@@ -53,8 +62,9 @@ async def _run(pilot, app: OpenHandsApp, task: str, finished: int) -> None:
 
 
 async def test_escape_twice_lists_the_turns_and_rewinding_to_the_first_restores_files_and_conversation(
-    serve, workspace: Path
+    serve, workspace: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(timeline_host, "DOUBLE_ESCAPE", 60.0)  # a loaded machine is slow between two keys
     (workspace / "notes.txt").write_text("original\n")
     server = serve(_two_turns_of_edits())
     app = live_app(server, workspace, confirm=ConfirmationMode.NEVER)
@@ -88,15 +98,28 @@ async def test_escape_twice_lists_the_turns_and_rewinding_to_the_first_restores_
 
         assert (workspace / "notes.txt").read_text() == "original\n" and not (workspace / "new.txt").exists()
         assert app.session is not None and app.session.session_id == session  # the same session, reopened
-        drawn = _drawn(app)
-        assert "↶ Rewound to before turn 1 (files and conversation): 1 file restored, 1 removed" in drawn
-        assert "/rewind again to undo" in drawn
+        drawn = _transcript_words(app)
+        rewound = "↶ Rewound to before turn 1 (files and conversation): 1 file restored, 1 removed"
+        assert f"{rewound} — /rewind again to undo" in drawn
         assert "edit the notes" not in drawn  # the conversation went back to before it
         assert not [e for e in app.view.transcript("root") if e.kind == "user"]
 
         await _run(pilot, app, "start over", 1)  # the session goes on from there
         sent = [str(m["content"]).split("\n")[0] for m in server.requests[-1].messages if m["role"] == "user"]
         assert sent == ["start over"]
+
+
+async def test_two_escapes_far_apart_only_say_how_to_rewind(serve, workspace: Path) -> None:
+    server = serve([Script(turns=[Turn.finish("one")])])
+    app = live_app(server, workspace, task="first")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.view.root_status == "finished" and not app.runs.running)
+        await pilot.press("escape")
+        app._last_escape -= timeline_host.DOUBLE_ESCAPE + 1  # as if the second came two seconds later
+        await pilot.press("escape")
+        await pilot.pause(0.1)
+        assert not isinstance(app.screen, RewindScreen)
+        assert [n.message for n in app._notifications].count("Esc again to rewind") == 2
 
 
 async def test_undoing_a_rewind_from_the_list_brings_the_files_back(serve, workspace: Path) -> None:
@@ -160,7 +183,7 @@ async def test_fork_goes_on_in_a_new_session_whose_tree_names_its_origin(serve, 
         fork = app.session.session_id  # type: ignore[union-attr]
         drawn = _drawn(app)
         assert f"⑂ fork of {origin} at turn 2" in drawn  # the tree, above its agents
-        assert f"⑂ Forked from session {origin}" in drawn and "its turns before turn 2" in drawn
+        assert f"⑂ Forked from session {origin} (first): its turns before turn 2" in _transcript_words(app)
         users = [e.text for e in app.view.transcript("root") if e.kind == "user"]
         assert users == ["first"]
         assert app.view.transcript("root")[0].text.startswith("⑂ Forked from session")  # at the top
