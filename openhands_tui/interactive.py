@@ -80,10 +80,11 @@ def build_app(
     bridge = EngineBridge()
     confirmer = TUIConfirmer(bridge)
 
-    def open_session(resume: str | None, task: str | None) -> LiveSession:
+    def open_session(resume: str | None, task: str | None, fork: bool = False) -> LiveSession:
         from openhands_tui.launch import launch  # the engine: loaded off the first frame's path
 
-        return live_session(launch(replace(options, resume=resume, task=task), confirmer=confirmer))
+        chosen = replace(options, resume=resume, task=task, fork=fork, fork_at=options.fork_at if fork else None)
+        return live_session(launch(chosen, confirmer=confirmer))
 
     config = AppConfig(
         bridge=bridge,
@@ -95,7 +96,9 @@ def build_app(
         warm_up=warm_up_model_client,
         check_model=check_model,
         relaunch=lambda resume: open_session(resume, None),
-        first_session=lambda: open_session(options.resume, options.task),
+        # only the first session is the fork `--fork` asked for: /resume, /new and a rewind's
+        # reopening open the session they name (a fork of it each time was a new session each time)
+        first_session=lambda: open_session(options.resume, options.task, options.fork),
         open_at_mount=open_at_mount,
     )
     return OpenHandsApp(config)

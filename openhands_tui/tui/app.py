@@ -35,10 +35,10 @@ from openhands_tui.tui.idle_gc import IdleCollector
 from openhands_tui.tui.run_control import RunController
 from openhands_tui.tui.screens.plan import PlanDecision, PlanScreen
 from openhands_tui.tui.session import LiveSession
-from openhands_tui.tui.session_host import SessionHost
 from openhands_tui.tui.state import SessionView
 from openhands_tui.tui.terminal_modes import give_back, saved_line_settings
 from openhands_tui.tui.themes import apply_initial_theme
+from openhands_tui.tui.timeline_host import TimelineHost
 from openhands_tui.tui.widgets.prompt import Prompt
 from openhands_tui.tui.widgets.status import StatusBar
 from openhands_tui.tui.widgets.transcript import TranscriptTitle, TranscriptView
@@ -51,7 +51,7 @@ REFRESH_INTERVAL = 1 / 30  # at most ~30 repaints a second, however fast tokens 
 OPEN_AFTER = 0.2
 
 
-class OpenHandsApp(SessionHost):
+class OpenHandsApp(TimelineHost):
     CSS_PATH = "app.tcss"
     TITLE = "openhands-tui"
 

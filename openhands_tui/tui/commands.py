@@ -52,6 +52,10 @@ class CommandHost(Protocol):
 
     def switch_session(self, resume: str | None) -> None: ...
 
+    def open_rewind(self) -> None: ...
+
+    def fork_current(self, at_turn: int | None) -> None: ...
+
     def action_toggle_tree(self) -> None: ...
 
     def action_show_root(self) -> None: ...
@@ -73,6 +77,8 @@ BUILTIN = [
     SlashCommand("tree", "show or hide the agent tree"),
     SlashCommand("theme", "switch theme (name, or the next one)"),
     SlashCommand("resume", "reopen a stored session (id, or the list)"),
+    SlashCommand("rewind", "go back to before a turn (Esc Esc), or undo the last rewind"),
+    SlashCommand("fork", "go on in a copy of this session (TURN: up to before it)"),
     SlashCommand("exit", "quit"),
 ]
 MODES = list(ConfirmationMode)
@@ -93,7 +99,10 @@ folds or unfolds its output; PageUp/PageDown scroll. Only recent entries are dra
 shows earlier ones.
 
 **Keys** — Esc interrupts the run (the model call and the running command stop; the session is
-saved). Ctrl+O lists microagents. F2 switches between asking if risky and asking always
+saved). With nothing running, Esc twice (or /rewind) lists the turns to go back to before one:
+the files as they were, the conversation, or both; /rewind again undoes it. /fork [turn] goes on
+in a copy of the session (up to before that turn), the original left as it is. Ctrl+O lists
+microagents. F2 switches between asking if risky and asking always
 (`/confirm never` turns questions off). Shift+Tab switches plan mode: the agent only reads and
 ends with a plan, shown in a panel where you edit it, approve it (Ctrl+S; Ctrl+N never asks) or
 send it back with a note (Ctrl+R). Ctrl+P opens the command palette. Ctrl+C twice, or
@@ -103,7 +112,7 @@ Ctrl+Q, quits. Select text with the mouse; Ctrl+C copies it.
 suggested rule, d show every argument, Esc interrupt the run.
 
 **Commands** — /help /new /confirm [always|risky|never] /plan [on|off|show] /microagents /mcp /tree /theme [name]
-/resume [id] /exit, and /name for each task microagent.
+/resume [id] /rewind /fork [turn] /exit, and /name for each task microagent.
 """
 
 
@@ -241,6 +250,15 @@ class SlashCommands:
 
         self.app.push_screen(SessionsScreen(), chosen)
 
+    def do_rewind(self, argument: str) -> None:
+        self.app.open_rewind()
+
+    def do_fork(self, argument: str) -> None:
+        if argument and not (argument.isdigit() and int(argument) >= 1):
+            self.app.notify(f"/fork {argument}: give a turn number (1: before the first), or nothing", severity="error")
+            return
+        self.app.fork_current(int(argument) if argument else None)
+
     def run_task(self, info: dict[str, Any], command: str, rest: str) -> None:
         """Send `/command rest` as typed (the engine finds the task again) once the task's inputs
         are known: asked for in a form when neither `--input` nor an earlier form gave them."""
@@ -284,6 +302,16 @@ class SlashCommands:
             ],
             SystemCommand("New session", "Start over in a new session", lambda: self.run("/new")),
             SystemCommand("Resume a session", "Reopen a stored session", lambda: self.run("/resume")),
+            *(
+                []
+                if app.read_only
+                else [
+                    SystemCommand("Rewind", "Go back to before a turn, or undo a rewind", lambda: self.run("/rewind")),
+                    SystemCommand(
+                        "Fork the session", "Continue a copy of it in a new session", lambda: self.run("/fork")
+                    ),
+                ]
+            ),
             SystemCommand("Help", "Keys and commands", lambda: self.run("/help")),
         ]
 

@@ -2,7 +2,8 @@
 
 Focus is never a trap: a printable key pressed anywhere on the main screen but the prompt
 (the tree, the transcript) goes to the prompt, so nobody tabs their way back to type. Esc
-stops the run and hands back what was queued behind it, so nothing typed is lost silently.
+stops the run and hands back what was queued behind it, so nothing typed is lost silently;
+with nothing running, Esc twice opens the list of turns to rewind to.
 A read-only view has nothing to interrupt and nothing to confirm, so those keys are hidden.
 """
 
@@ -70,6 +71,8 @@ class KeyedApp(App[int]):
 
         def show_queue(self, queued: list[str]) -> None: ...
 
+        def escape_when_idle(self) -> None: ...
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cycle_plan" and len(self.screen_stack) != 1:
             return False  # a dialog's shift+tab moves its focus back, as usual
@@ -94,6 +97,9 @@ class KeyedApp(App[int]):
         completions = self.query_one("#completions", OptionList)
         if completions.display:
             completions.display = False
+            return
+        if not self.runs.running:  # Esc Esc with nothing running: rewind (tui/timeline_host.py)
+            self.escape_when_idle()
             return
         self.interrupt_run()
 

@@ -129,10 +129,15 @@ class SessionHost(KeyedApp):
         self.query_one(TranscriptView).welcome = welcome_text(self.config)  # its strategy and workspace
         session.conversation.bus.subscribe(self.bridge.subscriber)
         self.bridge.conversation = session.conversation
-        bridge = self.bridge  # opened after the first frame, as litellm is loaded: opening starts MCP servers
-        self.set_timer(0.3, lambda: bridge.submit(session.conversation.open()))  # (processes, an import)
+        # opened after the first frame, as litellm is loaded: opening starts MCP servers (processes, an import)
+        self.set_timer(0.3, partial(self._open_attached, session))
         for request in session.trust_requests:
             self.push_screen(TrustScreen(request), partial(self._trust, session, request))
+
+    def _open_attached(self, session: LiveSession) -> None:
+        """Open the engine's side of a session still attached (a rewind may have closed it since)."""
+        if self.bridge is not None and self.bridge.conversation is session.conversation:
+            self.bridge.submit(session.conversation.open())
 
     def _trust(self, session: LiveSession, request: TrustRequest, yes: bool | None) -> None:
         if not yes:  # said once, so a project's hooks or servers are not silently missing
@@ -193,6 +198,11 @@ class SessionHost(KeyedApp):
             return
         if self.bridge.conversation is not None:
             self.bridge.submit(self.bridge.conversation.close())
+        self.show_session(session)
+
+    def show_session(self, session: LiveSession, *, announce: bool = True) -> None:
+        """Show a session just opened in place of the current one (closed already, or being
+        closed): a fresh view, its history, its engine. A rewind reopens the same session here."""
         self.view = SessionView()
         self.shown_agent = "root"
         self.runs.last_duration = None
@@ -201,7 +211,8 @@ class SessionHost(KeyedApp):
         self.feed(session.history)
         self._dirty |= self.view.settle()
         self.attach(session)
-        self.notify(f"Session {session.session_id}", timeout=3)
+        if announce:
+            self.notify(f"Session {session.session_id}", timeout=3)
 
     def _preload(self) -> None:
         """In the background: the first frame and the first call never wait for it."""

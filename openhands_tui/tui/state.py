@@ -14,6 +14,7 @@ from typing import Any, Literal
 from openhands_tui.sdk.facts.event import (
     ActionEvent,
     AgentErrorEvent,
+    CheckpointEvent,
     CondensationEvent,
     ConfirmationRequestEvent,
     ConfirmationResolvedEvent,
@@ -31,6 +32,8 @@ from openhands_tui.sdk.facts.event import (
     ObservationEvent,
     PlanProposedEvent,
     PolicyChangedEvent,
+    RewindEvent,
+    SessionForkedEvent,
     StatusEvent,
     SystemPromptEvent,
     TextDeltaEvent,
@@ -38,6 +41,13 @@ from openhands_tui.sdk.facts.event import (
 from openhands_tui.sdk.facts.subject import Delegation, Finish
 from openhands_tui.sdk.facts.tree import DelegationTree
 from openhands_tui.sdk.terminal_text import safe_copy, strip_controls
+from openhands_tui.timeline_lines import (
+    UNDO_HINT,
+    checkpoint_problem_line,
+    checkpoint_skipped_line,
+    fork_line,
+    rewind_line,
+)
 from openhands_tui.verdict_lines import critic_line, hook_line
 
 #: After the text of an answer whose stream failed (the model is asked again).
@@ -106,6 +116,10 @@ class SessionView:
         self._children: dict[str, Entry] = {}
         self._finishing: set[tuple[str, str]] = set()
         self._parallel: dict[str, tuple[str, str | None]] = {}
+        #: What the session's checkpoints already said (a problem once; the same skipped files once).
+        self._checkpoints_said: tuple[bool, list[str]] = (False, [])
+        #: The notice of the rewind the next /rewind can undo (its hint goes when another comes).
+        self._undoable: Entry | None = None
 
     def settle(self) -> set[str]:
         """Stored history runs nothing until you type: an agent left running or waiting when the
@@ -376,6 +390,37 @@ class SessionView:
         self.mcp_servers = list(event.servers)
         return set()
 
+    # -- the session's own timeline: checkpoints, rewinds, forks (`timeline_lines.py`) -----
+
+    def _checkpoint(self, event: CheckpointEvent) -> set[str]:
+        """A turn's checkpoint that could not be taken (a warning, once a session: every turn
+        would say it again) or that left files out (said when the files left out change)."""
+        problem_said, skipped_said = self._checkpoints_said
+        if event.purpose != "turn":
+            return set()
+        if event.problem and not problem_said:
+            self._checkpoints_said = (True, skipped_said)
+            self._add(Entry("notice", event.agent_id, checkpoint_problem_line(event), level="warning"))
+        elif event.skipped and not event.problem and event.skipped != skipped_said:
+            self._checkpoints_said = (problem_said, list(event.skipped))
+            self._add(Entry("notice", event.agent_id, checkpoint_skipped_line(event)))
+        else:
+            return set()
+        return {event.agent_id}
+
+    def _rewound(self, event: RewindEvent) -> set[str]:
+        """What a rewind (or an undo) did; only the last one says how to take it back."""
+        if self._undoable is not None:
+            self._undoable.text = self._undoable.text.removesuffix(UNDO_HINT)
+            self._undoable.touch()
+        level: Literal["info", "warning"] = "warning" if event.problem else "info"
+        self._undoable = self._add(Entry("notice", event.agent_id, rewind_line(event, undoable=True), level=level))
+        return {event.agent_id}
+
+    def _forked(self, event: SessionForkedEvent) -> set[str]:
+        self._add(Entry("notice", event.agent_id, fork_line(event)))
+        return {event.agent_id}
+
 
 _HANDLERS: dict[type, Any] = {
     SystemPromptEvent: SessionView._system,
@@ -398,6 +443,9 @@ _HANDLERS: dict[type, Any] = {
     MCPServersEvent: SessionView._mcp_servers,
     HookRanEvent: SessionView._hook,
     CriticResultEvent: SessionView._critic,
+    CheckpointEvent: SessionView._checkpoint,
+    RewindEvent: SessionView._rewound,
+    SessionForkedEvent: SessionView._forked,
 }
 #: Hook outcomes said as warnings: something was refused, or the hook did not work.
 _HOOK_WARNINGS = frozenset({"denied", "blocked", "asked", "failed", "timed out", "skipped", "stopped the run"})

@@ -36,7 +36,11 @@ async def test_the_prompt_offers_the_repositorys_commands_and_skills(serve, work
         await wait_until(pilot, lambda: app.view.microagents is not None)
         await pilot.press("/", "r")
         await pilot.pause(0.05)
-        assert _offered(app) == ["/resume  reopen a stored session (id, or the list)", "/review  Review a module"]
+        assert _offered(app) == [
+            "/resume  reopen a stored session (id, or the list)",
+            "/rewind  go back to before a turn (Esc Esc), or undo the last rewind",
+            "/review  Review a module",
+        ]
         await pilot.press("backspace", "P")
         await pilot.pause(0.05)
         plan = "/plan  on | off | show (no argument: switch plan mode; read-only, ends with a plan)"

@@ -20,6 +20,7 @@ from openhands_tui.sdk.facts.event import (
     LLMUsageEvent,
     MessageEvent,
     RewindEvent,
+    SessionForkedEvent,
     Status,
     StatusEvent,
     SystemPromptEvent,
@@ -92,6 +93,8 @@ class DelegationTree:
     def __init__(self) -> None:
         self.nodes: dict[str, TreeNode] = {}
         self.root_id: str | None = None
+        #: The session this one was forked from, and where (None: not a fork): the root shows it.
+        self.origin: SessionForkedEvent | None = None
 
     @classmethod
     def from_events(cls, events: Iterable[Event]) -> DelegationTree:
@@ -102,6 +105,9 @@ class DelegationTree:
 
     def apply(self, event: Event) -> None:
         if event.transient:
+            return
+        if isinstance(event, SessionForkedEvent):  # before the root's system prompt: no node of its own
+            self.origin = event
             return
         if isinstance(event, DelegationOpenedEvent):
             node = self._node(event.agent_id, event.agent_name, event.parent_agent_id)

@@ -9,6 +9,7 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from openhands_tui.sdk.facts.tree import DelegationTree
+from openhands_tui.timeline_lines import fork_origin
 from openhands_tui.tui.widgets.entries import STATUS_ICONS
 from openhands_tui.verdict_lines import stars
 
@@ -64,6 +65,8 @@ class AgentTree(Tree[str]):
     def forget_agents(self) -> None:
         """Forget every agent (a new session starts with an empty tree)."""
         self.clear()
+        self.show_root = False
+        self.root.set_label("agents")
         self._agent_nodes.clear()
         self._tasks.clear()
         self._synced = None
@@ -75,6 +78,10 @@ class AgentTree(Tree[str]):
 
     def sync(self, tree: DelegationTree) -> None:
         self._synced = tree
+        if tree.origin is not None and not self.show_root:  # a fork: a line above its agents says whence
+            self.show_root = True
+            self.root.set_label(Text(fork_origin(tree.origin), style="italic"))
+            self.root.expand()
         for agent_id, node in tree.nodes.items():
             parent = self._agent_nodes.get(node.parent_id or "", self.root)
             widget_node = self._agent_nodes.get(agent_id)
@@ -111,7 +118,8 @@ class AgentTree(Tree[str]):
         label.append(f" {elapsed_text(node.elapsed_s)}", style="dim")
         if node.task:
             label.append(f"  {node.task.splitlines()[0]}", style="italic dim")
-        room = self.scrollable_content_region.width - node.depth * self.guide_depth - 2  # guides, ▼
+        depth = node.depth + self.show_root  # the fork's line above the agents is one level more
+        room = self.scrollable_content_region.width - depth * self.guide_depth - 2  # guides, ▼
         if room > 8:
             label.truncate(room, overflow="ellipsis")
         return label
