@@ -21,6 +21,7 @@ from openhands_tui.sdk.errors import SessionError
 from openhands_tui.sdk.facts.event import (
     ActionEvent,
     AgentErrorEvent,
+    CheckpointEvent,
     CondensationEvent,
     ConfirmationResolvedEvent,
     CriticResultEvent,
@@ -45,6 +46,7 @@ from openhands_tui.sdk.run.plan_mode import approved_task, last_plan, planning_w
 from openhands_tui.sdk.security.permissions import PermissionRule
 from openhands_tui.sdk.terminal_text import inert_json, safe_for_terminal, shown_for_approval, strip_controls
 from openhands_tui.standard_streams import QueuedOutput
+from openhands_tui.timeline_lines import checkpoint_problem_line, checkpoint_skipped_line
 from openhands_tui.verdict_lines import critic_line, hook_line
 
 PREVIEW_LINES = 8
@@ -82,6 +84,7 @@ class TranscriptPrinter:
         self.names: dict[str, str] = {}
         self.depths: dict[str, int] = {}
         self.finishing: set[str] = set()
+        self.checkpoints_said: set[str] = set()  # what a checkpoint could not do, said once a run
 
     def __call__(self, event: Event) -> None:
         line = self._format(event)
@@ -106,6 +109,12 @@ class TranscriptPrinter:
         if isinstance(event, MicroagentTriggeredEvent):
             why = f"keyword {_shown(repr(event.keyword))}" if event.keyword else "always on"
             return f"{who}  ◆ microagent {_shown(event.name)} ({event.type}, {why}, {event.tokens} tokens)"
+        if isinstance(event, CheckpointEvent):
+            said = checkpoint_problem_line(event) if event.problem else checkpoint_skipped_line(event)
+            if (event.problem or event.skipped) and said not in self.checkpoints_said:
+                self.checkpoints_said.add(said)
+                print(f"warning: {strip_controls(said)}", file=self.err or sys.stderr)
+            return None
         if isinstance(event, MicroagentsLoadedEvent):
             for problem in [*event.warnings, *event.shadowed]:
                 print(f"warning: {strip_controls(problem)}", file=self.err or sys.stderr)

@@ -144,3 +144,13 @@ def test_rewind_and_fork_refuse_what_cannot_be_done_in_one_line(serve, workspace
         assert said in result.stderr and len(result.stderr.strip().splitlines()) == 1, (args, result.stderr)
     conversation_only = run_tui("rewind", session, "--to", "1", "--conversation")
     assert conversation_only.returncode == 0 and "(conversation)" in conversation_only.stdout
+
+
+def test_a_headless_run_says_once_what_its_checkpoints_leave_out(serve, workspace: Path) -> None:
+    subprocess.run(["git", "init", "-q", str(workspace / "vendored")], check=True)
+    (workspace / "vendored" / "lib.py").write_text("x = 1\n")
+    server = serve([Script(turns=[Turn.finish("one")])])
+    result = run_tui(*model_args(server), "--workspace", str(workspace), "--headless", "--task", "first")
+    assert result.returncode == 0, result.stderr
+    said = "warning: Checkpoint left out 1 file: vendored/ (a nested git repository)"
+    assert result.stderr.count(said) == 1, result.stderr
