@@ -196,6 +196,7 @@ class OpenHandsApp(TimelineHost):
             transcript.sync(entries)
         self._dirty.clear()
         self.query_one(AgentTree).sync(self.view.tree)
+        self.fit_tree()
         self._update_title()
         self._update_status()
 

@@ -29,6 +29,10 @@ from openhands_tui.tui.widgets.tree import AgentTree
 
 #: Keys that act on a live run; a read-only view hides them.
 LIVE_ONLY = {"interrupt", "cycle_confirm", "cycle_plan"}
+#: Columns the transcript keeps at least, beside the tree; the tree's narrowest; its largest share.
+READABLE = 50
+TREE_MIN = 24
+TREE_SHARE = 0.45
 
 
 class KeyedApp(App[int]):
@@ -139,9 +143,21 @@ class KeyedApp(App[int]):
         self._tree_chosen = True
 
     def on_resize(self, event: events.Resize) -> None:
-        """On narrow terminals the tree folds away (ctrl+b brings it back)."""
-        if not self._tree_chosen and self.main_screen_ready:
-            self.query_one(AgentTree).display = event.size.width >= 100
+        if self.main_screen_ready:
+            self.fit_tree(event.size.width)
+
+    def fit_tree(self, width: int | None = None) -> None:
+        """The tree as wide as its labels want, within what leaves the transcript readable;
+        shown wherever at least TREE_MIN columns are left beside READABLE ones (80x24 included),
+        folded away on narrower terminals unless the user chose (ctrl+b brings it back)."""
+        width = width if width is not None else self.size.width
+        tree = self.query_one(AgentTree)
+        room = width - READABLE
+        if not self._tree_chosen:
+            tree.display = room >= TREE_MIN
+        wanted = max(TREE_MIN, min(tree.natural_width, room, int(width * TREE_SHARE)))
+        if tree.styles.width is None or tree.styles.width.value != wanted:
+            tree.styles.width = wanted
 
     def action_show_root(self) -> None:
         self.show_agent(self.view.tree.root_id or "root")

@@ -61,6 +61,17 @@ class AgentTree(Tree[str]):
         self._agent_nodes: dict[str, TreeNode[str]] = {}
         self._tasks: dict[str, str] = {}
         self._synced: DelegationTree | None = None
+        #: The widest whole label seen this session, with its guides: how wide the panel would
+        #: like to be (it never shrinks mid-session, so the transcript does not jump about).
+        self.natural_width = 0
+
+    def on_mount(self) -> None:
+        # labels are coloured from the theme: a theme switch recolours them (not left dark on light)
+        self.watch(self.app, "theme", self._recolour, init=False)
+
+    def _recolour(self) -> None:
+        if self._synced is not None:
+            self.sync(self._synced)
 
     def forget_agents(self) -> None:
         """Forget every agent (a new session starts with an empty tree)."""
@@ -70,6 +81,7 @@ class AgentTree(Tree[str]):
         self._agent_nodes.clear()
         self._tasks.clear()
         self._synced = None
+        self.natural_width = 0
 
     def on_resize(self, event: events.Resize) -> None:
         """Labels are cut to the width: cut them again when it changes (and once it is known)."""
@@ -80,7 +92,9 @@ class AgentTree(Tree[str]):
         self._synced = tree
         if tree.origin is not None and not self.show_root:  # a fork: a line above its agents says whence
             self.show_root = True
-            self.root.set_label(Text(fork_origin(tree.origin), style="italic"))
+            origin = Text(fork_origin(tree.origin), style="italic")
+            self.natural_width = max(self.natural_width, origin.cell_len + 2 + 3)
+            self.root.set_label(origin)
             self.root.expand()
         for agent_id, node in tree.nodes.items():
             parent = self._agent_nodes.get(node.parent_id or "", self.root)
@@ -119,6 +133,8 @@ class AgentTree(Tree[str]):
         if node.task:
             label.append(f"  {node.task.splitlines()[0]}", style="italic dim")
         depth = node.depth + self.show_root  # the fork's line above the agents is one level more
+        # guides and ▼, the padding either side and the border: what the panel needs for it whole
+        self.natural_width = max(self.natural_width, label.cell_len + depth * self.guide_depth + 2 + 3)
         room = self.scrollable_content_region.width - depth * self.guide_depth - 2  # guides, ▼
         if room > 8:
             label.truncate(room, overflow="ellipsis")
