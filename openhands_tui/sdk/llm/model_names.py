@@ -42,12 +42,15 @@ def provider_of(model: str, base_url: str | None) -> str | None:
 
 def model_problem(model: str, base_url: str | None) -> str | None:
     """Why `model` cannot be switched to, in a few words; None if it can."""
-    if not model.strip() or model != model.strip() or any(c.isspace() for c in model):
+    if not model.strip() or any(c.isspace() for c in model):
         return "a model name has no spaces"
+    if not model.isprintable():
+        return "a model name has no control characters"
     provider = provider_of(model, base_url)
     if provider is None:
-        example = f"openai/{model}" if base_url else f"anthropic/{model} or openai/{model}"
-        return f"litellm cannot tell which provider serves it; prefix the provider, e.g. {example}"
+        if base_url:  # an OpenAI-compatible endpoint, most likely
+            return f"litellm cannot tell which provider serves it; prefix the provider, e.g. openai/{model}"
+        return "litellm cannot tell which provider serves it; prefix the provider (anthropic/, openai/, gemini/...)"
     if base_url or provider in OPEN_ENDED:
         return None
     try:

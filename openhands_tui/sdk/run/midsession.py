@@ -103,6 +103,10 @@ class MidSessionCalls:
             reported=run.gauge.last_reported,
         )
 
+    def current_model(self) -> CurrentModel:
+        """The root agent's model as it is whenever it is read: what a front end shows."""
+        return CurrentModel(self)
+
     def _agent(self, agent_id: str) -> AgentRun:
         if agent_id == self.root.agent_id:
             return self.root
@@ -110,6 +114,21 @@ class MidSessionCalls:
         if not isinstance(run, AgentRun):
             raise SessionError(f"agent {agent_id} is not running: only the root and running sub-agents can be changed")
         return run
+
+
+class CurrentModel:
+    """The root agent's model, read when asked: its name and context window follow a switch."""
+
+    def __init__(self, conversation: MidSessionCalls) -> None:
+        self._conversation = conversation
+
+    @property
+    def model(self) -> str:
+        return self._conversation.root.agent.llm.model
+
+    def window(self) -> int | None:
+        """Input tokens a request may hold, if known (may load litellm's model list)."""
+        return self._conversation.root.agent.llm.window()
 
 
 def _provider_note(previous: str, model: str, base_url: str | None, has_key: bool) -> str:
