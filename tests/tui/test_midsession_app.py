@@ -8,11 +8,13 @@ from pathlib import Path
 
 from textual.widgets._toast import Toast
 
+from openhands_tui.interactive import build_app
+from openhands_tui.launch_options import LaunchOptions
 from openhands_tui.sdk.run.confirmation import ConfirmationMode
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 from openhands_tui.tui.app import OpenHandsApp
 from openhands_tui.tui.widgets.transcript import TranscriptView
-from tests.tui.conftest import SIZE, live_app, wait_until
+from tests.tui.conftest import SIZE, THREE_LEVELS, live_app, wait_until
 
 SUMMARIZER = Script(name="summarizer", match="You condense the middle", turns=[Turn(text="Echoed 0-5.", repeat=5)])
 
@@ -33,7 +35,8 @@ def notices(app: OpenHandsApp) -> str:
 
 
 async def _opened(pilot, app: OpenHandsApp) -> None:
-    await wait_until(pilot, lambda: "root" in app.view.models)
+    """Wait for the session to open and the status bar to have drawn its model."""
+    await wait_until(pilot, lambda: "root" in app.view.models and status(app).startswith("openai/scripted "))
 
 
 async def test_model_with_a_name_switches_the_root_and_the_status_bar_says_so(serve, workspace: Path) -> None:
@@ -41,7 +44,6 @@ async def test_model_with_a_name_switches_the_root_and_the_status_bar_says_so(se
     app = live_app(server, workspace)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await _opened(pilot, app)
-        assert status(app).startswith("openai/scripted ")
         await pilot.press(*"/model openai/scripted-b", "enter")
         await wait_until(pilot, lambda: status(app).startswith("openai/scripted-b "))
         await wait_until(pilot, lambda: "solo: openai/scripted → openai/scripted-b" in notices(app))
@@ -117,3 +119,51 @@ async def test_compact_with_too_little_to_condense_says_so(serve, workspace: Pat
         await pilot.press(*"/compact", "enter")
         await wait_until(pilot, lambda: "nothing to condense yet" in notices(app))
     assert not server.requests_for("summarizer")
+
+
+async def test_a_resumed_session_goes_on_with_the_model_switched_to(serve, workspace: Path) -> None:
+    server = serve([Script(turns=[Turn.finish("one"), Turn.finish("two")])])
+    first = live_app(server, workspace, task="first")
+    async with first.run_test(size=SIZE, notifications=True) as pilot:
+        await wait_until(pilot, lambda: first.view.root_status == "finished" and not first.runs.running)
+        await pilot.press(*"/model openai/scripted-b", "enter")
+        await wait_until(pilot, lambda: status(first).startswith("openai/scripted-b "))
+        assert first.session is not None
+        session_id = first.session.session_id
+
+    # `tui --resume ID`: the model (and endpoint) come from the session, as the switch left it
+    options = LaunchOptions(api_key="sk-tui-test", workspace=workspace, resume=session_id)
+    again = build_app(options, preload_litellm=False, remember_theme=False)
+    async with again.run_test(size=SIZE, notifications=True) as pilot:
+        await wait_until(pilot, lambda: status(again).startswith("openai/scripted-b "))
+        await pilot.press(*"second", "enter")
+        await wait_until(pilot, lambda: len(server.requests) == 2 and not again.runs.running)
+    assert server.requests[-1].body["model"] == "scripted-b"
+
+
+async def test_model_switches_the_sub_agent_shown_in_the_transcript(serve, workspace: Path) -> None:
+    coder = [Turn(delay=3.0, tool_calls=Turn.call("think", thought="hm").tool_calls), Turn.finish("coded")]
+    server = serve(
+        [
+            Script(
+                name="root",
+                match="ROLE:root",
+                turns=[Turn.call("delegate", agent="coder", task="code it"), Turn.finish("root done")],
+            ),
+            Script(name="coder", match="ROLE:coder", turns=coder),
+        ]
+    )
+    app = live_app(server, workspace, strategy=str(THREE_LEVELS), task="go")
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await pilot.press(*"/model openai/scripted-b")  # typed ahead: only Enter waits for the coder
+        await wait_until(pilot, lambda: bool(server.requests_for("coder")))  # its first answer takes 3 s
+        app.show_agent("coder-1")  # picked in the tree
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: status(app).startswith("openai/scripted-b "))
+        await wait_until(pilot, lambda: "coder: openai/scripted → openai/scripted-b" in notices(app))
+        await wait_until(pilot, lambda: app.view.root_status == "finished")
+        app.show_agent("root")
+        await pilot.pause(0.1)
+        assert status(app).startswith("openai/scripted ")  # the root kept its model
+    assert [r.body["model"] for r in server.requests_for("coder")] == ["scripted", "scripted-b"]
+    assert {r.body["model"] for r in server.requests_for("root")} == {"scripted"}
