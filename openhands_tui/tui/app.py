@@ -216,7 +216,7 @@ class OpenHandsApp(SessionHost):
         if self.runs.waiting:
             state = f"? {self.runs.waiting} waiting for you"
         self.query_one(StatusBar).show(
-            model=self._model(),
+            model=self.shown_model(),
             mode=mode,
             prompt_tokens=usage.prompt_tokens,
             completion_tokens=usage.completion_tokens,
@@ -229,9 +229,6 @@ class OpenHandsApp(SessionHost):
             demo=self.config.demo,
             plan=self.view.planning,
         )
-
-    def _model(self) -> str:
-        return self.shown_model()
 
     def shown_model(self) -> str:
         """The model of the agent in the transcript, as the engine's events last said (a /model
