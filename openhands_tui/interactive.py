@@ -42,7 +42,7 @@ def live_session(launched: Launched) -> LiveSession:
         strategy_name=launched.strategy.name,
         strategy_description=launched.strategy.description,
         workspace=launched.workspace,
-        llm=launched.agent.llm,
+        llm=launched.conversation.current_model(),  # a /model switch shows in the status bar
         history=launched.history,
         inputs=launched.inputs,
         trust_requests=launched.trust_requests,

@@ -35,6 +35,7 @@ from openhands_tui.tui.idle_gc import IdleCollector
 from openhands_tui.tui.run_control import RunController
 from openhands_tui.tui.screens.plan import PlanDecision, PlanScreen
 from openhands_tui.tui.session import LiveSession
+from openhands_tui.tui.session_control import SessionControl
 from openhands_tui.tui.state import SessionView
 from openhands_tui.tui.terminal_modes import give_back, saved_line_settings
 from openhands_tui.tui.themes import apply_initial_theme
@@ -63,6 +64,7 @@ class OpenHandsApp(TimelineHost):
         self.view = SessionView()
         self.runs = RunController(self, self.bridge, config.clock)
         self.commands = SlashCommands(self)
+        self.control = SessionControl(self)
         self.shown_agent = "root"
         self.follow = False
         self.context_window: int | None = None
@@ -177,7 +179,10 @@ class OpenHandsApp(TimelineHost):
             self.context_window = message.window
             self._schedule_refresh()
         elif self.bridge is not None:
-            self.feed(self.bridge.drain())
+            batch = self.bridge.drain()
+            self.feed(batch)
+            if any(e.kind == "model_changed" and e.parent_agent_id is None for e in batch):
+                self.run_worker(self._look_up_window, thread=True, group="window")  # the root's new model's
 
     def _schedule_refresh(self) -> None:
         if not self._refresh_pending:
@@ -212,7 +217,7 @@ class OpenHandsApp(TimelineHost):
         if self.runs.waiting:
             state = f"? {self.runs.waiting} waiting for you"
         self.query_one(StatusBar).show(
-            model=self._model(),
+            model=self.shown_model(),
             mode=mode,
             prompt_tokens=usage.prompt_tokens,
             completion_tokens=usage.completion_tokens,
@@ -226,10 +231,25 @@ class OpenHandsApp(TimelineHost):
             plan=self.view.planning,
         )
 
-    def _model(self) -> str:
+    def shown_model(self) -> str:
+        """The model of the agent in the transcript, as the engine's events last said (a /model
+        switch included); before any, the session's."""
+        known = self.view.models.get(self.shown_agent) or self.view.models.get("root")
+        if known:
+            return known
         if self.session is not None:
             return self.session.llm.model
         return next(iter(self.view.models.values()), "")
+
+    def _look_up_window(self) -> None:
+        """On a worker: the root's context window, once its model changed (may read litellm's tables)."""
+        if self.session is not None:
+            self.post_message(ContextWindowKnown(self.session.llm.window()))
+
+    def show_note(self, agent_id: str, text: str) -> None:
+        """Add a notice to an agent's transcript (what `/context` measured)."""
+        self._dirty.add(self.view.note(agent_id, text))
+        self._schedule_refresh()
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key | events.MouseDown | events.Paste):

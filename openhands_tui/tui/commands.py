@@ -14,6 +14,7 @@ from textual.screen import Screen
 from openhands_tui.sdk.facts.event import MCPServerStatus
 from openhands_tui.sdk.run.confirmation import ConfirmationMode
 from openhands_tui.sdk.terminal_text import one_line
+from openhands_tui.tui.session_control import SessionControl
 from openhands_tui.tui.state import SessionView
 from openhands_tui.tui.widgets.prompt import LiveCommands, SlashCommand
 
@@ -66,6 +67,9 @@ class CommandHost(Protocol):
 
     def mcp_status(self) -> list[MCPServerStatus]: ...
 
+    @property
+    def control(self) -> SessionControl: ...
+
 
 BUILTIN = [
     SlashCommand("help", "what you can type and press"),
@@ -74,6 +78,9 @@ BUILTIN = [
     SlashCommand("plan", "on | off | show (no argument: switch plan mode; read-only, ends with a plan)"),
     SlashCommand("microagents", "loaded microagents and what fired"),
     SlashCommand("mcp", "MCP servers: status and tools"),
+    SlashCommand("model", "the shown agent's model; /model NAME switches it"),
+    SlashCommand("compact", "condense the history now ([what to keep])"),
+    SlashCommand("context", "what fills the context window, in tokens"),
     SlashCommand("tree", "show or hide the agent tree"),
     SlashCommand("theme", "switch theme (name, or the next one)"),
     SlashCommand("resume", "reopen a stored session (id, or the list)"),
@@ -113,6 +120,10 @@ suggested rule, d show every argument, Esc interrupt the run.
 
 **Commands** — /help /new /confirm [always|risky|never] /plan [on|off|show] /microagents /mcp /tree /theme [name]
 /resume [id] /rewind /fork [turn] /exit, and /name for each task microagent.
+
+**Mid-session** — they act on the agent shown in the transcript. /model [name] shows its model, or
+switches it from its next call (recorded: a resumed session keeps it). /compact [what to keep]
+condenses its history now, between runs. /context shows what fills its context window, in tokens.
 """
 
 
@@ -193,6 +204,15 @@ class SlashCommands:
         from openhands_tui.tui.screens.mcp import MCPScreen
 
         self.app.push_screen(MCPScreen(self.app.mcp_status))
+
+    def do_model(self, argument: str) -> None:
+        self.app.control.model(argument)
+
+    def do_compact(self, argument: str) -> None:
+        self.app.control.compact(argument)
+
+    def do_context(self, argument: str) -> None:
+        self.app.control.context()
 
     def do_confirm(self, argument: str) -> None:
         current = ConfirmationMode(self.app.view.policy.mode if self.app.view.policy else "risky")

@@ -29,6 +29,7 @@ from openhands_tui.sdk.facts.event import (
     MessageEvent,
     MicroagentsLoadedEvent,
     MicroagentTriggeredEvent,
+    ModelChangedEvent,
     ObservationEvent,
     PlanProposedEvent,
     PolicyChangedEvent,
@@ -139,6 +140,12 @@ class SessionView:
 
     def transcript(self, agent_id: str) -> list[Entry]:
         return self.transcripts.setdefault(agent_id, [])
+
+    def note(self, agent_id: str, text: str) -> str:
+        """A notice the app adds to an agent's transcript (`/context`'s table): shown as plain
+        text, never as markup, like every entry. Returns the agent whose transcript changed."""
+        self._add(Entry("notice", agent_id, strip_controls(text)))
+        return agent_id
 
     def _add(self, entry: Entry) -> Entry:
         self.transcript(entry.agent_id).append(entry)
@@ -352,6 +359,12 @@ class SessionView:
         self._add(Entry("microagent", event.agent_id, event.content, {"event": event}))
         return {event.agent_id}
 
+    def _model_changed(self, event: ModelChangedEvent) -> set[str]:
+        self.models[event.agent_id] = event.model
+        was = f" (was {event.previous})" if event.previous else ""
+        self._add(Entry("notice", event.agent_id, f"⇄ model: {event.model}{was}"))
+        return {event.agent_id}
+
     def _condensed(self, event: CondensationEvent) -> set[str]:
         self._add(Entry("condensation", event.agent_id, event.summary, {"event": event}))
         return {event.agent_id}
@@ -440,6 +453,7 @@ _HANDLERS: dict[type, Any] = {
     PolicyChangedEvent: SessionView._policy,
     PlanProposedEvent: SessionView._plan,
     CondensationEvent: SessionView._condensed,
+    ModelChangedEvent: SessionView._model_changed,
     MCPServersEvent: SessionView._mcp_servers,
     HookRanEvent: SessionView._hook,
     CriticResultEvent: SessionView._critic,

@@ -164,7 +164,7 @@ async def test_slash_completion_lists_commands(serve, workspace: Path) -> None:
     server = serve([Script(turns=[Turn.finish("ok")])])
     app = live_app(server, workspace)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("/", "c")
+        await pilot.press("/", *"conf")  # /compact and /context begin with c too
         await pilot.pause(0.05)
         completions = app.query_one("#completions")
         assert completions.display and completions.option_count == 1  # type: ignore[attr-defined]

@@ -20,7 +20,9 @@ from openhands_tui.sdk.errors import LLMError
 from openhands_tui.sdk.llm.client import LLM, LLMResponse
 from openhands_tui.sdk.model import StrictModel
 
-Reason = Literal["tokens", "messages", "overflow"]
+#: Why a condensation ran: the history neared the window (`tokens`) or `max_messages`, the
+#: provider refused it as too long (`overflow`), or the user asked for it (`user`, /compact).
+Reason = Literal["tokens", "messages", "overflow", "user"]
 
 SUMMARY_SYSTEM_PROMPT = (
     "You condense the middle of a coding agent's conversation so that it can continue within its "
@@ -29,6 +31,8 @@ SUMMARY_SYSTEM_PROMPT = (
     "commands run and what they showed, errors met and how they were resolved, and what remained "
     "to do. Keep exact names, paths, numbers and error texts. No preamble."
 )
+#: How the user's focus (`/compact keep the API design`) joins the summariser's instructions.
+FOCUS_INSTRUCTION = "The user asked that the summary keep especially: {focus}"
 #: Longest tool output quoted to the summarizer; the rest of each output is elided.
 QUOTE_LIMIT = 1_500
 
@@ -94,6 +98,12 @@ class ContextGauge:
     def forget(self) -> None:
         self._anchor = None  # the messages were rewritten: earlier counts no longer apply
 
+    @property
+    def last_reported(self) -> int | None:
+        """The prompt tokens the provider counted for the last request (None: none since the
+        messages were last rewritten)."""
+        return self._anchor[1] if self._anchor is not None else None
+
     def estimate(self, messages: list[dict[str, Any]]) -> int:
         if self._anchor is not None and self._anchor[0] <= len(messages):
             count, tokens = self._anchor
@@ -141,13 +151,20 @@ def render_for_summary(messages: list[dict[str, Any]], limit_chars: int) -> str:
     return text
 
 
+def summary_instructions(focus: str = "") -> str:
+    """The summariser's system prompt, with what the user asked to keep (if anything)."""
+    focus = " ".join(focus.split())
+    return f"{SUMMARY_SYSTEM_PROMPT}\n\n{FOCUS_INSTRUCTION.format(focus=focus)}" if focus else SUMMARY_SYSTEM_PROMPT
+
+
 async def summarize(
-    llm: LLM, middle: list[dict[str, Any]], config: Condenser, window: int | None
+    llm: LLM, middle: list[dict[str, Any]], config: Condenser, window: int | None, focus: str = ""
 ) -> tuple[str, LLMResponse | None]:
-    """The summary and the call that wrote it; a note instead if the call failed."""
+    """The summary and the call that wrote it; a note instead if the call failed. `focus`: what
+    the user asked the summary to keep especially (`/compact ...`)."""
     budget_tokens = int(window * 0.5) if window else 50_000  # the summary request must fit too
     request = [
-        {"role": "system", "content": SUMMARY_SYSTEM_PROMPT},
+        {"role": "system", "content": summary_instructions(focus)},
         {"role": "user", "content": render_for_summary(middle, budget_tokens * 4)},
     ]
     # A one-off request: no thinking (its budget would not fit the summary's length) and no
@@ -177,16 +194,17 @@ async def condense(
     gauge: ContextGauge,
     reason: Reason,
     window: int | None,
+    focus: str = "",
 ) -> tuple[dict[str, Any], LLMResponse | None] | None:
     """The fields of the condensation event to record and the summary call (for its usage),
     or None when nothing can be cut. `llm` is the agent's model, used unless `config` names
-    its own."""
+    its own; `focus` is what the user asked the summary to keep."""
     cut = plan_cut(messages, config.keep_first, config.keep_recent)
     if cut is None:
         return None
     head, tail = cut
     before = gauge.estimate(messages)
-    summary, response = await summarize(config.llm or llm, messages[head:tail], config, window)
+    summary, response = await summarize(config.llm or llm, messages[head:tail], config, window, focus)
     gauge.forget()
     after = before - approx_tokens(messages[head:tail]) + approx_tokens([{"content": summary}])
     fields = {
@@ -194,6 +212,7 @@ async def condense(
         "head": head,
         "tail": tail,
         "reason": reason,
+        "focus": " ".join(focus.split()),
         "tokens_before": before,
         "tokens_after": max(after, 0),
         "summarized": response is not None and bool(response.text.strip()),

@@ -145,7 +145,8 @@ class CondensationEvent(EventBase):
     summary: str
     head: int = Field(description="Messages kept from the start, the system prompt included.")
     tail: int = Field(description="Index of the first recent message kept.")
-    reason: Literal["tokens", "messages", "overflow"]
+    reason: Literal["tokens", "messages", "overflow", "user"]
+    focus: str = Field(default="", description="What the user asked the summary to keep (reason 'user').")
     tokens_before: int = 0
     tokens_after: int = 0
     summarized: bool = Field(default=True, description="False when the summary call failed and a note stands in.")

@@ -19,6 +19,7 @@ from openhands_tui.sdk.facts.event import (
     Event,
     LLMUsageEvent,
     MessageEvent,
+    ModelChangedEvent,
     RewindEvent,
     SessionForkedEvent,
     Status,
@@ -55,6 +56,8 @@ class TreeNode(Model):
     task: str = ""
     parent_id: str | None = None
     depth: int = 0
+    #: The model it calls: its system prompt's, or the last it was switched to (/model).
+    model: str = ""
     status: NodeStatus = "idle"
     detail: str = ""
     children: list[str] = Field(default_factory=list)
@@ -114,6 +117,7 @@ class DelegationTree:
             node.task, node.depth, node.status = event.task, event.depth, "running"
         elif isinstance(event, SystemPromptEvent):
             node = self._node(event.agent_id, event.agent_name, event.parent_agent_id)
+            node.model = event.model
             if event.parent_agent_id is None:
                 self.root_id = self.root_id or event.agent_id
         else:
@@ -136,6 +140,8 @@ class DelegationTree:
         elif isinstance(event, RewindEvent):  # calls a rewind took out of the history were paid for
             node.tokens += event.tokens_dropped
             node.cost += event.cost_dropped
+        elif isinstance(event, ModelChangedEvent):
+            node.model = event.model
         elif isinstance(event, CriticResultEvent) and event.score is not None:
             node.critic_score, node.critic_rounds = event.score, max(node.critic_rounds, event.round)
 

@@ -46,6 +46,7 @@ from openhands_tui.sdk.run.answer_ending import CUT_OFF_CALL, AnswerEndings, Cal
 from openhands_tui.sdk.run.ending_review import EndingReview, judge
 from openhands_tui.sdk.run.messages import MessageBuilder
 from openhands_tui.sdk.run.model_calls import ModelCalls
+from openhands_tui.sdk.run.model_switch import fold_recorded_model
 from openhands_tui.sdk.run.outcome import Finished, LimitReached, StuckDetected
 from openhands_tui.sdk.run.plan_mode import PLAN_MODE_NOTE, READ_ONLY_NOTE
 from openhands_tui.sdk.run.prefix_share import PrefixShare
@@ -128,6 +129,7 @@ class AgentRun:
     async def open(self, history: list[Event] | None = None) -> None:
         """Create live tools; start a fresh history or fold in a stored one."""
         own = [e for e in history or () if e.agent_id == self.agent_id]
+        self.runtime.open_agents[self.agent_id] = self  # what a mid-session change can address
         self.skills = merge_skills(self.agent.context.skills, self.runtime.microagents.skills)
         if self.agent.llm.api_key is not None:
             self.runtime.bus.redactor.add(self.agent.llm.api_key.get_secret_value(), "API key")
@@ -184,6 +186,7 @@ class AgentRun:
             )
 
     async def close(self) -> None:
+        self.runtime.open_agents.pop(self.agent_id, None)
         for tool in self.tools.values():
             await tool.close()
         own = self.runtime.agent_hooks.pop(self.agent_id, None)
@@ -228,6 +231,7 @@ class AgentRun:
         self._awaiting_decision = ask_again  # asked but never answered: ask again, never assume
         for action in interrupted:
             interrupted_observation(self, action, self.runtime.earlier_sandbox in ("read-only", "workspace-write"))
+        fold_recorded_model(self, own)  # a model chosen mid-session (/model) stays chosen
 
     # -- messages --------------------------------------------------------------------------
 
@@ -319,7 +323,7 @@ class AgentRun:
             await self._attach_mcp()
         response_id = new_id()
         response = await self.model_calls.ask(response_id)
-        self.model_calls.record_usage(response, response_id)
+        self.model_calls.record_usage(response, response_id, self.model_calls.answered_by)
         thinking = recorded_thinking(response, self.runtime.bus.redactor)
         if response.text or thinking or not response.tool_calls:
             said = self.record(

@@ -36,6 +36,7 @@ from openhands_tui.sdk.run.confirmation import ApproveAll, ConfirmationMode, Con
 from openhands_tui.sdk.run.delegation import ChildRuns
 from openhands_tui.sdk.run.hook_points import fire, hook_input
 from openhands_tui.sdk.run.loop import INTERRUPTED, run_agent
+from openhands_tui.sdk.run.midsession import MidSessionCalls
 from openhands_tui.sdk.run.outcome import Finished, RunOutcome, StoppedByHook
 from openhands_tui.sdk.run.plan_mode import approved_task, planning_when_stored
 from openhands_tui.sdk.run.runtime import Limits, Runtime
@@ -121,13 +122,14 @@ class ConversationParts:
     hooks: LoadedHooks | None = None
 
 
-class Conversation(SDKCalls):
+class Conversation(SDKCalls, MidSessionCalls):
     """A root agent working in a workspace. Construct, `await run(task)`, `await close()`.
 
     `Conversation(agent=agent, workspace=path)` is the OpenHands SDK's call; everything else
     a session is wired to comes as one `ConversationParts`. The SDK's own arguments
     (`callbacks`, `visualizer`, `max_iteration_per_run`...) and its synchronous calls
-    (`send_message`, `run()` from plain code, `state`...) are `SDKCalls`'."""
+    (`send_message`, `run()` from plain code, `state`...) are `SDKCalls`'; the user's changes
+    mid-session (`set_model`, `compact`, `context_usage`) are `MidSessionCalls`'."""
 
     def __init__(
         self,

@@ -9,12 +9,13 @@ gets one.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any, Protocol
 
 from openhands_tui.sdk.agent import Agent
-from openhands_tui.sdk.context.condenser import ContextGauge, Reason, condense, truncation_plan
-from openhands_tui.sdk.errors import LLMContextWindowError, LLMUnsupportedParameterError
+from openhands_tui.sdk.context.condenser import ContextGauge, Reason, condense, plan_cut, truncation_plan
+from openhands_tui.sdk.errors import LLMContextWindowError, LLMUnsupportedParameterError, SessionError
 from openhands_tui.sdk.facts.event import (
     AgentErrorEvent,
     CondensationEvent,
@@ -52,11 +53,20 @@ class ModelCalls:
     def __init__(self, run: Caller) -> None:
         self.run = run
         self._prefix_key: str | None = None
+        #: The model the last answer came from: what its usage is charged to, even if the agent
+        #: was switched to another model (`/model`) while the answer streamed.
+        self.answered_by = ""
+        #: Held while a summary is written: a user's /compact and a run that starts meanwhile
+        #: never condense (or ask with) the same history at once.
+        self._condensing = asyncio.Lock()
 
     async def ask(self, response_id: str) -> LLMResponse:
         """One model call. Condenses first when the history has grown too big for the window,
         and once more, with one retry, if the provider still says it does not fit."""
         run = self.run
+        if self._condensing.locked():  # a /compact is summarising: the call goes out after it
+            async with self._condensing:
+                pass
         window = run.agent.llm.window()
         reason = run.gauge.due(run.agent.condenser, run.builder.messages, window)
         if reason is not None:
@@ -80,8 +90,9 @@ class ModelCalls:
         if self._prefix_key is None:
             self._prefix_key = prefix_key(messages, run.schemas)
         accepted = await self._take_turn_writing_prefix()
+        llm = run.agent.llm  # the model asked, whatever the agent is switched to meanwhile
         try:
-            response = await run.agent.llm.complete(
+            response = await llm.complete(
                 messages,
                 run.offered_schemas(),
                 on_text=lambda delta: self._stream(delta, response_id),
@@ -93,6 +104,7 @@ class ModelCalls:
         finally:
             if accepted is not None:
                 accepted()  # a failed first call must not keep its siblings waiting
+        self.answered_by = llm.model
         run.gauge.reported(sent, response.usage.prompt_tokens)
         return response
 
@@ -112,27 +124,58 @@ class ModelCalls:
             return
         self.run.record(AgentErrorEvent, error=f"model call failed ({error}); retry {attempt} in {delay:.1f}s")
 
-    async def condense(self, reason: Reason, window: int | None) -> bool:
+    async def condense(self, reason: Reason, window: int | None, focus: str = "") -> bool:
         """Summarise the middle of the history; then, if what must be kept still does not fit,
-        shorten the biggest tool results. False if neither could make room."""
+        shorten the biggest tool results. False if neither could make room. `focus`: what the
+        user asked the summary to keep (`/compact`, reason "user")."""
+        async with self._condensing:
+            condensed, truncated = await self._condense(reason, window, focus)
+        return condensed is not None or truncated
+
+    async def compact(self, focus: str = "") -> CondensationEvent:
+        """Condense now, because the user asked (`/compact [focus]`): the condensation recorded.
+        Raises SessionError, changing nothing, when there is nothing to condense."""
         run = self.run
         config = run.agent.condenser
         if config is None:
-            return False
+            raise SessionError(
+                f"{run.agent.name} does not condense its history (its strategy turned the condenser off)"
+            )
+        messages = run.builder.messages
+        if plan_cut(messages, config.keep_first, config.keep_recent) is None:
+            raise SessionError(
+                f"nothing to condense yet: {len(messages)} messages, and the first {config.keep_first} "
+                f"and last {config.keep_recent} are always kept"
+            )
+        async with self._condensing:
+            event, _ = await self._condense("user", run.agent.llm.window(), focus)
+        if event is None:  # a PreCompact hook's wait let the history change
+            raise SessionError("nothing to condense: the history changed meanwhile")
+        return event
+
+    async def _condense(self, reason: Reason, window: int | None, focus: str) -> tuple[CondensationEvent | None, bool]:
+        """The condensation recorded (None: nothing to cut), and whether tool results were shortened."""
+        run = self.run
+        config = run.agent.condenser
+        if config is None:
+            return None, False
         if run.runtime.hooks_for(run.agent_id).has("PreCompact"):
-            fields = {"trigger": "auto", "custom_instructions": ""}
-            await fire(run, run.runtime, hook_input(run.runtime, "PreCompact", fields=fields, match_value="auto"))
-        condensed = await condense(run.builder.messages, config, run.agent.llm, run.gauge, reason, window)
+            trigger = "manual" if reason == "user" else "auto"  # Claude Code's words for who asked
+            fields = {"trigger": trigger, "custom_instructions": focus}
+            await fire(run, run.runtime, hook_input(run.runtime, "PreCompact", fields=fields, match_value=trigger))
+        summarizer = config.llm or run.agent.llm
+        condensed = await condense(run.builder.messages, config, run.agent.llm, run.gauge, reason, window, focus)
+        event: CondensationEvent | None = None
         if condensed is not None:
             summary, response = condensed
             if response is not None:
-                self.record_usage(response, new_id())
-            run.record(CondensationEvent, **summary)
+                self.record_usage(response, new_id(), summarizer.model)
+            event = run.record(CondensationEvent, **summary)
         plan = truncation_plan(run.builder.messages, run.gauge, window, 0.5 if reason == "overflow" else 0.9)
         if plan is not None:
             run.gauge.forget()
             run.record(ResultsTruncatedEvent, **plan)
-        return condensed is not None or plan is not None
+        return event, plan is not None
 
     def _stream(self, delta: str, response_id: str, thinking: bool = False) -> None:
         self.run.runtime.bus.publish(

@@ -92,6 +92,9 @@ class Runtime:
 
     #: Sub-agents with hooks of their own (the session's plus theirs), by agent id.
     agent_hooks: dict[str, HookEngine] = field(default_factory=dict)
+    #: The agents open now, by id: the root and the sub-agents running (each an `AgentRun`, which
+    #: imports this module), for the user's mid-session changes (`/model`, `/compact`).
+    open_agents: dict[str, object] = field(default_factory=dict)
 
     def hooks_for(self, agent_id: str) -> HookEngine:
         return self.agent_hooks.get(agent_id, self.hooks)

@@ -259,7 +259,12 @@ class CondensationEntry(FoldEntry):
 
     def title(self) -> Text:
         event = self.entry.data["event"]
-        why = {"tokens": "near the context window", "messages": "many messages", "overflow": "the model refused"}
+        why = {
+            "tokens": "near the context window",
+            "messages": "many messages",
+            "overflow": "the model refused",
+            "user": f"you asked: keep {event.focus}" if event.focus else "you asked",
+        }
         note = "" if event.summarized else " · no summary (the call failed)"
         return Text(
             f"⇊ condensed {event.removed} messages ({why[event.reason]}) · "
