@@ -19,9 +19,9 @@ from openhands_tui.export.words import (
     note_line,
     result_title,
     said_title,
+    session_facts,
     shows_task,
     task_text,
-    totals_text,
 )
 
 _POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'"
@@ -92,22 +92,7 @@ def _text(text: str) -> str:
 
 
 def _facts(export: SessionExport) -> str:
-    session = export.session
-    labels = [
-        ("created", "created"),
-        ("status", "status"),
-        ("strategy", "strategy"),
-        ("agent", "root agent"),
-        ("model", "model"),
-        ("reasoning_effort", "reasoning effort"),
-        ("sandbox", "sandbox"),
-        ("workspace", "workspace"),
-    ]
-    items = [f"<li><b>{label}:</b> {_text(str(session[name]))}</li>" for name, label in labels if session.get(name)]
-    if session.get("params"):
-        params = ", ".join(f"{name}={value}" for name, value in session["params"].items())
-        items.append(f"<li><b>params:</b> {_text(params)}</li>")
-    items.append(f"<li><b>agents:</b> {len(export.agents)} · {_text(totals_text(export))}</li>")
+    items = [f"<li><b>{label}:</b> {_text(value)}</li>" for label, value in session_facts(export)]
     return '<ul class="facts">' + "".join(items) + "</ul>"
 
 

@@ -21,9 +21,9 @@ from openhands_tui.export.words import (
     note_line,
     result_title,
     said_title,
+    session_facts,
     shows_task,
     task_text,
-    totals_text,
 )
 
 #: What could make a name or a one-line marker markup: emphasis, code spans, links and images
@@ -76,23 +76,7 @@ def render_markdown(export: SessionExport) -> str:
 
 
 def _facts(export: SessionExport) -> str:
-    session = export.session
-    labels = [
-        ("created", "created"),
-        ("status", "status"),
-        ("strategy", "strategy"),
-        ("agent", "root agent"),
-        ("model", "model"),
-        ("reasoning_effort", "reasoning effort"),
-        ("sandbox", "sandbox"),
-        ("workspace", "workspace"),
-    ]
-    lines = [f"- **{label}:** {inline(str(session[name]))}" for name, label in labels if session.get(name)]
-    if session.get("params"):
-        params = ", ".join(f"{name}={value}" for name, value in session["params"].items())
-        lines.append(f"- **params:** {inline(params)}")
-    lines.append(f"- **agents:** {len(export.agents)} · {inline(totals_text(export))}")
-    return "\n".join(lines)
+    return "\n".join(f"- **{label}:** {inline(value)}" for label, value in session_facts(export))
 
 
 def _agent(agent: AgentExport, export: SessionExport) -> list[str]:

@@ -33,6 +33,30 @@ def totals_text(export: SessionExport) -> str:
     return text
 
 
+#: The session's facts an export opens with: (its metadata's field, how it is named).
+_FACTS = (
+    ("created", "created"),
+    ("status", "status"),
+    ("strategy", "strategy"),
+    ("agent", "root agent"),
+    ("model", "model"),
+    ("reasoning_effort", "reasoning effort"),
+    ("sandbox", "sandbox"),
+    ("workspace", "workspace"),
+)
+
+
+def session_facts(export: SessionExport) -> list[tuple[str, str]]:
+    """(name, value) of what an export says first about its session, as plain text: each
+    format marks them up (and escapes them) its own way."""
+    session = export.session
+    facts = [(label, str(session[name])) for name, label in _FACTS if session.get(name)]
+    if session.get("params"):
+        facts.append(("params", ", ".join(f"{name}={value}" for name, value in session["params"].items())))
+    facts.append(("agents", f"{len(export.agents)} · {totals_text(export)}"))
+    return facts
+
+
 def _figures(totals: Totals) -> str:
     return f"{totals.tokens:,} tokens · {cost_text(totals.cost, totals.unpriced_calls)}"
 

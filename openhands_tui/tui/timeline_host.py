@@ -117,8 +117,7 @@ class TimelineHost(SessionHost):
             return
         assert self.session is not None and self.bridge is not None and self.config.relaunch is not None
         conversation = self.session.conversation
-        checkpoints = conversation.runtime.checkpoints
-        repo = checkpoints.repo if checkpoints is not None else None
+        repo = conversation.checkpoints
         closed = self.bridge.submit(conversation.aclose())
         self.bridge.conversation = None  # nothing starts on it while it closes
         self.starting = True  # tasks typed meanwhile wait for the reopened session

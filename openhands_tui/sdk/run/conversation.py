@@ -188,6 +188,12 @@ class Conversation(SDKCalls, MidSessionCalls):
     def status(self) -> Status:
         return self.root.status
 
+    @property
+    def checkpoints(self) -> ShadowRepo | None:
+        """Where this session's checkpoints of the workspace are kept (None: none are taken):
+        what a rewind of its files restores from."""
+        return self.runtime.checkpoints.repo if self.runtime.checkpoints is not None else None
+
     def set_policy(self, mode: ConfirmationMode, threshold: Risk | None = None) -> None:
         """Switch when to ask, mid-session; the switch is recorded as an event."""
         policy = ConfirmationPolicy(mode=mode, threshold=threshold or self.runtime.policy.threshold)
