@@ -306,6 +306,11 @@ def _launch(
         opened.append(log)
         log.lock()
     _note_earlier_strategies(store, workspace, trusted)
+    keep_checkpoints = options.checkpoints and not home_or_above(workspace)
+    if options.checkpoints and not keep_checkpoints:  # every file under HOME, before every turn: no
+        warnings.append(
+            f"no checkpoints of {workspace} (too wide to snapshot): a rewind restores the conversation only"
+        )
     parts = ConversationParts(
         log=log,
         history=history,
@@ -326,7 +331,7 @@ def _launch(
         trusted=trusted,
         hooks=hooks,
         agents=from_files.targets,
-        checkpoints=session_checkpoints(store, log, workspace) if options.checkpoints else None,
+        checkpoints=session_checkpoints(store, log, workspace) if keep_checkpoints else None,
     )
     conversation = Conversation(agent, workspace=workspace, parts=parts)
     log.save_meta(sandbox=sandbox.mode)

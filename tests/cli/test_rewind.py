@@ -154,3 +154,12 @@ def test_a_headless_run_says_once_what_its_checkpoints_leave_out(serve, workspac
     assert result.returncode == 0, result.stderr
     said = "warning: Checkpoint left out 1 file: vendored/ (a nested git repository)"
     assert result.stderr.count(said) == 1, result.stderr
+
+
+def test_a_home_folder_workspace_gets_no_checkpoints_and_is_told_so(serve, isolated_home: Path) -> None:
+    server = serve([Script(turns=[Turn.finish("one")])])
+    args = [*model_args(server), "--workspace", str(isolated_home), "--workspace-is-home", "--headless"]
+    result = run_tui(*args, "--task", "first")
+    assert result.returncode == 0, result.stderr
+    assert f"no checkpoints of {isolated_home.resolve()} (too wide to snapshot)" in result.stderr
+    assert not (isolated_home / "state" / "openhands-tui" / "checkpoints").exists()

@@ -38,7 +38,7 @@ MAX_CHANGED = 100_000
 #: The workspace's latest index, in its shadow repository: where a new session's index starts.
 SHARED_INDEX = "latest-index"
 #: git may take this long for one step (hashing a large first snapshot).
-TIMEOUT = 300.0
+TIMEOUT = 120.0
 
 #: For every path: bytes go in and come out exactly as they are on disk.
 _ATTRIBUTES = "* -text -eol -filter -ident -working-tree-encoding -diff -merge\n"
