@@ -334,8 +334,10 @@ async def test_a_command_the_sandbox_stopped_is_offered_again_with_what_it_lacke
     from tests.sdk.helpers import ScriptedConfirmer, run
 
     listener, port = _listener()
+    # the marker is built when it runs: Python 3.13's traceback echoes the source line, `print('reached')`
     probe = (
-        f"python3 -c \"import socket; socket.create_connection(('127.0.0.1', {port}), timeout=2); print('reached')\""
+        f"python3 -c \"import socket; socket.create_connection(('127.0.0.1', {port}), timeout=2); "
+        "print('re' + 'ached')\""
     )
     try:
         server = serve([Script(turns=[Turn.call("terminal", command=probe), Turn.finish("done")])])
@@ -418,7 +420,9 @@ async def test_host_sockets_under_run_cannot_be_reached(terminal: TerminalTool) 
     try:
         server.bind(str(directory / "bus"))
         server.listen()
-        probe = f"import socket; s = socket.socket(socket.AF_UNIX); s.connect('{directory}/bus'); print('CONNECTED')"
+        # built when it runs: a traceback (Python 3.13) echoes the source line, marker and all
+        probe = f"import socket; s = socket.socket(socket.AF_UNIX); s.connect('{directory}/bus'); "
+        probe += "print('CONN' + 'ECTED')"
         observation = await _run(terminal, f'python3 -c "{probe}"')
         assert "CONNECTED" not in observation.text
     finally:

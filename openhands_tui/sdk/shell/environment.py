@@ -78,6 +78,10 @@ SHELL_NAMES = frozenset(
         "JAVA_OPTS",
         "MAVEN_OPTS",
         "GRADLE_OPTS",
+        # an activated environment's label for the prompt (Python 3.13's venv sets `.venv`):
+        # not a secret, and redacting it would cut the venv's name out of every path shown
+        "VIRTUAL_ENV_PROMPT",
+        "CONDA_PROMPT_MODIFIER",
     ]
 )
 #: Where toolchains live, wherever the user put them: the jail binds these folders back too.
