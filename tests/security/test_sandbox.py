@@ -132,6 +132,17 @@ def test_every_value_the_shell_does_not_get_is_redacted_where_it_shows(monkeypat
     assert os.environ["PATH"] in shown and shown.endswith(" true")  # what the shell gets, and plain words, stay
 
 
+def test_an_activated_environments_prompt_label_is_not_taken_for_a_secret(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Python 3.13's `activate` sets VIRTUAL_ENV_PROMPT to the folder's name (`.venv-ci`): taken
+    for a secret, it was cut out of every path shown, `.venv-ci/bin/python` included."""
+    from openhands_tui.sdk.security.secrets import Redactor
+
+    monkeypatch.setenv("VIRTUAL_ENV_PROMPT", ".venv-ci")
+    monkeypatch.setenv("CONDA_PROMPT_MODIFIER", "(analysis) ")
+    shown = "/work/repo/.venv-ci/bin/python in (analysis) "
+    assert Redactor.from_environment().redact(shown) == shown
+
+
 async def test_the_parents_environment_and_secrets_stay_out_of_reach(
     workspace: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
