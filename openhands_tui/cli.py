@@ -21,6 +21,7 @@ import typer  # noqa: E402 - after the handler above: importing takes a moment w
 from openhands_tui import __version__  # noqa: E402
 from openhands_tui.cli_acp import acp_command  # noqa: E402
 from openhands_tui.cli_export import export_command  # noqa: E402
+from openhands_tui.cli_help import help_command  # noqa: E402
 from openhands_tui.cli_inspect import (  # noqa: E402
     agents_command,
     describe_strategy,
@@ -350,6 +351,7 @@ app.command("hooks", short_help="List the hooks a session here would run: event,
 app.command("risk", short_help="Rate an action LOW / MEDIUM / HIGH with the rule-based analyzer, and say why.")(
     risk_command
 )
+app.command("help", short_help="Topic pages: safety, configuration, strategies... (no topic: the list).")(help_command)
 app.command("rewind", short_help="List a session's turns, or rewind it to before one: files, conversation or both.")(
     rewind_command
 )

@@ -142,7 +142,7 @@ def agents_command(workspace: WorkspaceToInspect = None, json_output: JsonForScr
         print(json.dumps(info, indent=2))
         return
     if not loaded.agents:
-        print("no agent files: see `Agents from files` in the README for where they are read from")
+        print("no agent files: see `tui help skills` (Agents from files) for where they are read from")
     for found in loaded.agents:  # a repository's words: no escape sequence reaches the terminal
         role = "" if found.delegable else " (--agent only)"
         print(f"{shown(found.name)}{role}: {shown(found.description)[:100]}")
@@ -185,7 +185,7 @@ def hooks_command(workspace: WorkspaceToInspect = None, json_output: JsonForScri
         print(json.dumps({"hooks": rows, "warnings": loaded.warnings}, indent=2))
         return
     if not rows:
-        print("no hooks: see `Hooks` in the README for where they are read from")
+        print("no hooks: see `tui help skills` (Hooks) for where they are read from")
     for row in rows:  # commands and file names are a repository's words: no escape reaches the terminal
         where = "" if row["matcher"] in ("", "*") else f" [{shown(row['matcher'])}]"
         print(f"{row['event']}{where}: {shown(row['hook'])}")

@@ -28,6 +28,8 @@ Settings: $XDG_CONFIG_HOME/openhands-tui/config.toml (default ~/.config/openhand
 written by the app's first-run dialog. The environment overrides it: LLM_MODEL, LLM_API_KEY,
 LLM_BASE_URL, LLM_REASONING_EFFORT, and LLM_TIMEOUT, LLM_NUM_RETRIES, LLM_RETRY_MIN_WAIT,
 LLM_RETRY_MAX_WAIT, LLM_CONTEXT_WINDOW.
+\b
+More: tui help lists the topic pages (tui help configuration, tui help safety, ...).
 """
 
 

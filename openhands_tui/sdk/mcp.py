@@ -1,5 +1,5 @@
 """The SDK's `openhands.sdk.mcp`: `MCPServer(command=..., args=[...])` or `MCPServer(url=...)`
-describes one server in `Agent(mcp_config={name: MCPServer(...)})` (see README: MCP servers)."""
+describes one server in `Agent(mcp_config={name: MCPServer(...)})` (see `tui help mcp`)."""
 
 from openhands_tui.sdk.mcp_config import MCPServerConfig
 

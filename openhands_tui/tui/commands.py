@@ -72,7 +72,7 @@ class CommandHost(Protocol):
 
 
 BUILTIN = [
-    SlashCommand("help", "what you can type and press"),
+    SlashCommand("help", "what you can type and press; /help TOPIC: a topic page (safety, ...)"),
     SlashCommand("new", "start a new session"),
     SlashCommand("confirm", "always | risky | never (no argument: switch risky <-> always)"),
     SlashCommand("plan", "on | off | show (no argument: switch plan mode; read-only, ends with a plan)"),
@@ -184,9 +184,16 @@ class SlashCommands:
         return None
 
     def do_help(self, argument: str) -> None:
+        from openhands_tui import help as pages
         from openhands_tui.tui.screens.help import HelpScreen
 
-        self.app.push_screen(HelpScreen(HELP))
+        if not argument.strip():
+            self.app.push_screen(HelpScreen(HELP))
+        elif (page := pages.page(argument)) is not None:  # /help safety: the page `tui help safety` prints
+            self.app.push_screen(HelpScreen(page))
+        else:
+            topics = ", ".join(pages.topics())
+            self.app.notify(f"/help {argument.strip()}: no such topic; topics: {topics}", severity="error")
 
     def do_exit(self, argument: str) -> None:
         self.app.exit(0)

@@ -182,9 +182,9 @@ def test_the_table_names_each_tools_folders() -> None:
     assert places["gemini-cli"][0] == (".gemini/agents",) and places["copilot"][0] == (".github/agents",)
 
 
-def test_the_readmes_example_agent_file_loads_as_the_readme_says(workspace: Path, tmp_path: Path) -> None:
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
-    section = readme[readme.index("### Agents from files") :]
+def test_the_help_pages_example_agent_file_loads_as_the_page_says(workspace: Path, tmp_path: Path) -> None:
+    page = (Path(__file__).resolve().parents[2] / "openhands_tui" / "help" / "skills.md").read_text()
+    section = page[page.index("## Agents from files") :]
     example = section[section.index("```markdown\n") + len("```markdown\n") : section.index("\n```\n")]
     write(workspace / ".claude/agents/reviewer.md", example + "\n")
     (reviewer,) = load(workspace, tmp_path / "home").agents

@@ -1,4 +1,5 @@
-"""The README's hook and critic examples, taken from the README itself, work as it says."""
+"""The hook and critic examples of the topic pages (`tui help skills`, `tui help strategies`), taken
+from the pages themselves, work as they say."""
 
 from __future__ import annotations
 
@@ -14,12 +15,12 @@ from openhands_tui.tools.preset.default import get_default_tools
 from tests.conftest import llm_for
 from tests.sdk.helpers import run
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+HELP = Path(__file__).resolve().parents[2] / "openhands_tui" / "help"
 
 
-def _blocks(heading: str) -> dict[str, list[str]]:
-    """The fenced code blocks of one README section, by language."""
-    text = README.read_text()
+def _blocks(page: str, heading: str) -> dict[str, list[str]]:
+    """The fenced code blocks of one section of a topic page, by language."""
+    text = (HELP / f"{page}.md").read_text()
     start = text.index(f"\n{heading}\n")
     end = text.find("\n## ", start + 1)
     section = text[start:end]
@@ -31,12 +32,12 @@ def _blocks(heading: str) -> dict[str, list[str]]:
 
 def _run_example(code: str, llm: Any) -> dict[str, Any]:
     namespace: dict[str, Any] = {"llm": llm}  # the model the example's text calls `llm`
-    exec(compile(code, str(README), "exec"), namespace)
+    exec(compile(code, "<topic page example>", "exec"), namespace)
     return namespace
 
 
 async def test_the_readmes_guard_hook_blocks_a_push_from_a_claude_code_settings_file(serve, workspace: Path) -> None:
-    blocks = _blocks("## Hooks")
+    blocks = _blocks("skills", "## Hooks")
     (workspace / ".claude" / "hooks").mkdir(parents=True)
     guard = workspace / ".claude" / "hooks" / "guard.sh"
     guard.write_text(blocks["sh"][0])
@@ -55,7 +56,7 @@ async def test_the_readmes_guard_hook_blocks_a_push_from_a_claude_code_settings_
 
 async def test_the_readmes_callback_hook_refuses_a_force_push(serve, workspace: Path) -> None:
     server = serve([Script(turns=[Turn.call("terminal", command="git push --force"), Turn.finish()])])
-    agent = _run_example(_blocks("## Hooks")["python"][0], llm_for(server))["agent"]
+    agent = _run_example(_blocks("skills", "## Hooks")["python"][0], llm_for(server))["agent"]
     result = await run(agent, workspace, "ship it")
     (observation,) = [o for o in result.kinds("observation") if o.tool_name == "terminal"]
     assert observation.outcome == "rejected" and "no force pushes" in observation.content
@@ -74,7 +75,9 @@ async def test_the_readmes_sdk_style_critic_sends_the_agent_back_for_a_changelog
             )
         ]
     )
-    agent = _run_example(_blocks("### Critics and iterative refinement")["python"][0], llm_for(server))["agent"]
+    agent = _run_example(_blocks("strategies", "### Critics and iterative refinement")["python"][0], llm_for(server))[
+        "agent"
+    ]
     result = await run(agent, workspace, "fix it")
     assert result.outcome.status is Status.FINISHED and result.outcome.result == "fixed, with a changelog entry"
     assert [(c.score, c.message, c.refine) for c in result.kinds("critic")] == [

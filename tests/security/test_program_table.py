@@ -190,9 +190,10 @@ async def test_the_approval_dialog_names_the_rule_behind_each_reason(serve, work
         assert "npm publish publishes the package to a public registry  · npm.publish" in shown
 
 
-def test_the_readmes_example_entry_loads_and_its_examples_hold(tmp_path: Path, workspace: Path) -> None:
-    """The README shows a newcomer adding a program in one place; that text must work."""
-    readme = (REPO / "README.md").read_text()
+def test_the_safety_pages_example_entry_loads_and_its_examples_hold(tmp_path: Path, workspace: Path) -> None:
+    """The safety page (`tui help safety`) shows a newcomer adding a program in one place; that text
+    must work."""
+    readme = (REPO / "openhands_tui" / "help" / "safety.md").read_text()
     section = readme.split("### Adding a rule: the program table", 1)[1]
     example = section.split("```toml\n", 1)[1].split("```", 1)[0]
     mine = tmp_path / "programs.toml"

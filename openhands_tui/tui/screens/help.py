@@ -24,7 +24,7 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="help-dialog"):
-            yield Markdown(self.text)
+            yield Markdown(self.text, open_links=False)  # a topic page links to other pages, not URLs
             yield Static("[dim]Esc closes[/dim]")
 
 
