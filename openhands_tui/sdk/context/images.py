@@ -76,7 +76,8 @@ def read_image(path: str | Path) -> ImageData:
         if exc.strerror and "limit" in exc.strerror:
             raise ImageRefused(f"{path}: over the {size_text(MAX_IMAGE_BYTES)} image limit") from None
         raise ImageRefused(f"{path}: cannot read it ({exc.strerror or exc})") from None
-    return checked_image(name, data)
+    checked = checked_image(str(path), data)  # a refusal names the path as given
+    return ImageData(name, checked.media_type, data)
 
 
 def looks_like_image_name(path: str) -> bool:
