@@ -52,7 +52,7 @@ def test_an_image_is_judged_by_its_bytes_and_its_size_not_its_name(tmp_path: Pat
         read_image(fake)
     big = tmp_path / "big.png"
     big.write_bytes(tiny_png() + b"\0" * MAX_IMAGE_BYTES)
-    with pytest.raises(ImageRefused, match="over the 5.0 MB image limit"):
+    with pytest.raises(ImageRefused, match=r"over the 5\.0 MB image limit"):
         read_image(big)
     with pytest.raises(ImageRefused, match="said to be image/jpeg but its contents are image/png"):
         checked_image("x", tiny_png(), declared="image/jpeg")
@@ -109,7 +109,7 @@ def test_a_dropped_image_path_is_attached_and_stored_once_by_hash_with_mode_600(
 def test_a_model_known_to_take_no_images_refuses_given_ones_and_notes_found_ones(workspace: Path) -> None:
     (workspace / "a.png").write_bytes(tiny_png())
     given = Given(images=[ImageData("b.png", "image/png", tiny_png())])
-    with pytest.raises(AttachmentRefused, match="gpt-3.5-turbo does not accept images"):
+    with pytest.raises(AttachmentRefused, match=r"gpt-3\.5-turbo does not accept images"):
         attach("x", workspace, AttachmentStore(), given, model="gpt-3.5-turbo", takes_images=lambda: False)
     found = attach("see @a.png", workspace, AttachmentStore(), model="gpt-3.5-turbo", takes_images=lambda: False)
     assert found.images == [] and found.notes == ["@a.png was not attached: gpt-3.5-turbo does not accept images"]
