@@ -105,6 +105,14 @@ def main_command(
         list[str] | None,
         typer.Option("--input", "-i", metavar="NAME=VALUE", help="An input of a /name task microagent (repeatable)."),
     ] = None,
+    image: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--image",
+            metavar="FILE",
+            help="With --headless: an image sent with --task (PNG, JPEG, GIF, WebP; repeatable).",
+        ),
+    ] = None,
     model: Annotated[
         str | None,
         typer.Option(metavar="MODEL", help="litellm model name, e.g. anthropic/claude-sonnet-4-5 (env LLM_MODEL)."),
@@ -257,7 +265,12 @@ def main_command(
             fork=fork,
             fork_at=fork_at,
             checkpoints=not no_checkpoints,
+            images=image or [],
         )
+        if image and not headless:
+            raise fail("--image goes with --headless (in the app, type or drop the image's path into the prompt)")
+        if image and not options.task:
+            raise fail("--image is sent with a task: add --task")
         if (fork or fork_at is not None) and not resume:
             raise fail("--fork copies a stored session: use it with --resume ID")
         if fork_at is not None and not fork:

@@ -17,7 +17,9 @@ from typing import TextIO
 from openhands_tui.approval_details import approval_details
 from openhands_tui.demo import resume_hint
 from openhands_tui.launch import Launched, LaunchOptions, launch, log_to_session
-from openhands_tui.sdk.errors import SessionError
+from openhands_tui.sdk.context.attachments import Given
+from openhands_tui.sdk.context.images import ImageRefused, read_image
+from openhands_tui.sdk.errors import SessionError, SettingsError
 from openhands_tui.sdk.facts.event import (
     ActionEvent,
     AgentErrorEvent,
@@ -124,7 +126,8 @@ class TranscriptPrinter:
         if isinstance(event, MessageEvent):
             if event.role == "user":
                 sender = f"↻ {event.source} " if event.source else ""  # sent back by a critic or a Stop hook
-                return f"{who}{sender}› {_shown(event.content)}"
+                said = f"{who}{sender}› {_shown(event.content)}"
+                return "\n".join([said, *(f"{who}  {_shown(label)}" for label in event.attachment_labels())])
             lines = [thinking_marker(who, event)] if event.thinking else []
             if event.content.strip():
                 lines.append(f"{who}{_shown(event.content)}")
@@ -295,7 +298,19 @@ def plan_task(options: LaunchOptions, launched: Launched) -> str | None:
     return options.task
 
 
-async def _run(launched: Launched, task: str | None, inputs: dict[str, str]) -> RunOutcome:
+def given_images(options: LaunchOptions) -> Given:
+    """The `--image` files, read and checked before a session is started: a missing, fake or
+    too big one stops the run in one line naming the flag (exit 2)."""
+    images = []
+    for path in options.images:
+        try:
+            images.append(read_image(path))
+        except ImageRefused as exc:
+            raise SettingsError(f"--image {exc}") from None
+    return Given(images=images)
+
+
+async def _run(launched: Launched, task: str | None, inputs: dict[str, str], given: Given = Given()) -> RunOutcome:
     conversation = launched.conversation
     loop = asyncio.get_running_loop()
     current = asyncio.current_task()
@@ -309,7 +324,7 @@ async def _run(launched: Launched, task: str | None, inputs: dict[str, str]) -> 
     for sig in STOP_SIGNALS:
         loop.add_signal_handler(sig, interrupt)
     try:
-        return await conversation.run(task, inputs)
+        return await conversation.run(task, inputs, given=given)
     finally:
         await conversation.close()
 
@@ -321,6 +336,7 @@ def run_headless(options: LaunchOptions, *, json_output: bool) -> int:
     printer = JsonPrinter(out) if json_output else TranscriptPrinter(out, output.stderr)
     confirmer = TerminalConfirmer(options.confirm, before_asking=output.drain)
     try:
+        given = given_images(options)
         launched = launch(options, confirmer=confirmer, subscribers=[printer])
     except BaseException:
         output.close(timeout=1)
@@ -342,7 +358,7 @@ def run_headless(options: LaunchOptions, *, json_output: bool) -> int:
     print(f"{verb} {launched.log.id} · {what}{' · plan mode (read-only)' if planning else ''}", file=output.stderr)
     try:
         task = plan_task(options, launched)
-        outcome = asyncio.run(_run(launched, task, launched.inputs))
+        outcome = asyncio.run(_run(launched, task, launched.inputs, given))
     except BaseException:
         output.close(timeout=1)
         raise

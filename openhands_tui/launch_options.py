@@ -51,3 +51,5 @@ class LaunchOptions:
     fork_at: int | None = None
     #: Keep a checkpoint of the workspace's files before each turn (`--no-checkpoints`: not).
     checkpoints: bool = True
+    #: Headless: images sent with the task (`--image FILE`, repeatable).
+    images: list[Path] = field(default_factory=list)

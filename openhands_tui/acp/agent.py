@@ -14,6 +14,8 @@ Nothing but protocol messages is written to stdout: logs go to the session's `tu
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 import logging
 import sys
 from dataclasses import dataclass, field, replace
@@ -45,6 +47,8 @@ from openhands_tui.acp.permissions import EditorConfirmer
 from openhands_tui.acp.plan_approval import PLAN_MODE, approval
 from openhands_tui.acp.updates import UpdateTranslator
 from openhands_tui.launch import Launched, LaunchOptions, launch, log_to_session
+from openhands_tui.sdk.context.attachments import AttachmentRefused, Given, GivenFile
+from openhands_tui.sdk.context.images import ImageData, ImageRefused, checked_image
 from openhands_tui.sdk.errors import OpenHandsTUIError
 from openhands_tui.sdk.facts.event import Event, Status
 from openhands_tui.sdk.run.confirmation import ConfirmationMode
@@ -85,7 +89,7 @@ class EditorAgent:
             protocol_version=PROTOCOL_VERSION,
             agent_capabilities=AgentCapabilities(
                 load_session=True,
-                prompt_capabilities=PromptCapabilities(embedded_context=True),
+                prompt_capabilities=PromptCapabilities(embedded_context=True, image=True),
                 mcp_capabilities=McpCapabilities(http=True, sse=True),
             ),
             auth_methods=[],
@@ -129,10 +133,14 @@ class EditorAgent:
         session = self._session(session_id)
         if session.running is not None and not session.running.done():
             raise RequestError.invalid_request({"message": "a prompt is already running in this session"})
-        text = _prompt_text(prompt)
         conversation = session.launched.conversation
+        try:
+            text, given = _prompt(prompt)
+        except OpenHandsTUIError as exc:  # an image that cannot go: said, and nothing is sent
+            await self.client.session_update(session_id=session_id, update=_agent_text(f"tui: {exc}"))
+            return PromptResponse(stop_reason="end_turn")
         planning = conversation.runtime.plan_mode
-        session.running = asyncio.ensure_future(conversation.run(text, session.launched.inputs))
+        session.running = asyncio.ensure_future(conversation.run(text, session.launched.inputs, given=given))
         try:
             outcome = await asyncio.shield(session.running)
         except OpenHandsTUIError as exc:  # a usage problem (an unknown /task...): said, not a crash
@@ -225,25 +233,47 @@ class EditorAgent:
         return SessionModeState(current_mode_id=current, available_modes=MODES)
 
 
-def _prompt_text(blocks: list[Any]) -> str:
-    """Text blocks as they are; resources the editor attached, as context after them."""
+def _prompt(blocks: list[Any]) -> tuple[str, Given]:
+    """The prompt's text, and what the editor attached: image blocks as the message's images
+    (checked like any: their bytes, their size; a bad one refuses the prompt in one line), text
+    resources as file context on the message."""
     parts: list[str] = []
+    images: list[ImageData] = []
+    files: list[GivenFile] = []
     for block in blocks:
         kind = getattr(block, "type", "")
         if kind == "text":
             parts.append(block.text)
+        elif kind == "image":
+            images.append(_image(block, len(images) + 1))
         elif kind == "resource":
             resource = block.resource
             text = getattr(resource, "text", None)
             if text is not None:
-                parts.append(f'<file uri="{resource.uri}">\n{text}\n</file>')
+                files.append(GivenFile(name=_resource_name(resource.uri), text=text))
             else:
                 parts.append(f"(attached binary resource {resource.uri}, not shown)")
         elif kind == "resource_link":
             parts.append(f"(see {block.uri})")
-        elif kind in ("image", "audio"):
-            parts.append(f"(an attached {kind} was left out: this agent reads text)")
-    return "\n\n".join(parts)
+        elif kind == "audio":
+            parts.append("(an attached audio clip was left out: this agent reads text and images)")
+    return "\n\n".join(parts), Given(images=images, files=files)
+
+
+def _image(block: Any, number: int) -> ImageData:
+    """An image block's bytes, checked; AttachmentRefused (said to the editor) if not an image."""
+    name = _resource_name(block.uri) if getattr(block, "uri", None) else f"image-{number}"
+    try:
+        data = base64.b64decode(block.data, validate=True)
+        return checked_image(name, data, declared=block.mime_type)
+    except (ValueError, binascii.Error) as exc:  # ImageRefused is a ValueError
+        why = str(exc) if isinstance(exc, ImageRefused) else f"{name}: its data is not base64"
+        raise AttachmentRefused(f"image not sent: {why}") from None
+
+
+def _resource_name(uri: str) -> str:
+    """`file:///home/me/src/app.py` as the path it names; any other URI as it is."""
+    return uri.removeprefix("file://") or uri
 
 
 def _agent_text(text: str) -> Any:

@@ -173,7 +173,11 @@ class SessionView:
 
     def _message(self, event: MessageEvent) -> set[str]:
         if event.role == "user":
-            data = {"context": len(event.context), "source": event.source}  # source: a critic or hook sent it
+            data = {  # source: a critic or hook sent it; attachments: `📎 shot.png (34 KB)`, `@src/app.py (2.1 KB)`
+                "context": len(event.context) - len(event.files),
+                "source": event.source,
+                "attachments": event.attachment_labels(),
+            }
             self._add(Entry("user", event.agent_id, event.content, data))
             return {event.agent_id}
         stream = self._streams.pop(event.agent_id, None)

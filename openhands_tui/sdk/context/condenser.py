@@ -18,6 +18,7 @@ from pydantic import Field, model_validator
 
 from openhands_tui.sdk.errors import LLMError
 from openhands_tui.sdk.llm.client import LLM, LLMResponse
+from openhands_tui.sdk.llm.content import IMAGE_TOKENS, images_in, text_of
 from openhands_tui.sdk.model import StrictModel
 
 #: Why a condensation ran: the history neared the window (`tokens`) or `max_messages`, the
@@ -75,7 +76,8 @@ def approx_tokens(messages: list[dict[str, Any]]) -> int:
     """About four characters a token, plus what each message's JSON framing costs."""
     chars = 0
     for message in messages:
-        chars += 40 + len(message.get("content") or "")
+        content = message.get("content")
+        chars += 40 + len(text_of(content)) + images_in(content) * IMAGE_TOKENS * 4
         for block in message.get("thinking_blocks") or ():
             chars += 20 + len(block.get("thinking") or block.get("data") or "") + len(block.get("signature") or "")
         for call in message.get("tool_calls") or ():
@@ -136,7 +138,10 @@ def plan_cut(messages: list[dict[str, Any]], keep_first: int, keep_recent: int) 
 def render_for_summary(messages: list[dict[str, Any]], limit_chars: int) -> str:
     parts: list[str] = []
     for message in messages:
-        content = message.get("content") or ""
+        content = text_of(message.get("content"))
+        images = images_in(message.get("content"))
+        if images:  # the summarizer reads text: it is told the images were there
+            content += f"\n[{images} image{'s' if images != 1 else ''} attached]"
         if message["role"] == "tool" and len(content) > QUOTE_LIMIT:
             content = content[:QUOTE_LIMIT] + f"\n… ({len(content) - QUOTE_LIMIT} more characters)"
         line = f"[{message['role']}] {content}".rstrip()

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field, TypeAdapter
 
+from openhands_tui.sdk.facts.attachment import AttachedFile, AttachedImage
 from openhands_tui.sdk.facts.event_base import EventBase, Status
 from openhands_tui.sdk.facts.event_base import new_id as new_id  # re-exported: events' home, for callers
 from openhands_tui.sdk.facts.event_base import use_deterministic_ids as use_deterministic_ids
@@ -52,7 +53,9 @@ class MessageEvent(EventBase):
     facts, microagent knowledge) that a UI may show separately from the text itself.
     `thinking` holds what an assistant thought first, as the provider returned it: Claude's
     `{"type": "thinking", "thinking", "signature"}` and `{"type": "redacted_thinking", "data"}`
-    blocks are sent back exactly so (an empty signature marks a block kept for display only)."""
+    blocks are sent back exactly so (an empty signature marks a block kept for display only).
+    `images` and `files` are what a user's message carried (`facts/attachment.py`): images by
+    reference to bytes stored in the session's folder, files as their text in `context`."""
 
     kind: Literal["message"] = "message"
     role: Literal["user", "assistant"]
@@ -62,6 +65,12 @@ class MessageEvent(EventBase):
     thinking: list[dict[str, Any]] = Field(default_factory=list)
     #: For a user message the engine sent (not the user): "critic" or "stop hook".
     source: str = ""
+    images: list[AttachedImage] = Field(default_factory=list)
+    files: list[AttachedFile] = Field(default_factory=list)
+
+    def attachment_labels(self) -> list[str]:
+        """`📎 shot.png (34 KB)`, `@src/app.py (2.1 KB)`: what the message carried, as plain text."""
+        return [image.label() for image in self.images] + [file.label() for file in self.files]
 
     def to_llm_message(self) -> Message:
         """As the model is sent it: a user message with the context added to it."""

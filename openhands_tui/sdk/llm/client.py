@@ -112,6 +112,12 @@ class LLM(MeteredModel):
         """How many input tokens a request may hold, if known."""
         return self.context_window or _listed_window(self.model)
 
+    def takes_images(self) -> bool | None:
+        """Whether the model accepts images: litellm's model list says, for models it knows
+        (None: a model it does not know, such as one behind an OpenAI-compatible server; images
+        are sent and the provider answers for itself)."""
+        return _takes_images(self.model)
+
     @property
     def thinks(self) -> bool:
         return self.reasoning_effort not in (None, "off")
@@ -300,6 +306,19 @@ def _provider(model: str, base_url: str | None) -> str:
         return str(load_litellm().get_llm_provider(model, api_base=base_url)[1])
     except Exception:
         return model.split("/", 1)[0] if "/" in model else ""
+
+
+@lru_cache(maxsize=64)
+def _takes_images(model: str) -> bool | None:
+    litellm = load_litellm()
+    try:
+        litellm.get_model_info(model)
+    except Exception:  # unknown to litellm: it cannot say
+        return None
+    try:
+        return bool(litellm.supports_vision(model=model))
+    except Exception:
+        return None
 
 
 @lru_cache(maxsize=64)

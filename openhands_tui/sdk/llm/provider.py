@@ -54,11 +54,21 @@ def with_breakpoints(
     marks = _breakpoint_indices(messages)
     marked = list(messages)
     for index in marks:
-        marked[index] = {**messages[index], "cache_control": CACHE_CONTROL}
+        marked[index] = _marked(messages[index])
     marked_tools = tools
     if tools and not marks:  # no system prompt and no message: cache the tools at least
         marked_tools = [*tools[:-1], {**tools[-1], "cache_control": CACHE_CONTROL}]
     return marked, marked_tools
+
+
+def _marked(message: dict[str, Any]) -> dict[str, Any]:
+    """A copy of `message` with a breakpoint. A message of parts (text and images) is marked on
+    its last part: litellm moves a message's own `cache_control` into a string content's one
+    block, but for a list it reads the parts' only, and the mark would be lost."""
+    content = message.get("content")
+    if isinstance(content, list) and content:
+        return {**message, "content": [*content[:-1], {**content[-1], "cache_control": CACHE_CONTROL}]}
+    return {**message, "cache_control": CACHE_CONTROL}
 
 
 def _breakpoint_indices(messages: list[dict[str, Any]]) -> list[int]:

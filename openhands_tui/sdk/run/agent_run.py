@@ -22,6 +22,7 @@ from openhands_tui.sdk.context.agent_context import (
     triggered_skills,
     workspace_block,
 )
+from openhands_tui.sdk.context.attachments import Attached
 from openhands_tui.sdk.context.condenser import ContextGauge
 from openhands_tui.sdk.context.skill import Skill
 from openhands_tui.sdk.facts.event import (
@@ -79,7 +80,7 @@ class AgentRun:
         self._spawner = spawner
         #: The last thing the agent said: a failed child's partial result.
         self.last_text = ""
-        self.builder = MessageBuilder(agent_id)
+        self.builder = MessageBuilder(agent_id, runtime.attachments.read)
         self.tools: dict[str, ToolDefinition[Any]] = {}
         self.schemas: list[dict[str, Any]] = []
         self.status = Status.IDLE
@@ -236,13 +237,20 @@ class AgentRun:
     # -- messages --------------------------------------------------------------------------
 
     def add_user_message(
-        self, text: str, task: Skill | None = None, *, context_from_hooks: Sequence[str] = (), source: str = ""
+        self,
+        text: str,
+        task: Skill | None = None,
+        *,
+        context_from_hooks: Sequence[str] = (),
+        source: str = "",
+        attached: Attached | None = None,
     ) -> MessageEvent:
         """Send `text` as the user; the first message carries the workspace context (with the
         always-on microagents) and any message carries the knowledge its words trigger, each
         microagent once per conversation. `task` is the task microagent `text` came from.
         `source`: who sends it when not the user ("critic", "stop hook": the engine, sending the
-        agent back to work)."""
+        agent back to work). `attached`: its images, the files it mentioned (their text joins the
+        context) and a note per thing left out (said to the user, after the message)."""
         context: list[str] = []
         fired: list[tuple[Skill, str | None]] = []
         workspace = self.runtime.workspace
@@ -261,10 +269,22 @@ class AgentRun:
             context.append(PLAN_MODE_NOTE if self.depth == 0 and self.runtime.plan_mode else READ_ONLY_NOTE)
         context += [*self.carried_context, *context_from_hooks]
         self.carried_context = []
+        attached = attached or Attached()
+        context += attached.context + [f"[{note}]" for note in attached.notes]
         self.user_messages += 1
         if not source:
             self.turn, self.latest_task = self.turn + 1, text
-        message = self.record(MessageEvent, role="user", content=text, context=context, source=source)
+        message = self.record(
+            MessageEvent,
+            role="user",
+            content=text,
+            context=context,
+            source=source,
+            images=attached.images,
+            files=attached.files,
+        )
+        for note in attached.notes:
+            self._warn(note)
         for skill, why in fired:
             self._triggered(skill, why)
         return message

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from openhands_tui.sdk.facts.event import CondensationEvent, Event, MessageEvent
+from openhands_tui.sdk.llm.content import IMAGE_TOKENS, images_in, text_of
 from openhands_tui.sdk.run.messages import condensed_block, user_content
 
 SYSTEM = "system prompt"
@@ -93,7 +94,8 @@ def measure(
     tokens = dict.fromkeys(SOURCES, 0)
     tokens[TOOLS] = count(json.dumps(tools)) if tools else 0
     for message in messages:
-        content = message.get("content") or ""
+        content = text_of(message.get("content"))
+        tokens[CONVERSATION] += images_in(message.get("content")) * IMAGE_TOKENS
         role = message["role"]
         if role == "system":
             tokens[SYSTEM] += count(content)

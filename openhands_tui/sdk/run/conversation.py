@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from openhands_tui.sdk.agent import Agent
+from openhands_tui.sdk.context.attachment_store import FOLDER, AttachmentStore
+from openhands_tui.sdk.context.attachments import Given, attach
 from openhands_tui.sdk.context.loader import LoadedMicroagents, load_microagents
 from openhands_tui.sdk.context.tasks import find_task_command
 from openhands_tui.sdk.errors import SessionError, StorageError
@@ -167,6 +169,7 @@ class Conversation(SDKCalls, MidSessionCalls):
             trust_project=parts.trust_project,
             trusted=trusted,
             checkpoints=Checkpoints(parts.checkpoints, self.bus.publish) if parts.checkpoints is not None else None,
+            attachments=AttachmentStore(parts.log.directory / FOLDER if parts.log is not None else None),
         )
         self._hooks = parts.hooks or LoadedHooks()
         for source in self._hooks.sources:
@@ -285,14 +288,17 @@ class Conversation(SDKCalls, MidSessionCalls):
                     )
                 )
 
-    async def arun(self, task: str | None = None, inputs: dict[str, str] | None = None) -> RunOutcome:
+    async def arun(
+        self, task: str | None = None, inputs: dict[str, str] | None = None, *, given: Given = Given()
+    ) -> RunOutcome:
         """Run until the root agent ends. Without `task`, continue a resumed session.
-        A task starting with `/name` runs that task microagent with `inputs`."""
+        A task starting with `/name` runs that task microagent with `inputs`. `given`: images
+        and files a front end attached to the task (`sdk/context/attachments.py`)."""
         if task is None and self._pending:  # the SDK: send_message() then `await arun()`
             return await self._run_pending(inputs)
         await self.open()
         if task is not None and task.strip():
-            blocked = await self._submit(task, inputs)
+            blocked = await self._submit(task, inputs, given)
             if blocked is not None:
                 return blocked
         elif not self.root.has_work:
@@ -308,18 +314,32 @@ class Conversation(SDKCalls, MidSessionCalls):
                 outcome = outcome.model_copy(update=update)
         return outcome
 
-    async def _submit(self, task: str, inputs: dict[str, str] | None = None) -> RunOutcome | None:
-        """Give the root agent `task` as the user; the outcome if a hook blocked it."""
+    async def _submit(
+        self, task: str, inputs: dict[str, str] | None = None, given: Given = Given()
+    ) -> RunOutcome | None:
+        """Give the root agent `task` as the user, with what it attaches; the outcome if a hook
+        blocked it."""
+        llm = self.root.agent.llm
+        attached = attach(
+            task,
+            self.runtime.workspace,
+            self.runtime.attachments,
+            given,
+            model=llm.model,
+            takes_images=llm.takes_images,
+        )
         self._title_from(task)
         submitted = await self._prompt_hooks(task)
         if isinstance(submitted, RunOutcome):
             return submitted
         command = find_task_command(task, self.runtime.microagents)
         if command is None:
-            message = self.root.add_user_message(task, context_from_hooks=submitted)
+            message = self.root.add_user_message(task, context_from_hooks=submitted, attached=attached)
         else:
             rendered = command.render(inputs or {})
-            message = self.root.add_user_message(rendered, task=command.skill, context_from_hooks=submitted)
+            message = self.root.add_user_message(
+                rendered, task=command.skill, context_from_hooks=submitted, attached=attached
+            )
         if self.runtime.checkpoints is not None:
             self.runtime.checkpoints.begin(message.id)
         return None

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
+from openhands_tui.sdk.facts.attachment import AttachedImage
 from openhands_tui.sdk.facts.event import (
     ActionEvent,
     AgentErrorEvent,
@@ -21,6 +23,10 @@ from openhands_tui.sdk.facts.event import (
     ResultsTruncatedEvent,
     SystemPromptEvent,
 )
+from openhands_tui.sdk.llm.content import image_part, text_part
+
+#: Reads an attached image's stored bytes (None: they are gone).
+ImageReader = Callable[[AttachedImage], bytes | None]
 
 
 def condensed_block(event: CondensationEvent) -> str:
@@ -115,9 +121,29 @@ def user_content(event: MessageEvent) -> str:
     return "\n\n".join([event.content, *event.context]) if event.context else event.content
 
 
+def missing_image_note(image: AttachedImage) -> str:
+    return f"[image {image.name} ({image.size:,} bytes) was attached here; it is no longer stored, so it is not shown]"
+
+
+def user_message(event: MessageEvent, read: ImageReader | None) -> dict[str, Any]:
+    """A user's message as sent: its text (with the context added), then its images as
+    `image_url` parts, each read from where the session stored it (a note stands in for one
+    that is gone, so a resumed session still goes on)."""
+    text = user_content(event)
+    if not event.images:
+        return {"role": "user", "content": text}
+    parts = [text_part(text)]
+    for image in event.images:
+        data = read(image) if read is not None else None
+        parts.append(image_part(image.media_type, data) if data is not None else text_part(missing_image_note(image)))
+    return {"role": "user", "content": parts}
+
+
 class MessageBuilder:
-    def __init__(self, agent_id: str) -> None:
+    def __init__(self, agent_id: str, images: ImageReader | None = None) -> None:
         self.agent_id = agent_id
+        #: Where a user message's images are read from (None: images are noted, not sent).
+        self.images = images
         self.messages: list[dict[str, Any]] = []
         self._response_id: str | None = None
         #: The assistant message of the response being built: its later tool calls (recorded
@@ -136,7 +162,7 @@ class MessageBuilder:
         elif isinstance(event, MessageEvent):
             if event.role == "user":
                 self._response_id, self._assistant = None, None
-                self.messages.append({"role": "user", "content": user_content(event)})
+                self.messages.append(user_message(event, self.images))
             else:
                 self._response_id = event.response_id
                 self._assistant = _assistant_message(event)

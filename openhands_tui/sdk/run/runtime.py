@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from openhands_tui.sdk.context.attachment_store import AttachmentStore
 from openhands_tui.sdk.context.loader import LoadedMicroagents
 from openhands_tui.sdk.facts.event import MCPServersEvent
 from openhands_tui.sdk.facts.tree import DelegationTree
@@ -89,6 +90,9 @@ class Runtime:
     #: The workspace's checkpoints before each user turn (None: none are kept); every agent's
     #: first tool of a turn waits for the turn's checkpoint.
     checkpoints: Checkpoints | None = None
+    #: The images users' messages carried (the session's `attachments/` folder; memory when the
+    #: session is not stored): every agent's messages read them from here.
+    attachments: AttachmentStore = field(default_factory=AttachmentStore)
 
     #: Sub-agents with hooks of their own (the session's plus theirs), by agent id.
     agent_hooks: dict[str, HookEngine] = field(default_factory=dict)

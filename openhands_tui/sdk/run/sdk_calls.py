@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from openhands_tui.sdk.context.attachments import Given
 from openhands_tui.sdk.facts.event import ActionEvent, AgentErrorEvent, Event, LLMUsageEvent, ObservationEvent
 from openhands_tui.sdk.llm.message import ImageContent, Message, content_text
 from openhands_tui.sdk.llm.metrics import Metrics, TokenUsage
@@ -178,7 +179,9 @@ class SDKCalls:
 
     if TYPE_CHECKING:  # the engine's own callers await them; the SDK's call them from plain code
 
-        async def arun(self, task: str | None = None, inputs: dict[str, str] | None = None) -> RunOutcome: ...
+        async def arun(
+            self, task: str | None = None, inputs: dict[str, str] | None = None, *, given: Given = ...
+        ) -> RunOutcome: ...
 
         async def aclose(self) -> None: ...
 
@@ -247,12 +250,15 @@ class SDKCalls:
         else:
             self._pending.append(text)
 
-    def run(self, task: str | None = None, inputs: dict[str, str] | None = None) -> Any:
+    def run(self, task: str | None = None, inputs: dict[str, str] | None = None, *, given: Given | None = None) -> Any:
         """From async code: a coroutine to await (`await conversation.run(task)`). From plain
         code: run until the agent ends or an action waits for confirmation, and return how it
-        ended (None while one waits); the messages sent with `send_message` go first."""
+        ended (None while one waits); the messages sent with `send_message` go first. `given`:
+        images and files attached to `task` (from async code only)."""
         if _in_async_code():
-            return self.arun(task, inputs)
+            return self.arun(task, inputs, given=given or Given())
+        if given is not None:
+            raise UnsupportedArgument("run(given=...) needs async code: await conversation.run(task, given=...)")
         if task is not None:
             self._pending.append(task)
         if self._asker is not None and self._asker.waiting:  # the SDK: run() approves what waits

@@ -65,6 +65,8 @@ class UserEntry(EntryWidget):
             text = Text(f"↻ {source} › ", style="bold italic") + Text(self.entry.text, style="italic")
         else:
             text = Text("› ", style="bold") + Text(self.entry.text, style="bold")
+        for label in self.entry.data.get("attachments") or ():  # plain text: a file name is never markup
+            text.append(f"\n  {label}", style="dim not bold")
         extra = self.entry.data.get("context", 0)
         if extra:
             text.append(f"\n  (+{extra} context block{'s' if extra != 1 else ''})", style="dim not bold")
