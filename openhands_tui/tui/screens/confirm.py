@@ -108,6 +108,13 @@ class ConfirmScreen(ArmedDialog[Decision]):
             header.append(f"   (+{self.queued} more waiting)", style="bold")
         return header
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The footer offers "a Always allow" only where there is a rule to remember: a request
+        without one has no such button, and its footer said it had."""
+        if action == "always" and not self.request.suggested_rule:
+            return False
+        return True
+
     def set_queued(self, queued: int) -> None:
         """More requests arrived while this one is shown: say how many wait behind it."""
         self.queued = queued
