@@ -23,7 +23,7 @@ from textual.notifications import SeverityLevel
 from textual.widgets import Footer, OptionList, Static
 
 from openhands_tui.sdk.errors import OpenHandsTUIError
-from openhands_tui.sdk.facts.event import Event, MCPServerStatus
+from openhands_tui.sdk.facts.event import Event, MCPServerStatus, MicroagentsLoadedEvent
 from openhands_tui.sdk.run.confirmation import ConfirmationMode
 from openhands_tui.sdk.run.outcome import INTERRUPTED
 from openhands_tui.sdk.run.plan_mode import approved_task, revision_task
@@ -32,6 +32,7 @@ from openhands_tui.tui.bridge import ConfirmationNeeded, EventsReady, RunDone
 from openhands_tui.tui.commands import SlashCommands
 from openhands_tui.tui.config import AppConfig, ContextWindowKnown, welcome_text
 from openhands_tui.tui.idle_gc import IdleCollector
+from openhands_tui.tui.load_notice import load_problems_notice
 from openhands_tui.tui.run_control import RunController
 from openhands_tui.tui.screens.plan import PlanDecision, PlanScreen
 from openhands_tui.tui.session import LiveSession
@@ -181,8 +182,18 @@ class OpenHandsApp(TimelineHost):
         elif self.bridge is not None:
             batch = self.bridge.drain()
             self.feed(batch)
+            self._announce_load_problems(batch)
             if any(e.kind == "model_changed" and e.parent_agent_id is None for e in batch):
                 self.run_worker(self._look_up_window, thread=True, group="window")  # the root's new model's
+
+    def _announce_load_problems(self, batch: Iterable[Event]) -> None:
+        """A live session's root microagents that failed to load, said once as it starts (a
+        resumed session's history is not announced again: its events come through `feed`)."""
+        for event in batch:
+            if isinstance(event, MicroagentsLoadedEvent) and event.parent_agent_id is None:
+                notice = load_problems_notice(event)
+                if notice is not None:
+                    self.notify(notice, severity="warning", timeout=10, markup=False)
 
     def _schedule_refresh(self) -> None:
         if not self._refresh_pending:

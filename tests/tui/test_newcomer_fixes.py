@@ -6,17 +6,19 @@ model dialog opens land in its first field."""
 from __future__ import annotations
 
 import concurrent.futures
+from pathlib import Path
 
 import pytest
 
 from openhands_tui.sdk.facts.event import use_random_ids
+from openhands_tui.testing import Script, Turn
 from openhands_tui.tui.app import OpenHandsApp
 from openhands_tui.tui.bridge import ConfirmationNeeded
 from openhands_tui.tui.config import AppConfig
 from openhands_tui.tui.screens.confirm import ConfirmScreen
 from tests.tui import canned
-from tests.tui.conftest import SIZE, wait_until
-from tests.tui.drawn import drawn
+from tests.tui.conftest import SIZE, live_app, wait_until
+from tests.tui.drawn import drawn, drawn_notices
 
 
 @pytest.fixture(autouse=True)
@@ -47,3 +49,22 @@ async def test_the_confirmation_footer_offers_always_allow_only_with_a_rule_to_r
         assert "Approve" in footer and "Reject" in footer
         assert ("Always allow" in footer) is with_rule
         assert ("Always allow 'rm' (a)" in drawn(app)) is with_rule  # the button, as the footer says
+
+
+async def test_a_microagent_that_failed_to_load_is_announced_as_the_session_starts(serve, workspace: Path) -> None:
+    folder = workspace / ".openhands" / "microagents"
+    folder.mkdir(parents=True)
+    (folder / "broken.md").write_text("---\ntriggers: [a, b\n---\nbody\n")
+    (folder / "fine.md").write_text("---\ntriggers: [fine]\n---\nAll good.\n")
+    app = live_app(serve([Script(turns=[Turn.finish("ok")])]), workspace)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:  # toasts drawn
+        shown = "1 microagent file could not be loaded: /microagents (Ctrl+O) says why."
+        await wait_until(pilot, lambda: any(shown in notice for notice in drawn_notices(app)))
+
+
+async def test_a_session_whose_microagents_all_loaded_says_nothing_of_them(serve, workspace: Path) -> None:
+    app = live_app(serve([Script(turns=[Turn.finish("ok")])]), workspace)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await wait_until(pilot, lambda: app.view.microagents is not None)
+        await pilot.pause(0.1)
+        assert not any("microagent" in notice for notice in drawn_notices(app))

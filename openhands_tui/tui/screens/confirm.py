@@ -111,9 +111,7 @@ class ConfirmScreen(ArmedDialog[Decision]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The footer offers "a Always allow" only where there is a rule to remember: a request
         without one has no such button, and its footer said it had."""
-        if action == "always" and not self.request.suggested_rule:
-            return False
-        return True
+        return action != "always" or bool(self.request.suggested_rule)
 
     def set_queued(self, queued: int) -> None:
         """More requests arrived while this one is shown: say how many wait behind it."""
