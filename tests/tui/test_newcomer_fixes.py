@@ -17,8 +17,9 @@ from openhands_tui.tui.bridge import ConfirmationNeeded
 from openhands_tui.tui.config import AppConfig
 from openhands_tui.tui.screens.confirm import ConfirmScreen
 from tests.tui import canned
+from tests.tui.burst import typed_at_once
 from tests.tui.conftest import SIZE, live_app, wait_until
-from tests.tui.drawn import drawn, drawn_notices
+from tests.tui.drawn import drawn, drawn_in, drawn_notices
 
 
 @pytest.fixture(autouse=True)
@@ -68,3 +69,16 @@ async def test_a_session_whose_microagents_all_loaded_says_nothing_of_them(serve
         await wait_until(pilot, lambda: app.view.microagents is not None)
         await pilot.pause(0.1)
         assert not any("microagent" in notice for notice in drawn_notices(app))
+
+
+async def test_keys_typed_fast_in_the_model_dialog_land_in_the_fields_they_were_typed_for() -> None:
+    from textual.widgets import Input
+
+    app = OpenHandsApp(AppConfig(preload_litellm=False, remember_theme=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app._ask_for_model()  # as on a first run: the dialog opens while the user types
+        typed_at_once(app, *"openai/gpt-4o", "enter", *"sk-123", "enter", *"http://h")
+        await pilot.pause(0.3)
+        fields = {field.id: drawn_in(app, field).strip(" ▊▎▔▁\n") for field in app.screen.query(Input)}
+        assert fields == {"model": "openai/gpt-4o", "api-key": "••••••", "base-url": "http://h"}
