@@ -97,13 +97,13 @@ HELP = """\
 Typing anywhere outside a dialog goes to the prompt. Messages typed while agents work are
 queued and sent when the run ends; Esc puts them back in the prompt.
 
-**The agent tree** (right; Ctrl+B shows/hides it) — Tab moves to it; Up/Down move, Enter shows
-that agent's transcript, Space folds its children, hovering shows its whole task. Ctrl+R goes
-back to the root agent, Ctrl+F follows whichever agent is active.
+**The agent tree** (right; Ctrl+B shows/hides it) — Tab in the prompt moves to it; Up/Down move,
+Enter shows that agent's transcript, Space folds its children, hovering shows its whole task.
+Ctrl+R goes back to the root agent, Ctrl+F follows whichever agent is active.
 
-**The transcript** — Tab moves through its entries; Enter or Space (or a click) on a command
-folds or unfolds its output; PageUp/PageDown scroll. Only recent entries are drawn: Ctrl+E
-shows earlier ones.
+**The transcript** — Tab from the tree moves to it, then through its entries, then back to the
+prompt; Enter or Space (or a click) on a command folds or unfolds its output; PageUp/PageDown
+scroll. Only recent entries are drawn: Ctrl+E shows earlier ones.
 
 **Keys** — Esc interrupts the run (the model call and the running command stop; the session is
 saved). With nothing running, Esc twice (or /rewind) lists the turns to go back to before one:

@@ -17,6 +17,7 @@ from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import OptionList, Tree
 
 from openhands_tui.tui.commands import SlashCommands
@@ -96,6 +97,25 @@ class KeyedApp(App[int]):
         event.prevent_default()
         prompt.focus()
         prompt.insert(event.character)
+
+    def action_focus_next(self) -> None:
+        """Tab on the main screen goes round prompt → tree (when shown) → transcript and its
+        entries → prompt: in the screen's own order the prompt came last, so the tree was behind
+        every entry of the transcript (seven Tabs in a newcomer's first session)."""
+        order = self._tab_order()
+        focused = self.focused
+        if focused is None or focused not in order:
+            super().action_focus_next()
+            return
+        self.screen.set_focus(order[(order.index(focused) + 1) % len(order)])
+
+    def _tab_order(self) -> list[Widget]:
+        if len(self.screen_stack) != 1 or not self.main_screen_ready:
+            return []
+        prompt, tree = self.query_one(Prompt), self.query_one(AgentTree)
+        transcript = self.query_one(TranscriptView)
+        shown = [w for w in self.screen.focus_chain if w is transcript or transcript in w.ancestors]
+        return [prompt, *([tree] if tree.display else []), *shown]
 
     def action_interrupt(self) -> None:
         completions = self.query_one("#completions", OptionList)

@@ -82,3 +82,31 @@ async def test_keys_typed_fast_in_the_model_dialog_land_in_the_fields_they_were_
         await pilot.pause(0.3)
         fields = {field.id: drawn_in(app, field).strip(" ▊▎▔▁\n") for field in app.screen.query(Input)}
         assert fields == {"model": "openai/gpt-4o", "api-key": "••••••", "base-url": "http://h"}
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split())
+
+
+async def test_tab_in_the_prompt_goes_to_the_tree_as_help_says_and_round_back() -> None:
+    from openhands_tui.tui.widgets.prompt import Prompt
+    from openhands_tui.tui.widgets.transcript import TranscriptView
+    from openhands_tui.tui.widgets.tree import AgentTree
+
+    app = _canned(canned.nested())
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.1)
+        await pilot.press(*"/help", "enter")
+        await pilot.pause(0.2)
+        assert "Tab in the prompt moves to it" in _words(drawn(app))
+        await pilot.press("escape")
+        prompt, tree, transcript = app.query_one(Prompt), app.query_one(AgentTree), app.query_one(TranscriptView)
+        assert app.focused is prompt
+        await pilot.press("tab")
+        assert app.focused is tree  # one Tab, not seven
+        assert "Fold" in _footer_line(app)  # the footer offers the tree's keys
+        await pilot.press("tab")
+        assert app.focused is transcript  # "Tab from the tree moves to it"
+        while app.focused is not prompt:  # "then through its entries, then back to the prompt"
+            await pilot.press("tab")
+            assert app.focused is prompt or transcript in app.focused.ancestors

@@ -137,8 +137,7 @@ class ConfirmScreen(ArmedDialog[Decision]):
     def action_always(self) -> None:
         if not self.armed("a"):
             return
-        if not self.request.suggested_rule:
-            self.notify("No rule to offer for this action (too broad to remember): y approves it once.", timeout=5)
+        if not self.request.suggested_rule:  # hidden then (`check_action`): only a click could come here
             return
         self.dismiss(Decision(approved=True, remember=PermissionRule.model_validate(self.request.suggested_rule)))
 
