@@ -13,7 +13,8 @@ import contextlib
 import os
 import signal
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import partial
 
 from textual import events
 from textual.app import ComposeResult
@@ -31,6 +32,7 @@ from openhands_tui.sdk.terminal_text import one_line, strip_controls
 from openhands_tui.tui.bridge import ConfirmationNeeded, EventsReady, RunDone
 from openhands_tui.tui.commands import SlashCommands
 from openhands_tui.tui.config import AppConfig, ContextWindowKnown, welcome_text
+from openhands_tui.tui.file_picker import FileIndex
 from openhands_tui.tui.idle_gc import IdleCollector
 from openhands_tui.tui.load_notice import load_problems_notice
 from openhands_tui.tui.run_control import RunController
@@ -134,6 +136,8 @@ class OpenHandsApp(TimelineHost):
         completions = self.query_one("#completions", OptionList)
         completions.display = False
         prompt.attach_completions(completions)
+        self.file_index = FileIndex(self._read_files, partial(self._files_read, prompt))
+        prompt.attach_files(self._workspace_files)
         self.query_one("#working").display = False
         self.query_one("#queued").display = False
         if self.bridge is not None:
@@ -251,6 +255,18 @@ class OpenHandsApp(TimelineHost):
         if self.session is not None:
             return self.session.llm.model
         return next(iter(self.view.models.values()), "")
+
+    def _workspace_files(self) -> list[str] | None:
+        """What `@` lists: the live session's workspace files (read on a worker, cached)."""
+        return self.file_index.files(self.session.workspace) if self.session is not None else None
+
+    def _read_files(self, job: Callable[[], None]) -> None:
+        self.run_worker(job, thread=True, group="files")
+
+    def _files_read(self, prompt: Prompt) -> None:
+        """On the worker that read them: the list, if open, shows the files now known."""
+        with contextlib.suppress(RuntimeError):  # the app has left meanwhile
+            self.call_from_thread(prompt.update_completions)
 
     def _look_up_window(self) -> None:
         """On a worker: the root's context window, once its model changed (may read litellm's tables)."""
