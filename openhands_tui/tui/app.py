@@ -132,6 +132,8 @@ class OpenHandsApp(TimelineHost):
         self.query_one(TranscriptView).welcome = welcome_text(self.config)
         if self._theme_problem is not None:
             self.notify(self._theme_problem, severity="warning", timeout=8, markup=False)
+        if self.config.attention.problem is not None:
+            self.notify(self.config.attention.problem, severity="warning", timeout=8, markup=False)
         prompt = self.query_one(Prompt)
         completions = self.query_one("#completions", OptionList)
         completions.display = False
@@ -363,11 +365,26 @@ class OpenHandsApp(TimelineHost):
 
     def on_run_done(self, message: RunDone) -> None:
         self.runs.done(message)
+        if not self.runs.running:  # not when the next queued message started
+            stopped = message.error is not None or (message.outcome is not None and message.outcome.exit_code != 0)
+            self.call_for_attention("Run stopped" if stopped else "Run finished", self.view.root_status)
         if self.view.planning and self.view.plan is not None and not self.runs.running and not message.error:
             self.show_plan()  # a planning run ended with its plan: read it, edit it, approve it
 
     def on_confirmation_needed(self, message: ConfirmationNeeded) -> None:
         self.runs.confirmation_needed(message)
+        request = message.request
+        self.call_for_attention(
+            "Approval needed", f"{request.chain[-1] if request.chain else 'agent'}: {request.summary}"
+        )
+
+    def call_for_attention(self, title: str, body: str) -> None:
+        """Ring the bell and/or ask for a desktop notification, as configured (tui/attention.py);
+        written straight to the terminal Textual draws on, between its frames."""
+        sequence = self.config.attention.sequence(title, body, focused=self.app_focus)
+        if sequence and self._driver is not None:
+            self._driver.write(sequence)
+            self._driver.flush()
 
     def on_prompt_submitted(self, message: Prompt.Submitted) -> None:
         if message.text.startswith("/") and self.commands.run(message.text):

@@ -56,7 +56,7 @@ async def test_a_missing_editor_is_one_notice_and_the_prompt_stays(monkeypatch: 
     app = _app()
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.press(*"draft", "ctrl+g")
-        await wait_until(pilot, lambda: bool(drawn_notices(app)), timeout=20)
+        await wait_until(pilot, lambda: any("could not start" in n for n in drawn_notices(app)), timeout=20)
         assert any("'/nonexistent/editor' could not start" in notice for notice in drawn_notices(app))
         assert app.query_one(Prompt).text == "draft"
 
