@@ -21,6 +21,7 @@ from openhands_tui.sdk.facts.store import SessionStore
 from openhands_tui.sdk.settings import load_config
 from openhands_tui.sdk.timeline.history import effective_history
 from openhands_tui.tui.app import OpenHandsApp
+from openhands_tui.tui.attention import Attention
 from openhands_tui.tui.bridge import EngineBridge, TUIConfirmer
 from openhands_tui.tui.config import AppConfig, ModelChoice
 from openhands_tui.tui.session import LiveSession
@@ -33,6 +34,11 @@ if TYPE_CHECKING:
 
 def _theme(flag: str | None) -> str:
     return flag or str(load_config().get("theme", DEFAULT_THEME))
+
+
+def _attention() -> Attention:
+    config = load_config()
+    return Attention.from_config(config.get("notify", "bell"), config.get("notify_when", "unfocused"))
 
 
 def live_session(launched: Launched) -> LiveSession:
@@ -100,6 +106,7 @@ def build_app(
         # reopening open the session they name (a fork of it each time was a new session each time)
         first_session=lambda: open_session(options.resume, options.task, options.fork),
         open_at_mount=open_at_mount,
+        attention=_attention(),
     )
     return OpenHandsApp(config)
 

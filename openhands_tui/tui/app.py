@@ -13,7 +13,8 @@ import contextlib
 import os
 import signal
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import partial
 
 from textual import events
 from textual.app import ComposeResult
@@ -23,7 +24,7 @@ from textual.notifications import SeverityLevel
 from textual.widgets import Footer, OptionList, Static
 
 from openhands_tui.sdk.errors import OpenHandsTUIError
-from openhands_tui.sdk.facts.event import Event, MCPServerStatus
+from openhands_tui.sdk.facts.event import Event, MCPServerStatus, MicroagentsLoadedEvent
 from openhands_tui.sdk.run.confirmation import ConfirmationMode
 from openhands_tui.sdk.run.outcome import INTERRUPTED
 from openhands_tui.sdk.run.plan_mode import approved_task, revision_task
@@ -31,7 +32,9 @@ from openhands_tui.sdk.terminal_text import one_line, strip_controls
 from openhands_tui.tui.bridge import ConfirmationNeeded, EventsReady, RunDone
 from openhands_tui.tui.commands import SlashCommands
 from openhands_tui.tui.config import AppConfig, ContextWindowKnown, welcome_text
+from openhands_tui.tui.file_picker import FileIndex
 from openhands_tui.tui.idle_gc import IdleCollector
+from openhands_tui.tui.load_notice import load_problems_notice
 from openhands_tui.tui.run_control import RunController
 from openhands_tui.tui.screens.plan import PlanDecision, PlanScreen
 from openhands_tui.tui.session import LiveSession
@@ -129,10 +132,14 @@ class OpenHandsApp(TimelineHost):
         self.query_one(TranscriptView).welcome = welcome_text(self.config)
         if self._theme_problem is not None:
             self.notify(self._theme_problem, severity="warning", timeout=8, markup=False)
+        if self.config.attention.problem is not None:
+            self.notify(self.config.attention.problem, severity="warning", timeout=8, markup=False)
         prompt = self.query_one(Prompt)
         completions = self.query_one("#completions", OptionList)
         completions.display = False
         prompt.attach_completions(completions)
+        self.file_index = FileIndex(self._read_files, partial(self._files_read, prompt))
+        prompt.attach_files(self._workspace_files)
         self.query_one("#working").display = False
         self.query_one("#queued").display = False
         if self.bridge is not None:
@@ -181,8 +188,18 @@ class OpenHandsApp(TimelineHost):
         elif self.bridge is not None:
             batch = self.bridge.drain()
             self.feed(batch)
+            self._announce_load_problems(batch)
             if any(e.kind == "model_changed" and e.parent_agent_id is None for e in batch):
                 self.run_worker(self._look_up_window, thread=True, group="window")  # the root's new model's
+
+    def _announce_load_problems(self, batch: Iterable[Event]) -> None:
+        """A live session's root microagents that failed to load, said once as it starts (a
+        resumed session's history is not announced again: its events come through `feed`)."""
+        for event in batch:
+            if isinstance(event, MicroagentsLoadedEvent) and event.parent_agent_id is None:
+                notice = load_problems_notice(event)
+                if notice is not None:
+                    self.notify(notice, severity="warning", timeout=10, markup=False)
 
     def _schedule_refresh(self) -> None:
         if not self._refresh_pending:
@@ -240,6 +257,18 @@ class OpenHandsApp(TimelineHost):
         if self.session is not None:
             return self.session.llm.model
         return next(iter(self.view.models.values()), "")
+
+    def _workspace_files(self) -> list[str] | None:
+        """What `@` lists: the live session's workspace files (read on a worker, cached)."""
+        return self.file_index.files(self.session.workspace) if self.session is not None else None
+
+    def _read_files(self, job: Callable[[], None]) -> None:
+        self.run_worker(job, thread=True, group="files")
+
+    def _files_read(self, prompt: Prompt) -> None:
+        """On the worker that read them: the list, if open, shows the files now known."""
+        with contextlib.suppress(RuntimeError):  # the app has left meanwhile
+            self.call_from_thread(prompt.update_completions)
 
     def _look_up_window(self) -> None:
         """On a worker: the root's context window, once its model changed (may read litellm's tables)."""
@@ -336,11 +365,26 @@ class OpenHandsApp(TimelineHost):
 
     def on_run_done(self, message: RunDone) -> None:
         self.runs.done(message)
+        if not self.runs.running:  # not when the next queued message started
+            stopped = message.error is not None or (message.outcome is not None and message.outcome.exit_code != 0)
+            self.call_for_attention("Run stopped" if stopped else "Run finished", self.view.root_status)
         if self.view.planning and self.view.plan is not None and not self.runs.running and not message.error:
             self.show_plan()  # a planning run ended with its plan: read it, edit it, approve it
 
     def on_confirmation_needed(self, message: ConfirmationNeeded) -> None:
         self.runs.confirmation_needed(message)
+        request = message.request
+        self.call_for_attention(
+            "Approval needed", f"{request.chain[-1] if request.chain else 'agent'}: {request.summary}"
+        )
+
+    def call_for_attention(self, title: str, body: str) -> None:
+        """Ring the bell and/or ask for a desktop notification, as configured (tui/attention.py);
+        written straight to the terminal Textual draws on, between its frames."""
+        sequence = self.config.attention.sequence(title, body, focused=self.app_focus)
+        if sequence and self._driver is not None:
+            self._driver.write(sequence)
+            self._driver.flush()
 
     def on_prompt_submitted(self, message: Prompt.Submitted) -> None:
         if message.text.startswith("/") and self.commands.run(message.text):

@@ -95,15 +95,18 @@ TOGGLED = {ConfirmationMode.RISKY: ConfirmationMode.ALWAYS, ConfirmationMode.ALW
 HELP = """\
 **Typing** — Enter sends, Alt+Enter (or Ctrl+J) adds a line, Up/Down recall earlier messages.
 Typing anywhere outside a dialog goes to the prompt. Messages typed while agents work are
-queued and sent when the run ends; Esc puts them back in the prompt.
+queued and sent when the run ends; Esc puts them back in the prompt. `@` lists the workspace's
+files as you type (git's list, .gitignore respected): Up/Down choose, Tab or Enter inserts
+`@path`, Esc closes. Ctrl+G opens the prompt in your $VISUAL or $EDITOR (else nano, else vi);
+save and quit it to bring the text back.
 
-**The agent tree** (right; Ctrl+B shows/hides it) — Tab moves to it; Up/Down move, Enter shows
-that agent's transcript, Space folds its children, hovering shows its whole task. Ctrl+R goes
-back to the root agent, Ctrl+F follows whichever agent is active.
+**The agent tree** (right; Ctrl+B shows/hides it) — Tab in the prompt moves to it; Up/Down move,
+Enter shows that agent's transcript, Space folds its children, hovering shows its whole task.
+Ctrl+R goes back to the root agent, Ctrl+F follows whichever agent is active.
 
-**The transcript** — Tab moves through its entries; Enter or Space (or a click) on a command
-folds or unfolds its output; PageUp/PageDown scroll. Only recent entries are drawn: Ctrl+E
-shows earlier ones.
+**The transcript** — Tab from the tree moves to it, then through its entries, then back to the
+prompt; Enter or Space (or a click) on a command folds or unfolds its output; PageUp/PageDown
+scroll. Only recent entries are drawn: Ctrl+E shows earlier ones.
 
 **Keys** — Esc interrupts the run (the model call and the running command stop; the session is
 saved). With nothing running, Esc twice (or /rewind) lists the turns to go back to before one:
@@ -116,7 +119,9 @@ send it back with a note (Ctrl+R). Ctrl+P opens the command palette. Ctrl+C twic
 Ctrl+Q, quits. Select text with the mouse; Ctrl+C copies it.
 
 **Confirmations** — y approve, n reject (then type a reason or press Enter), a always allow the
-suggested rule, d show every argument, Esc interrupt the run.
+suggested rule (only when one is offered), d show every argument, Esc interrupt the run. While
+the terminal is not in front, a waiting approval or an ended run rings the bell (config file:
+notify = "bell" | "desktop" | "both" | "off", notify_when = "unfocused" | "always").
 
 **Commands** — /help /new /confirm [always|risky|never] /plan [on|off|show] /microagents /mcp /tree /theme [name]
 /resume [id] /rewind /fork [turn] /exit, and /name for each task microagent.

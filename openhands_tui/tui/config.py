@@ -11,6 +11,7 @@ from textual.notifications import SeverityLevel
 
 from openhands_tui.sdk.errors import OpenHandsTUIError
 from openhands_tui.sdk.facts.event import Event
+from openhands_tui.tui.attention import Attention
 from openhands_tui.tui.bridge import EngineBridge, EventsReady
 from openhands_tui.tui.session import LiveSession
 from openhands_tui.tui.themes import DEFAULT_THEME
@@ -95,6 +96,8 @@ class AppConfig:
     #: (Opened on a worker there instead, a task typed at once waited ~0.3 s for it: the launch
     #: took ~0.2 s in the child while the first frames were drawn.)
     open_at_mount: bool = False
+    #: How waiting is made visible outside the terminal (`notify`, `notify_when` in the config file).
+    attention: Attention = field(default_factory=Attention)
 
 
 def welcome_text(config: AppConfig) -> str:

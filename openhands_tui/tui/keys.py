@@ -17,6 +17,7 @@ from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import OptionList, Tree
 
 from openhands_tui.tui.commands import SlashCommands
@@ -48,6 +49,7 @@ class KeyedApp(App[int]):
         Binding("ctrl+o", "microagents", "Microagents"),
         Binding("ctrl+e", "show_more", "Earlier", show=False),
         Binding("f2", "cycle_confirm", "Confirm mode"),
+        Binding("ctrl+g", "edit_prompt", "Editor", show=False),
         # priority: the screen's own shift+tab (focus back) would win; in dialogs it is theirs again.
         # Not in the footer (the status bar shows the mode, /help the key): its snapshots stay as they are
         Binding("shift+tab", "cycle_plan", "Plan mode", show=False, priority=True),
@@ -96,6 +98,52 @@ class KeyedApp(App[int]):
         event.prevent_default()
         prompt.focus()
         prompt.insert(event.character)
+
+    def action_focus_next(self) -> None:
+        """Tab on the main screen goes round prompt → tree (when shown) → transcript and its
+        entries → prompt: in the screen's own order the prompt came last, so the tree was behind
+        every entry of the transcript (seven Tabs in a newcomer's first session)."""
+        order = self._tab_order()
+        focused = self.focused
+        if focused is None or focused not in order:
+            super().action_focus_next()
+            return
+        self.screen.set_focus(order[(order.index(focused) + 1) % len(order)])
+
+    def _tab_order(self) -> list[Widget]:
+        if len(self.screen_stack) != 1 or not self.main_screen_ready:
+            return []
+        prompt, tree = self.query_one(Prompt), self.query_one(AgentTree)
+        transcript = self.query_one(TranscriptView)
+        shown = [w for w in self.screen.focus_chain if w is transcript or transcript in w.ancestors]
+        return [prompt, *([tree] if tree.display else []), *shown]
+
+    def action_edit_prompt(self) -> None:
+        """Ctrl+G: the prompt's text in the user's editor, the app suspended meanwhile; what they
+        saved comes back into the prompt (see tui/external_editor.py)."""
+        from textual.app import SuspendNotSupported
+
+        from openhands_tui.tui.external_editor import EditorProblem, edit_text, editor_command
+
+        prompt = self.query_one(Prompt)
+        if len(self.screen_stack) != 1 or prompt.disabled:
+            return
+        try:
+            command = editor_command()
+            if self.is_headless:  # no terminal to hand over (tests): the editor runs as it is
+                edited = edit_text(prompt.text, command)
+            else:
+                with self.suspend():
+                    edited = edit_text(prompt.text, command)
+        except EditorProblem as exc:
+            self.notify(str(exc), severity="warning", timeout=6, markup=False)
+            return
+        except SuspendNotSupported:
+            self.notify("This terminal cannot hand over to an editor.", severity="warning", timeout=6)
+            return
+        prompt.load_text(edited)
+        prompt.move_cursor(prompt.document.end)
+        prompt.focus()
 
     def action_interrupt(self) -> None:
         completions = self.query_one("#completions", OptionList)

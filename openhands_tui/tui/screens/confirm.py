@@ -108,6 +108,11 @@ class ConfirmScreen(ArmedDialog[Decision]):
             header.append(f"   (+{self.queued} more waiting)", style="bold")
         return header
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The footer offers "a Always allow" only where there is a rule to remember: a request
+        without one has no such button, and its footer said it had."""
+        return action != "always" or bool(self.request.suggested_rule)
+
     def set_queued(self, queued: int) -> None:
         """More requests arrived while this one is shown: say how many wait behind it."""
         self.queued = queued
@@ -132,8 +137,7 @@ class ConfirmScreen(ArmedDialog[Decision]):
     def action_always(self) -> None:
         if not self.armed("a"):
             return
-        if not self.request.suggested_rule:
-            self.notify("No rule to offer for this action (too broad to remember): y approves it once.", timeout=5)
+        if not self.request.suggested_rule:  # hidden then (`check_action`): only a click could come here
             return
         self.dismiss(Decision(approved=True, remember=PermissionRule.model_validate(self.request.suggested_rule)))
 

@@ -27,7 +27,11 @@ class SettingsScreen(ModalScreen[ModelChoice | None]):
     Esc). Enter moves down the fields and, in the last one, saves; errors are shown whole.
     `check` tries a choice ("Test connection"; None: testing is not available)."""
 
-    BINDINGS = [Binding("escape", "quit", "Quit")]
+    BINDINGS = [
+        Binding("escape", "quit", "Quit"),
+        # priority: decided as the key arrives, see `action_next_field`
+        Binding("enter", "next_field", "Next field", show=False, priority=True),
+    ]
 
     def __init__(self, check: ModelCheck | None = None, model: str = "", base_url: str = "") -> None:
         super().__init__()
@@ -76,11 +80,22 @@ class SettingsScreen(ModalScreen[ModelChoice | None]):
         elif event.button.id == "save":
             self._save()
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        following = NEXT_FIELD.get(event.input.id or "")
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "next_field":  # Enter elsewhere (the last field, a button) is theirs
+            return isinstance(self.focused, Input) and self.focused.id in NEXT_FIELD
+        return True
+
+    def action_next_field(self) -> None:
+        """Enter in a field moves to the next one at once, before any key typed after it is
+        handed out: moved later (when the field's Submitted message came back, then `focus()`'s
+        own deferred call), the keys typed fast after Enter had already gone to the field left."""
+        following = NEXT_FIELD.get(self.focused.id or "") if self.focused is not None else None
         if following is not None:
-            self.query_one(f"#{following}", Input).focus()
-        else:
+            self.set_focus(self.query_one(f"#{following}", Input))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in the last field: save, once the keys typed before it are in."""
+        if event.input.id not in NEXT_FIELD:
             self._save()
 
     def action_quit(self) -> None:

@@ -1,7 +1,8 @@
-"""The prompt: multi-line input with history and `/` command completion.
+"""The prompt: multi-line input with history, `/` command and `@` file completion.
 
 Enter sends; Alt+Enter or Ctrl+J starts a new line; Up/Down on the first/last line walk the
-history; typing `/` lists the commands (and task microagents) that match, Tab completes.
+history; typing `/` lists the commands (and task microagents) that match, Tab completes;
+typing `@` lists the workspace's files that match what follows it, Tab or Enter inserts one.
 """
 
 from __future__ import annotations
@@ -16,6 +17,11 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import OptionList, TextArea
 from textual.widgets.option_list import Option
+
+from openhands_tui.tui.file_picker import matches, mention, typed_mention
+
+#: Ids of file options start with this (command ids are command names, which never do).
+FILE = "@"
 
 
 @dataclass(frozen=True)
@@ -65,9 +71,14 @@ class Prompt(TextArea):
         self.sent: list[str] = []
         self._history_index: int | None = None
         self._completions: OptionList | None = None
+        self._files: Callable[[], list[str] | None] = lambda: None
 
     def attach_completions(self, options: OptionList) -> None:
         self._completions = options
+
+    def attach_files(self, files: Callable[[], list[str] | None]) -> None:
+        """Where `@` finds the workspace's files (None: not known yet, or no workspace)."""
+        self._files = files
 
     def action_newline(self) -> None:
         self.insert("\n")
@@ -78,8 +89,9 @@ class Prompt(TextArea):
         if event.key == "enter":
             event.prevent_default()
             event.stop()
-            if showing and completions is not None and completions.highlighted is not None:
-                self._accept_completion()
+            chosen = showing and completions is not None and completions.highlighted is not None
+            if chosen and self._accept_completion():
+                return  # a file inserted: the message is not finished
             self._submit()
             return
         if event.key == "tab" and showing:
@@ -133,6 +145,8 @@ class Prompt(TextArea):
         if options is None:
             return
         text = self.text
+        if self._offer_files(options):
+            return
         if not text.startswith("/") or " " in text or "\n" in text:
             options.display = False
             return
@@ -145,11 +159,38 @@ class Prompt(TextArea):
         if matches:
             options.highlighted = 0
 
-    def _accept_completion(self) -> None:
+    def _typed_mention(self) -> tuple[int, str] | None:
+        row, column = self.cursor_location
+        return typed_mention(self.document.get_line(row)[:column])
+
+    def _offer_files(self, options: OptionList) -> bool:
+        """The files matching an `@` being typed, if one is (True: the list is theirs)."""
+        typed = self._typed_mention()
+        if typed is None:
+            return False
+        files = self._files()
+        found = matches(typed[1], files) if files else []
+        options.clear_options()
+        # Text, not markup: a file's name is the repository's
+        options.add_options([Option(Text(path), id=FILE + path) for path in found])
+        options.display = bool(found)
+        if found:
+            options.highlighted = 0
+        return True
+
+    def _accept_completion(self) -> bool:
+        """Put the highlighted completion in; True if it was a file (inserted where `@` is typed)."""
         options = self._completions
         if options is None or options.highlighted is None:
-            return
+            return False
         option = options.get_option_at_index(options.highlighted)
+        typed = self._typed_mention()
+        if option.id and option.id.startswith(FILE) and typed is not None:
+            row, column = self.cursor_location
+            self.replace(mention(option.id[len(FILE) :]) + " ", (row, typed[0]), (row, column))
+            options.display = False
+            return True
         self.load_text(f"/{option.id} " if option.id else self.text)
         self.move_cursor(self.document.end)
         options.display = False
+        return False
