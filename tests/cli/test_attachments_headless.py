@@ -22,12 +22,12 @@ def _text(message: dict[str, Any]) -> str:
     return "".join(part.get("text", "") for part in _parts(message))
 
 
-def test_an_image_given_with_image_reaches_the_server_as_an_image_url_part_and_again_on_resume(
+def test_an_image_given_with_image_reaches_the_server_as_an_image_part_again_on_resume_and_in_a_fork(
     serve, workspace: Path, tmp_path: Path
 ) -> None:
     shot = tmp_path / "shot.png"
     shot.write_bytes(tiny_png())
-    server = serve([Script(turns=[Turn.finish("a red pixel"), Turn.finish("still red")])])
+    server = serve([Script(turns=[Turn.finish("a red pixel"), Turn.finish("still red"), Turn.finish("forked")])])
     flags = [*model_args(server), "--workspace", str(workspace), "--headless"]
     done = run_tui(*flags, "--task", "what is this?", "--image", str(shot))
     assert done.returncode == 0, done.stderr
@@ -41,6 +41,10 @@ def test_an_image_given_with_image_reaches_the_server_as_an_image_url_part_and_a
     assert again.returncode == 0, again.stderr
     resent = server.requests[1].messages[1]
     assert {"type": "image_url", "image_url": {"url": url}} in _parts(resent)
+
+    forked = run_tui(*flags, "--resume", "last", "--fork", "--task", "and in a fork?")
+    assert forked.returncode == 0, forked.stderr
+    assert {"type": "image_url", "image_url": {"url": url}} in _parts(server.requests[2].messages[1])
 
 
 def test_a_missing_fake_or_too_big_image_is_refused_in_one_line_naming_the_flag(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import shutil
 
+from openhands_tui.sdk.context.attachment_store import FOLDER as ATTACHMENTS_FOLDER
 from openhands_tui.sdk.errors import StorageError
 from openhands_tui.sdk.facts.event import Event, SessionForkedEvent
 from openhands_tui.sdk.facts.store import SessionLog, SessionMeta, SessionStore, new_session_id
@@ -46,13 +47,18 @@ def fork_session(store: SessionStore, origin: SessionLog, events: list[Event], a
         )
     )
     try:
+        attachments = origin.directory / ATTACHMENTS_FOLDER
+        if attachments.is_dir():  # the images its messages name, so the fork sends them too
+            shutil.copytree(attachments, fork.directory / ATTACHMENTS_FOLDER, symlinks=True)
         fork.append(SessionForkedEvent(agent_id="root", origin=origin.id, origin_title=meta.title, turn=at_turn))
         for event in history:
             fork.append(event)
         fork.sync()
-    except StorageError:  # disk full: no half-copied session left behind
+    except (StorageError, OSError) as exc:  # disk full: no half-copied session left behind
         fork.close()
         shutil.rmtree(fork.directory, ignore_errors=True)
-        raise
+        if isinstance(exc, StorageError):
+            raise
+        raise TimelineError(f"cannot copy {origin.directory / ATTACHMENTS_FOLDER}: {exc.strerror or exc}") from None
     fork.close()
     return fork
