@@ -104,3 +104,11 @@ def test_the_readmes_strategy_example_loads(tmp_path: Path) -> None:
     (tmp_path / "careful.py").write_text(code + "\n")
     strategy = load_strategy(tmp_path / "careful.py")
     assert strategy.name == "careful" and [p.name for p in strategy.params] == ["test_cmd"]
+
+
+def test_the_configuration_page_names_every_option_tui_help_lists(capsys) -> None:
+    assert main(["--help"]) == 0
+    listed = set(re.findall(r"--[a-z][a-z-]+", capsys.readouterr().out)) - {"--help"}
+    page = (HELP / "configuration.md").read_text()
+    missing = sorted(option for option in listed if f"`{option}" not in page and f" {option}" not in page)
+    assert missing == []
