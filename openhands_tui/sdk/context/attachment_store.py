@@ -16,10 +16,10 @@ from pathlib import Path
 
 from openhands_tui.sdk.context.images import EXTENSIONS, ImageData
 from openhands_tui.sdk.errors import StorageError
-from openhands_tui.sdk.facts.attachment import AttachedImage
+from openhands_tui.sdk.facts.attachment import ATTACHMENTS_FOLDER, AttachedImage
 from openhands_tui.sdk.files.read import read_regular
 
-FOLDER = "attachments"
+FOLDER = ATTACHMENTS_FOLDER
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 
 

@@ -14,6 +14,9 @@ from pydantic import Field
 
 from openhands_tui.sdk.model import Model
 
+#: The folder of a session's directory that holds its messages' images.
+ATTACHMENTS_FOLDER = "attachments"
+
 
 def size_text(size: int) -> str:
     """`34 KB`, `2.1 KB`, `812 B`: a size as the transcript shows it."""

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import shutil
 
-from openhands_tui.sdk.context.attachment_store import FOLDER as ATTACHMENTS_FOLDER
 from openhands_tui.sdk.errors import StorageError
+from openhands_tui.sdk.facts.attachment import ATTACHMENTS_FOLDER
 from openhands_tui.sdk.facts.event import Event, SessionForkedEvent
 from openhands_tui.sdk.facts.store import SessionLog, SessionMeta, SessionStore, new_session_id
 from openhands_tui.sdk.timeline.history import effective_history, turns
