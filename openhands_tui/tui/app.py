@@ -13,6 +13,7 @@ import contextlib
 import os
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterable
 from functools import partial
 
@@ -423,6 +424,11 @@ class OpenHandsApp(TimelineHost):
         for stream in (0, 1, 2):
             os.dup2(devnull, stream)
         os.close(devnull)
+        # A frame Textual's writer thread was already writing when the streams moved still lands
+        # on the terminal: given a moment to finish first, it lands on the app's screen, which
+        # the reset below leaves, not on the user's (seen under load: a piece of the tree's
+        # border on the shell's line). A terminal that is gone is not waited on beyond that.
+        time.sleep(SETTLE_BEFORE_RESET)
         give_back(self._line_settings, out=terminal, fd=terminal)  # after: no frame of the app's follows it
         os.close(terminal)
         self._terminated()
@@ -438,6 +444,8 @@ class OpenHandsApp(TimelineHost):
 
 #: Seconds a terminated app may take to leave before the process ends without it.
 EXIT_DEADLINE = 10.0
+#: Seconds a write already under way is given to end before the terminal is reset on SIGHUP.
+SETTLE_BEFORE_RESET = 0.2
 
 
 def exit_regardless_after(seconds: float, code: int) -> None:
