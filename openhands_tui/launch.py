@@ -368,7 +368,7 @@ def _open_stored(
         log = fork_session(store, log, log.load(repair=False).events, options.fork_at)
     opened.append(log)
     log.lock()
-    return log, log.load()
+    return log, log.load(recover=options.recover)
 
 
 def _note_earlier_strategies(store: SessionStore, workspace: Path, trusted: TrustedFiles) -> None:
