@@ -53,6 +53,14 @@ MALFORMED = {
 }
 
 
+#: mcp-server-time after one line of bytes that are not UTF-8 (a stray binary print at start).
+_NOT_UTF8_FIRST = (
+    "import os, sys; os.write(1, bytes([0xFF, 0xFE, 0x20, 0x0A])); "
+    "os.execv(sys.executable, [sys.executable, '-m', 'mcp_server_time', '--local-timezone', 'UTC'])"
+)
+NOT_UTF8_FIRST = {"command": PYTHON, "args": ["-c", _NOT_UTF8_FIRST]}
+
+
 CRASHING_SERVER = """
 import os
 from mcp.server.mcpserver import MCPServer
