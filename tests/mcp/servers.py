@@ -194,3 +194,31 @@ def probing_server(folder: Path, **entry: Any) -> dict[str, Any]:
     script = folder / "probe_server.py"
     script.write_text(PROBING_SERVER)
     return {"command": PYTHON, "args": [str(script)], **entry}
+
+
+#: A stdio server whose one tool waits (while it waits, the server has a child of its own), so a
+#: test can kill `tui` while a call is running.
+SLOW_SERVER = """
+import subprocess, sys, time
+from mcp.server.mcpserver import MCPServer
+
+app = MCPServer("slow", log_level="ERROR")
+
+@app.tool()
+def wait(seconds: float) -> str:
+    \"\"\"Wait, with a helper process of its own.\"\"\"
+    helper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)", sys.argv[1] + "-child"])
+    time.sleep(seconds)
+    helper.kill()
+    return "waited"
+
+app.run()
+"""
+
+
+def slow_server(folder: Path, marker: str, **entry: Any) -> dict[str, Any]:
+    """The slow server as an entry; `marker` is in its command line (and its child's)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    script = folder / "slow_server.py"
+    script.write_text(SLOW_SERVER)
+    return {"command": PYTHON, "args": [str(script), marker], **entry}
