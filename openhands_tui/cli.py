@@ -195,6 +195,13 @@ def main_command(
         int | None,
         typer.Option("--at", min=1, metavar="TURN", help="With --fork: copy the history up to before this turn."),
     ] = None,
+    recover: Annotated[
+        bool,
+        typer.Option(
+            "--recover",
+            help="With --resume: go on from a log damaged in the middle, up to the damage (the damaged log is kept).",
+        ),
+    ] = False,
     no_checkpoints: Annotated[
         bool,
         typer.Option(
@@ -264,6 +271,7 @@ def main_command(
             agent=agent,
             fork=fork,
             fork_at=fork_at,
+            recover=recover,
             checkpoints=not no_checkpoints,
             images=image or [],
         )
@@ -273,6 +281,8 @@ def main_command(
             raise fail("--image is sent with a task: add --task")
         if (fork or fork_at is not None) and not resume:
             raise fail("--fork copies a stored session: use it with --resume ID")
+        if recover and not resume:
+            raise fail("--recover mends a stored session's log: use it with --resume ID")
         if fork_at is not None and not fork:
             raise fail("--at TURN says where a --fork begins: add --fork")
         if approve_plan and (plan or not resume or not headless):

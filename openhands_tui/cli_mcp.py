@@ -9,9 +9,11 @@ Only typer is imported up front: `tui --help` stays fast.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -73,6 +75,25 @@ def _load_raw(path: Path) -> dict[str, Any]:
     if not isinstance(data, dict) or not isinstance(data.setdefault("mcpServers", {}), dict):
         raise _fail(f"{path}: expected a JSON object with an `mcpServers` object")
     return data
+
+
+@contextlib.contextmanager
+def _one_writer(path: Path, project: bool) -> Iterator[None]:
+    """The file locked against other tuis from the read to the write (a project's file by a lock
+    in the user's state folder, not in the repository); a lock that cannot be taken is one line,
+    as the write's own failure would be."""
+    import hashlib
+
+    from openhands_tui.sdk.facts.store import state_home
+    from openhands_tui.sdk.files.private import one_writer
+
+    name = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:24]
+    with contextlib.ExitStack() as held:
+        try:
+            held.enter_context(one_writer(path, state_home() / "locks" / f"{name}.lock" if project else None))
+        except OSError as exc:
+            raise _fail(f"{path}: cannot lock it for writing ({exc.strerror or exc}); it is unchanged", 1) from None
+        yield
 
 
 def _write(path: Path, data: dict[str, Any]) -> None:
@@ -171,9 +192,10 @@ def add_server(
     if problems:
         raise _fail(problems[0].removeprefix(f"add {name}: "))
     trusted_before = _trusted(path, root) if project else False
-    data = _load_raw(path)
-    data["mcpServers"][name] = MCPServerConfig.model_validate(entry).to_json()
-    _write(path, data)
+    with _one_writer(path, project):  # eight adds at once: all eight are kept
+        data = _load_raw(path)
+        data["mcpServers"][name] = MCPServerConfig.model_validate(entry).to_json()
+        _write(path, data)
     if trusted_before:
         _trust(path, root)  # your own edit of a file you trusted: still trusted
     print(f"Added {name} to {path}: {MCPServerConfig.model_validate(entry).describe()}")
@@ -217,13 +239,14 @@ def remove_server(
     """Remove a server from your servers (or the project's with --project)."""
     root = _workspace(workspace)
     path = _file(project, root)
-    data = _load_raw(path)
-    if name not in data["mcpServers"]:
-        known = ", ".join(data["mcpServers"]) or "none"
-        raise _fail(f"remove {name}: no server of that name in {path} (there: {known})")
     trusted_before = _trusted(path, root) if project else False
-    del data["mcpServers"][name]
-    _write(path, data)
+    with _one_writer(path, project):
+        data = _load_raw(path)
+        if name not in data["mcpServers"]:
+            known = ", ".join(data["mcpServers"]) or "none"
+            raise _fail(f"remove {name}: no server of that name in {path} (there: {known})")
+        del data["mcpServers"][name]
+        _write(path, data)
     if trusted_before:
         _trust(path, root)
     print(f"Removed {name} from {path}")

@@ -29,4 +29,7 @@ def main() -> None:
     with collector_paused():
         from openhands_tui.cli import main as run_cold
 
-    sys.exit(run_cold())
+    code = run_cold()
+    from openhands_tui.process_exit import exit_without_waiting_on_strays
+
+    exit_without_waiting_on_strays(code)

@@ -7,6 +7,7 @@ told: a risky action never runs silently just because nobody is watching.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import signal
@@ -332,6 +333,13 @@ async def _run(launched: Launched, task: str | None, inputs: dict[str, str], giv
 def run_headless(options: LaunchOptions, *, json_output: bool) -> int:
     """Run to the end and return the exit code (0 finished, 1 error, 3 limit/stuck, 130 interrupted)."""
     output = QueuedOutput(sys.stdout, sys.stderr)  # a stalled reader must not stall the run
+    # With --json, stdout carries the events and nothing else (as in ACP mode): what else prints
+    # there (a strategy's print(), a library) goes to stderr.
+    with contextlib.redirect_stdout(sys.stderr) if json_output else contextlib.nullcontext():
+        return _run_to_the_end(options, json_output, output)
+
+
+def _run_to_the_end(options: LaunchOptions, json_output: bool, output: QueuedOutput) -> int:
     out = output.stdout
     printer = JsonPrinter(out) if json_output else TranscriptPrinter(out, output.stderr)
     confirmer = TerminalConfirmer(options.confirm, before_asking=output.drain)

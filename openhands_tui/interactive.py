@@ -124,7 +124,7 @@ def run_app(options: LaunchOptions, *, theme: str | None = None, demo: bool = Fa
         print(f"session {app.session.session_id} (resume with: {hint})", file=sys.stderr)
     elif app.needs_model:  # left the first-run dialog
         print("tui: no model configured yet: run tui again, or set LLM_MODEL (see tui --help)", file=sys.stderr)
-    return result if isinstance(result, int) else 0
+    return result if isinstance(result, int) else (app.return_code or 0)  # a crash of the app is 1, not 0
 
 
 def view_session(session: str, theme: str | None = None) -> int:
@@ -140,9 +140,10 @@ def view_session(session: str, theme: str | None = None) -> int:
         preload_litellm=False,
         title=f"viewing {log.id}",
     )
+    viewer = OpenHandsApp(config)
     with drawing_on_the_terminal():
-        result = OpenHandsApp(config).run()
-    return result if isinstance(result, int) else 0
+        result = viewer.run()
+    return result if isinstance(result, int) else (viewer.return_code or 0)
 
 
 @contextlib.contextmanager

@@ -41,7 +41,13 @@ from openhands_tui.sdk.security.secrets import RedactingFilter, Redactor, dotenv
 from openhands_tui.sdk.security.trust import TrustRequest
 from openhands_tui.sdk.security.trusted import TrustedFiles
 from openhands_tui.sdk.security.trusted_files import note_instruction_imports, note_own_installation
-from openhands_tui.sdk.settings import LLMSettings, llm_tuning, resolve_llm_settings, sandbox_policy
+from openhands_tui.sdk.settings import (
+    LLMSettings,
+    llm_tuning,
+    resolve_llm_settings,
+    sandbox_policy,
+    unknown_llm_keys,
+)
 from openhands_tui.sdk.strategy import (
     LoadedStrategy,
     load_strategy_source,
@@ -250,7 +256,7 @@ def _launch(
         raise SettingsError("--agent runs an agent file as the root agent: leave out --strategy")
     chosen = options.agent or (meta.agent if meta else None)
     from_files = session_agents(workspace, strategy, agent, llm, chosen, plugins.agent_dirs())  # to delegate to
-    agent, warnings = from_files.root, warnings + from_files.notices
+    agent, warnings = from_files.root, warnings + from_files.notices + unknown_llm_keys()
     microagents = load_microagents(workspace, strategy_skills=agent.context.skills, plugins=plugins.skill_roots())
     warnings += note_own_installation(workspace, trusted)
     note_instruction_imports(  # `@docs/rules.md` in CLAUDE.md: instructions for every later session
@@ -368,7 +374,7 @@ def _open_stored(
         log = fork_session(store, log, log.load(repair=False).events, options.fork_at)
     opened.append(log)
     log.lock()
-    return log, log.load()
+    return log, log.load(recover=options.recover)
 
 
 def _note_earlier_strategies(store: SessionStore, workspace: Path, trusted: TrustedFiles) -> None:

@@ -49,6 +49,8 @@ class LaunchOptions:
     #: before turn `fork_at` (None: all of it).
     fork: bool = False
     fork_at: int | None = None
+    #: With `resume`: a log damaged before its last line is kept up to the damage (`--recover`).
+    recover: bool = False
     #: Keep a checkpoint of the workspace's files before each turn (`--no-checkpoints`: not).
     checkpoints: bool = True
     #: Headless: images sent with the task (`--image FILE`, repeatable).

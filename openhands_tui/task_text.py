@@ -6,8 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-#: The longest task accepted (about 250,000 tokens: more than any model's context window).
-MAX_TASK_BYTES = 1_000_000
+from openhands_tui.sdk.limits import MAX_INPUT_BYTES as MAX_TASK_BYTES  # the one bound on what comes in
 
 
 def task_text(task: str | None, task_file: Path | None) -> str | None:

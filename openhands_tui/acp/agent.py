@@ -288,11 +288,13 @@ async def serve(options: LaunchOptions) -> None:
     from acp import AgentSideConnection
     from acp.stdio import stdio_streams
 
+    from openhands_tui.acp.guarded_input import guarded
+
     agent = EditorAgent(options)
     reader, writer = await stdio_streams()
     sys.stdout = sys.stderr
     _log_one_line_per_problem()
-    connection = AgentSideConnection(agent, writer, reader, listening=False)
+    connection = AgentSideConnection(agent, writer, guarded(reader, writer), listening=False)
     try:
         await connection.listen()
     finally:

@@ -180,7 +180,12 @@ class ServerConnection:
             started = await asyncio.to_thread(launch, self.name, config, self.workspace, self.sandbox, self.trusted)
             self.jailed = started.jailed
             params = StdioServerParameters(
-                command=started.argv[0], args=started.argv[1:], env=started.env, cwd=started.cwd
+                command=started.argv[0],
+                args=started.argv[1:],
+                env=started.env,
+                cwd=started.cwd,
+                # a line that is not UTF-8 is garbage like any other, not the end of the server
+                encoding_error_handler="replace",
             )
             streams = await stack.enter_async_context(stdio_client(params, errlog=self._stderr))
             return streams[0], streams[1]

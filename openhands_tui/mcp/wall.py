@@ -7,7 +7,8 @@ read-only, no network, a private `/tmp`, its own PID namespace, no capabilities,
 `--die-with-parent`, so it dies with `tui`. `"workspace": "write"` binds the workspace writable
 (minus the protected paths the terminal's jail keeps read-only too), `"none"` hides it,
 `"network": true` keeps the host's network, `"writable"` lists folders it may write,
-`"mode": "off"` runs it unconfined, as every server runs when the session's sandbox is off.
+`"mode": "off"` runs it unconfined, as every server runs when the session's sandbox is off (under
+`sdk/processes/orphan_guard.py` then, which ties it to `tui`'s life as the jail would).
 
 Its environment is the shell's (`shell_environment`: no secret of ours, no model API key) plus
 its entry's `env`. A launcher (`npx`, `uvx`, `pipx`, `bunx`) writes a package cache: each server
@@ -28,6 +29,7 @@ from openhands_tui.jail.bubblewrap import find_bubblewrap
 from openhands_tui.jail.jail import Jail
 from openhands_tui.sdk.files.xdg import base_directory
 from openhands_tui.sdk.mcp_config import MCPServerConfig, tool_name_part
+from openhands_tui.sdk.processes.orphan_guard import guarded_argv
 from openhands_tui.sdk.sandbox import HIDDEN_IN_HOME, SandboxPolicy
 from openhands_tui.sdk.security.secrets import shell_environment
 from openhands_tui.sdk.security.trusted import TrustedFiles
@@ -62,7 +64,7 @@ def launch(
     env.pop("LLM_API_KEY", None)  # the model's key is ours, never a server's
     if not session.enabled or config.sandbox.mode == "off":
         env.update(_own_env(config))
-        return Launch([command, *args], env, cwd, jailed=False)
+        return Launch(guarded_argv([command, *args]), env, cwd, jailed=False)  # still dies with tui
     bwrap = find_bubblewrap()
     if bwrap.path is None:
         raise WallError(

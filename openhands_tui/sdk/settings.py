@@ -142,6 +142,26 @@ TUNING: dict[str, type] = {
 }
 
 
+#: Every key `[llm]` may hold: anything else is a misspelling (or a newer version's), said once.
+LLM_KEYS = ("model", "api_key", "base_url", "reasoning_effort", *TUNING)
+
+
+def unknown_llm_keys(config: dict[str, Any] | None = None) -> list[str]:
+    """A warning for each key under [llm] that nothing reads (`modle = ...` was ignored without
+    a word, and the run went on with another model), naming the closest known key."""
+    import difflib
+
+    llm_config = (config if config is not None else load_config()).get("llm", {})
+    if not isinstance(llm_config, dict):
+        return []
+    warnings = []
+    for key in sorted(set(llm_config) - set(LLM_KEYS)):
+        close = difflib.get_close_matches(key, LLM_KEYS, n=1)
+        hint = f"; did you mean {close[0]}?" if close else f" (known: {', '.join(LLM_KEYS)})"
+        warnings.append(f"{config_path()}: unknown key {key!r} under [llm] is ignored{hint}")
+    return warnings
+
+
 def llm_tuning(config: dict[str, Any] | None = None) -> dict[str, Any]:
     """Timeouts, retries and the context window, environment first; a bad value is an error
     that names where it came from."""
@@ -167,8 +187,10 @@ def llm_tuning(config: dict[str, Any] | None = None) -> dict[str, Any]:
             value = kind(raw)
         except (TypeError, ValueError, OverflowError):
             raise SettingsError(f"{where}: expected {expected}, got {raw!r}") from None
-        least = "above 0" if name == "timeout" else "0 or more"  # a zero timeout fails every call
-        if not math.isfinite(value) or value < 0 or (name == "timeout" and value == 0):
+        # a zero timeout fails every call; a zero context window was taken as "not set"
+        above_zero = name in ("timeout", "context_window")
+        least = "above 0" if above_zero else "0 or more"
+        if not math.isfinite(value) or value < 0 or (above_zero and value == 0):
             raise SettingsError(f"{where}: must be a finite number {least}, got {raw!r}")
         tuning[name] = value
     check_certificates()

@@ -42,7 +42,8 @@ class KeyedApp(App[int]):
     BINDINGS = [
         Binding("escape", "interrupt", "Interrupt", show=True),
         Binding("ctrl+c", "ctrl_c", "Quit (twice)", show=False, priority=True),
-        Binding("ctrl+q", "quit", "Quit", show=False),
+        # priority: a dialog (a confirmation) would otherwise keep Ctrl+Q from quitting
+        Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
         Binding("ctrl+b", "toggle_tree", "Tree"),
         Binding("ctrl+r", "show_root", "Root"),
         Binding("ctrl+f", "toggle_follow", "Follow"),

@@ -53,6 +53,14 @@ MALFORMED = {
 }
 
 
+#: mcp-server-time after one line of bytes that are not UTF-8 (a stray binary print at start).
+_NOT_UTF8_FIRST = (
+    "import os, sys; os.write(1, bytes([0xFF, 0xFE, 0x20, 0x0A])); "
+    "os.execv(sys.executable, [sys.executable, '-m', 'mcp_server_time', '--local-timezone', 'UTC'])"
+)
+NOT_UTF8_FIRST = {"command": PYTHON, "args": ["-c", _NOT_UTF8_FIRST]}
+
+
 CRASHING_SERVER = """
 import os
 from mcp.server.mcpserver import MCPServer
@@ -186,3 +194,31 @@ def probing_server(folder: Path, **entry: Any) -> dict[str, Any]:
     script = folder / "probe_server.py"
     script.write_text(PROBING_SERVER)
     return {"command": PYTHON, "args": [str(script)], **entry}
+
+
+#: A stdio server whose one tool waits (while it waits, the server has a child of its own), so a
+#: test can kill `tui` while a call is running.
+SLOW_SERVER = """
+import subprocess, sys, time
+from mcp.server.mcpserver import MCPServer
+
+app = MCPServer("slow", log_level="ERROR")
+
+@app.tool()
+def wait(seconds: float) -> str:
+    \"\"\"Wait, with a helper process of its own.\"\"\"
+    helper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)", sys.argv[1] + "-child"])
+    time.sleep(seconds)
+    helper.kill()
+    return "waited"
+
+app.run()
+"""
+
+
+def slow_server(folder: Path, marker: str, **entry: Any) -> dict[str, Any]:
+    """The slow server as an entry; `marker` is in its command line (and its child's)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    script = folder / "slow_server.py"
+    script.write_text(SLOW_SERVER)
+    return {"command": PYTHON, "args": [str(script), marker], **entry}

@@ -13,7 +13,16 @@ from openhands_tui.sdk.run.confirmation import Decision
 from openhands_tui.sdk.security.permissions import PermissionRule, PermissionSet
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 from tests.conftest import llm_for, still_running_after
-from tests.mcp.servers import EXITS_AT_START, HANGS, MALFORMED, HTTPServer, git_repo, git_server, time_server
+from tests.mcp.servers import (
+    EXITS_AT_START,
+    HANGS,
+    MALFORMED,
+    NOT_UTF8_FIRST,
+    HTTPServer,
+    git_repo,
+    git_server,
+    time_server,
+)
 from tests.sdk.helpers import ScriptedConfirmer, run
 
 
@@ -157,3 +166,15 @@ async def test_a_destructive_tool_is_asked_about_and_always_saves_that_tools_rul
     first, second = (o.outcome for o in result.kinds("observation") if o.tool_name == "git__git_reset")
     assert (first, second) == ("rejected", "ok")
     assert 'mcp = "git/git_reset"' in rules_file.read_text()
+
+
+async def test_a_line_that_is_not_utf8_costs_a_server_that_line_only(serve, workspace: Path) -> None:
+    """One line of bytes that are not UTF-8 lost every tool of the server and stalled start-up
+    until its timeout, reported as "did not answer"; the line is now garbage like any other."""
+    server = serve(
+        [Script(turns=[Turn(tool_calls=[_call("odd__get_current_time", timezone="UTC")]), Turn.finish("ok")])]
+    )
+    config = {"mcpServers": {"odd": {**NOT_UTF8_FIRST, "timeout": 20}}}
+    result = await run(Agent(llm=llm_for(server), tools=[], mcp_config=config), workspace, "time?")
+    assert result.outcome.status.value == "finished", result.outcome
+    assert json.loads(_tool_results(server.requests[1])[0])["timezone"] == "UTC"

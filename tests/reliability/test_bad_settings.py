@@ -13,7 +13,15 @@ from pathlib import Path
 import pytest
 
 from openhands_tui.sdk.errors import SettingsError
-from openhands_tui.sdk.settings import config_path, llm_tuning, load_config, resolve_llm_settings, save_config
+from openhands_tui.sdk.settings import (
+    LLM_KEYS,
+    config_path,
+    llm_tuning,
+    load_config,
+    resolve_llm_settings,
+    save_config,
+    unknown_llm_keys,
+)
 from openhands_tui.testing import Script, Turn
 from tests.conftest import model_args, run_tui
 
@@ -93,3 +101,30 @@ def test_a_config_saved_with_a_byte_order_mark_is_read(isolated_home: Path) -> N
     assert resolve_llm_settings().model == "openai/gpt-4o"
     save_config({"theme": "openhands-light"})  # and saving it keeps the setting (and drops the mark)
     assert load_config() == {"theme": "openhands-light", "llm": {"model": "openai/gpt-4o"}}
+
+
+def test_a_zero_context_window_is_refused_not_taken_as_unset() -> None:
+    with pytest.raises(SettingsError) as raised:
+        llm_tuning({"llm": {"context_window": 0}})
+    assert str(raised.value) == f"context_window under [llm] in {config_path()}: must be a finite number above 0, got 0"
+    assert llm_tuning({"llm": {"context_window": 8192, "num_retries": 0}}) == {"context_window": 8192, "num_retries": 0}
+
+
+def test_a_misspelt_key_under_llm_is_said_with_the_key_it_resembles() -> None:
+    config = {"llm": {"modle": "openai/gpt-4o", "api_key": "k", "contextwindow": 9, "frobnicate": 1}}
+    assert unknown_llm_keys(config) == [
+        f"{config_path()}: unknown key 'contextwindow' under [llm] is ignored; did you mean context_window?",
+        f"{config_path()}: unknown key 'frobnicate' under [llm] is ignored (known: {', '.join(LLM_KEYS)})",
+        f"{config_path()}: unknown key 'modle' under [llm] is ignored; did you mean model?",
+    ]
+    assert unknown_llm_keys({"llm": {"model": "m", "timeout": 5}}) == []
+
+
+def test_the_run_says_a_misspelt_llm_key(serve, workspace: Path, isolated_home: Path) -> None:
+    server = serve([Script(turns=[Turn.finish("done")])])
+    path = config_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text('[llm]\nreasoning_efort = "high"\n')
+    result = run_tui("--headless", "--task", "go", *model_args(server), "--workspace", str(workspace))
+    assert result.returncode == 0, result.stderr
+    assert "unknown key 'reasoning_efort' under [llm] is ignored; did you mean reasoning_effort?" in result.stderr

@@ -1,6 +1,7 @@
 """A session store damaged in ways a crash or a hostile workspace leave it: a log or metadata
-file replaced by a pipe, a directory or bytes that are not text. Resuming is one line naming the
-file, exit 2, at once (a pipe for its tui.log too); listing sessions skips the damaged one."""
+file (with its backup copy) replaced by a pipe, a directory or bytes that are not text. Resuming
+is one line naming the file, exit 2, at once (a pipe for its tui.log too); listing sessions skips
+the damaged one."""
 
 from __future__ import annotations
 
@@ -32,13 +33,15 @@ def test_a_damaged_session_is_one_line_and_skipped_in_lists(serve, workspace: Pa
     directory = Path(os.environ["XDG_STATE_HOME"]) / "openhands-tui" / "sessions" / session_id
     name, how = DAMAGE[case]
     target = directory / name
-    target.unlink()
-    if how == "pipe":
-        os.mkfifo(target)
-    elif how == "directory":
-        target.mkdir()
-    else:
-        target.write_bytes(b"\xff\xfe{\x00")
+    # metadata is kept twice (tests/reliability/test_mended_sessions.py): both copies damaged
+    for path in [target, directory / "meta.backup.json"] if name == "meta.json" else [target]:
+        path.unlink()
+        if how == "pipe":
+            os.mkfifo(path)
+        elif how == "directory":
+            path.mkdir()
+        else:
+            path.write_bytes(b"\xff\xfe{\x00")
     resumed = run_tui("--headless", "--resume", session_id, "--task", "more", *args, timeout=30)
     assert resumed.returncode == 2 and "Traceback" not in resumed.stderr
     lines = resumed.stderr.strip().splitlines()

@@ -73,3 +73,18 @@ async def test_a_lone_surrogate_is_not_sent_back_to_an_anthropic_model(serve, wo
     assert result.outcome.result == "done", result.outcome.detail
     resent = [block for m in server.requests[1].messages for block in m["content"] if block.get("type") == "tool_use"]
     assert resent[0]["input"] == {"command": "echo \ufffd"}
+
+
+async def test_a_call_over_the_input_limit_is_refused_before_it_is_recorded(serve, workspace: Path, tmp_path) -> None:
+    """A 2.4 MB tool call was written to the log seven times (arguments, raw call, subject,
+    summary; again in the confirmation request) before it was refused."""
+    from openhands_tui.sdk.facts.store import SessionMeta, SessionStore
+
+    command = "curl -d @- http://example.com # " + "A" * 2_400_000
+    server = serve([Script(turns=[Turn.call("terminal", command=command), Turn.finish("done")])])
+    log = SessionStore(tmp_path / "state").create(SessionMeta(id="big"))
+    result = await run(Agent(llm=llm_for(server), tools=get_default_tools()), workspace, "go", log=log)
+    assert result.outcome.status == "finished", result.outcome.detail
+    told = server.requests[1].messages[-1]["content"]
+    assert "over the 1,000,000-byte limit on one call; it was not run" in told
+    assert log.events_path.stat().st_size < 50_000

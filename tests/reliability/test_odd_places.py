@@ -57,3 +57,25 @@ def test_acp_without_pipes_is_one_line_not_a_wait(tmp_path: Path, redirect: str,
     assert result.stderr.splitlines() == [
         f"tui: acp: {stream} is not a pipe or a terminal; editors run tui acp with pipes (JSON-RPC on stdio)"
     ]
+
+
+def test_a_workspace_whose_path_holds_a_newline_works_as_any_other(serve, tmp_path: Path) -> None:
+    """The shell reported its folder on a line of its own: a newline in the path cut it short,
+    the shell's folder was lost, and every write was rated HIGH (refused headless)."""
+    from openhands_tui.testing import Script, Turn
+    from tests.conftest import model_args, run_tui
+
+    workspace = tmp_path / "my\nproject"
+    (workspace / "sub").mkdir(parents=True)
+    turns = [
+        Turn.call("terminal", command="touch first.txt"),
+        Turn.call("terminal", command="cd sub && touch second.txt"),
+        Turn.call("terminal", command="touch third.txt && pwd"),
+        Turn.finish("done"),
+    ]
+    server = serve([Script(turns=turns)])
+    result = run_tui("--headless", "--task", "go", "--workspace", str(workspace), *model_args(server))
+    assert result.returncode == 0, result.stderr
+    assert (workspace / "first.txt").exists() and (workspace / "sub" / "second.txt").exists()
+    assert (workspace / "sub" / "third.txt").exists()  # the shell stayed in sub/, as it said
+    assert str(workspace / "sub") in server.requests[3].messages[-1]["content"]

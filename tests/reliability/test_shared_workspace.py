@@ -61,3 +61,30 @@ def test_two_processes_saving_the_config_at_once_keep_both_changes(tmp_path: Pat
     assert load_config(config) == {"first": 149, "second": 149, "llm": {"api_key": "sk-secret"}}
     assert stat.S_IMODE(config.stat().st_mode) == 0o600
     assert sorted(p.name for p in config.parent.iterdir()) == [".config.toml.lock", "config.toml"]
+
+
+REMEMBERER = """
+import sys
+from pathlib import Path
+from openhands_tui.sdk.security.permissions import PermissionRule, PermissionSet
+rules = PermissionSet.load(Path(sys.argv[1]))[0]
+for i in range(60):
+    rules.remember(PermissionRule(action="allow", command=f"make {sys.argv[3]}{i}"), Path(sys.argv[2]))
+"""
+
+
+@pytest.mark.subprocess
+def test_two_processes_answering_always_at_once_keep_every_rule(tmp_path: Path) -> None:
+    from openhands_tui.sdk.files.toml_file import read_toml
+
+    workspace, rules = tmp_path / "workspace", tmp_path / "config" / "permissions.toml"
+    workspace.mkdir()
+    writers = [
+        subprocess.Popen([sys.executable, "-c", REMEMBERER, str(workspace), str(rules), name], stderr=subprocess.PIPE)
+        for name in ("a", "b")
+    ]
+    for writer in writers:
+        _, err = writer.communicate(timeout=120)
+        assert writer.returncode == 0, err
+    commands = sorted(rule["command"] for rule in read_toml(rules)["rule"])
+    assert commands == sorted(f"make {name}{i}" for name in "ab" for i in range(60))

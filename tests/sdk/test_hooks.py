@@ -7,6 +7,7 @@ server over real HTTP through litellm.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from openhands_tui.sdk.hooks import HookConfig, HookDefinition, HookMatcher, loa
 from openhands_tui.sdk.run.confirmation import ConfirmationMode, ConfirmationPolicy, Decision
 from openhands_tui.testing import Script, Turn
 from openhands_tui.tools.preset.default import get_default_tools
-from tests.conftest import llm_for
+from tests.conftest import live_processes, llm_for
 from tests.sdk.helpers import ScriptedConfirmer, run
 
 
@@ -262,7 +263,8 @@ async def test_a_hook_that_asks_makes_even_a_harmless_call_wait_for_the_user(ser
 
 
 async def test_a_hanging_or_failing_hook_is_one_line_and_never_stalls_the_run(serve, workspace: Path) -> None:
-    hang = _script(workspace.parent / "hang.sh", "#!/bin/sh\nsleep 60\n")
+    marker = f"sleep 60.{os.getpid()}"
+    hang = _script(workspace.parent / "hang.sh", f"#!/bin/sh\n{marker}\n")
     fail = _script(workspace.parent / "fail.sh", "#!/bin/sh\necho 'lint crashed' >&2\nexit 1\n")
     server = serve([Script(turns=[Turn.call("terminal", command="echo ran"), Turn.finish()])])
     config = HookConfig(
@@ -278,6 +280,7 @@ async def test_a_hanging_or_failing_hook_is_one_line_and_never_stalls_the_run(se
     assert outcomes[str(fail)] == ("failed", "exit 1: lint crashed")
     (observation,) = [o for o in result.kinds("observation") if o.tool_name == "terminal"]
     assert observation.outcome == "ok" and observation.content.startswith("ran")
+    assert live_processes(marker) == []  # stopped means ended, with what it started
 
 
 async def test_python_callback_hooks_from_a_strategy_see_the_sdks_hook_event(serve, workspace: Path) -> None:

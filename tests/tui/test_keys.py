@@ -222,3 +222,16 @@ def _shown_text(widget: Static) -> str:
     shown = widget.render()
     shown = getattr(shown, "_renderable", shown)  # Textual wraps Rich renderables
     return getattr(shown, "code", None) or getattr(shown, "plain", None) or str(shown)
+
+
+async def test_ctrl_q_at_a_confirmation_quits_and_runs_nothing(serve, workspace: Path) -> None:
+    (workspace / "build").mkdir()
+    server = serve([Script(turns=[Turn.call("terminal", command="rm -rf build"), Turn.finish("cleaned")])])
+    app = live_app(server, workspace, task="clean up")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen) and bool(_footer_keys(app)))
+        await pilot.press("ctrl+q")
+        await pilot.pause(0.5)
+        assert not app.is_running
+    assert (workspace / "build").exists()  # quitting is not an approval
+    assert len(server.requests) == 1

@@ -164,7 +164,8 @@ def test_all_metadata_is_every_readable_session_and_nothing_else(tmp_path: Path)
         store.create(SessionMeta(id=name, strategy=f"{name}.py")).close()
     damaged = store.create(SessionMeta(id="20260103-000000-cccc"))
     damaged.close()
-    (damaged.directory / "meta.json").write_text("{not json")
+    for name in ("meta.json", "meta.backup.json"):  # damaged beyond its backup copy
+        (damaged.directory / name).write_text("{not json")
     (store.root / "stray.txt").write_text("not a session")
     (store.root / "empty-folder").mkdir()
     assert sorted(m.strategy for m in store.all_metadata()) == ["20260101-000000-aaaa.py", "20260102-000000-bbbb.py"]

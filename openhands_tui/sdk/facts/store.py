@@ -18,7 +18,7 @@ import fcntl
 import os
 import secrets
 import zlib
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -26,10 +26,14 @@ from pydantic import Field, ValidationError
 
 from openhands_tui.sdk.errors import SessionError, StorageError
 from openhands_tui.sdk.facts.event import Event
+from openhands_tui.sdk.facts.log_recovery import recover_damaged
+from openhands_tui.sdk.facts.session_meta import META, META_BACKUP, SessionMeta, describe_problem, read_meta, write_meta
 from openhands_tui.sdk.facts.stored_event import UnknownEventKind, parse_stored_event
 from openhands_tui.sdk.files.read import read_regular
 from openhands_tui.sdk.files.xdg import state_base
 from openhands_tui.sdk.model import Model
+
+__all__ = ["LoadResult", "SessionLog", "SessionMeta", "SessionStore", "encode_line", "new_session_id"]
 
 #: The largest session log read back (it is read whole, once, on resume).
 MAX_LOG_BYTES = 2 * 1024 * 1024 * 1024
@@ -37,28 +41,6 @@ MAX_LOG_BYTES = 2 * 1024 * 1024 * 1024
 
 def state_home() -> Path:
     return state_base() / "openhands-tui"
-
-
-class SessionMeta(Model):
-    """What is needed to rebuild a session's agent; never holds secrets."""
-
-    id: str
-    created: str = Field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
-    strategy: str = "builtin:solo"
-    params: dict[str, Any] = Field(default_factory=dict)
-    model: str | None = None
-    base_url: str | None = None
-    reasoning_effort: str | None = None
-    workspace: str = "."
-    #: The sandbox mode of the last run (read-only, workspace-write, off).
-    sandbox: str | None = None
-    title: str = ""
-    status: str = "idle"
-    #: The agent file run as the root agent (`--agent NAME`), None: the strategy's.
-    agent: str | None = None
-    #: The session this one was forked from, and before which of its turns (None: all of it).
-    forked_from: str | None = None
-    forked_at: int | None = None
 
 
 class LoadResult(Model):
@@ -73,9 +55,11 @@ def new_session_id() -> str:
 class SessionLog:
     """One session's directory: the event log and its metadata."""
 
-    def __init__(self, directory: Path, meta: SessionMeta) -> None:
+    def __init__(self, directory: Path, meta: SessionMeta, meta_warning: str | None = None) -> None:
         self.directory = directory
         self.meta = meta
+        #: Said when the log is loaded: the metadata came from its backup copy.
+        self.meta_warning = meta_warning
         self.events_path = directory / "events.jsonl"
         self._file: BinaryIO | None = None
         self._lock: BinaryIO | None = None
@@ -158,30 +142,34 @@ class SessionLog:
         self.meta = self.meta.model_copy(update=changes)
         if self.failure is not None:
             return
-        tmp = self.directory / "meta.json.tmp"
         try:
-            tmp.write_text(self.meta.model_dump_json(indent=2))
-            os.replace(tmp, self.directory / "meta.json")
+            write_meta(self.directory, self.meta)
         except OSError as exc:
-            tmp.unlink(missing_ok=True)
-            raise StorageError(_storage_problem(exc, self.directory / "meta.json")) from None
+            raise StorageError(_storage_problem(exc, self.directory / META)) from None
 
-    def load(self, repair: bool = True) -> LoadResult:
+    def load(self, repair: bool = True, recover: bool = False) -> LoadResult:
         """Read every event back. Truncates a torn last line so later appends stay clean;
         `repair=False` only reads (the log may be another process's, being written: a fork or
-        an export must not cut off the line it is in the middle of writing)."""
+        an export must not cut off the line it is in the middle of writing). A damaged line
+        before the last refuses the log, unless `recover`: then the events before it are kept
+        and the whole damaged log is set aside beside it (`recover_damaged`)."""
+        warnings = [self.meta_warning] if self.meta_warning else []
         try:
             data = read_regular(self.events_path, MAX_LOG_BYTES)
         except FileNotFoundError:
-            return LoadResult(events=[])
+            data = b""
         except OSError as exc:
             raise SessionError(f"{self.events_path}: cannot read the session log ({exc.strerror or exc})") from None
+        if not data.strip() and self.meta.title:  # a first message was given: there was a history
+            what = "empty" if self.events_path.exists() else "missing"
+            warnings.append(f"{self.events_path}: {what}; the session's history is lost and it goes on without it")
+        if not data:
+            return LoadResult(events=[], warnings=warnings)
         lines = data.split(b"\n")
         if lines[-1] == b"":
             lines.pop()  # the file ends with a newline, as it should
         checksummed = any(b"\t" in line for line in lines)
         events: list[Event] = []
-        warnings: list[str] = []
         good_end = 0
         for number, line in enumerate(lines, start=1):
             if line.strip():
@@ -193,10 +181,14 @@ class SessionLog:
                         "version; upgrade tui to resume it"
                     ) from None
                 except (ValidationError, DamagedLine) as exc:
+                    if number != len(lines) and recover:
+                        warnings.append(recover_damaged(self.events_path, data, good_end, number, _why(exc)))
+                        return LoadResult(events=events, warnings=warnings)
                     if number != len(lines):
                         raise SessionError(
-                            f"{self.events_path}: line {number} is damaged ({_why(exc)}); "
-                            "refusing to guess what happened after it"
+                            f"{self.events_path}: line {number} is damaged ({_why(exc)}); refusing to guess "
+                            f"what happened after it (`tui --resume {self.id} --recover` goes on from the "
+                            f"{len(events)} events before it and keeps the damaged log)"
                         ) from None
                     warnings.append(f"{self.events_path}: dropped a torn last line ({number}: {_why(exc)})")
                     break
@@ -212,11 +204,6 @@ class SessionLog:
                 f.seek(0, os.SEEK_END)
                 f.write(b"\n")
             os.fsync(f.fileno())
-
-
-def _read_meta(directory: Path) -> SessionMeta:
-    """A session's metadata; OSError or ValueError (ValidationError, not UTF-8) if damaged."""
-    return SessionMeta.model_validate_json(read_regular(directory / "meta.json", 1 << 20))
 
 
 def _storage_problem(exc: OSError, path: Path) -> str:
@@ -278,17 +265,17 @@ class SessionStore:
         """Open a session by id, unique id prefix, or `last` (the most recently written)."""
         directory = self._find(ref)
         try:
-            meta = _read_meta(directory)
+            meta, warning = read_meta(directory)
         except (OSError, ValueError) as exc:
-            why = exc.strerror if isinstance(exc, OSError) else " ".join(str(exc).split())[:300]
-            raise SessionError(f"{directory / 'meta.json'}: unreadable session metadata ({why})") from None
-        return SessionLog(directory, meta)
+            why = describe_problem(exc)
+            raise SessionError(f"{directory / META}: unreadable session metadata ({why})") from None
+        return SessionLog(directory, meta, warning)
 
     def list_sessions(self) -> list[SessionMeta]:
         metas = []
         for directory in self._directories_newest_first():
             try:
-                metas.append(_read_meta(directory))
+                metas.append(read_meta(directory)[0])
             except (OSError, ValueError):  # a damaged session is skipped in lists
                 continue
         return metas
@@ -300,7 +287,7 @@ class SessionStore:
         metas = []
         for directory in self._directories():
             try:
-                metas.append(_read_meta(directory))
+                metas.append(read_meta(directory)[0])
             except (OSError, ValueError):  # not a session, or a damaged one
                 continue
         return metas
@@ -330,12 +317,10 @@ class SessionStore:
             raise SessionError(f"--resume {ref}: not a session id (see tui sessions)")
         exact = self.root / ref
         try:
-            os.stat(exact / "meta.json")
-            return exact
+            if _meta_time(exact) is not None:
+                return exact
         except PermissionError as exc:  # it is there, but not ours to look into
             raise SessionError(f"--resume {ref}: cannot read {exact} ({exc.strerror})") from None
-        except OSError:
-            pass  # not an exact id: a prefix, perhaps
         matches = [d for d in self._directories_newest_first() if d.name.startswith(ref)]
         if len(matches) == 1:
             return matches[0]
@@ -357,10 +342,25 @@ def _last_write(directory: Path) -> float | None:
     """When a session was last written (its log, else its metadata); None if it is not one
     (no metadata) or cannot be looked into."""
     try:
-        meta = (directory / "meta.json").stat().st_mtime
+        meta = _meta_time(directory)
     except OSError:
+        return None
+    if meta is None:
         return None
     try:
         return (directory / "events.jsonl").stat().st_mtime
     except OSError:
         return meta
+
+
+def _meta_time(directory: Path) -> float | None:
+    """When the session's metadata (or, that gone, its backup) was written; None: neither is
+    there. PermissionError when the folder is not ours to look into."""
+    for name in (META, META_BACKUP):
+        try:
+            return (directory / name).stat().st_mtime
+        except PermissionError:
+            raise
+        except OSError:
+            continue
+    return None

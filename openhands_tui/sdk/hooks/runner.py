@@ -27,6 +27,7 @@ from typing import Any
 from openhands_tui.sdk.hooks.config import HookDefinition, HookType
 from openhands_tui.sdk.hooks.types import HookEvent, HookResult
 from openhands_tui.sdk.hooks.verdict import HookRun
+from openhands_tui.sdk.processes.orphan_guard import guarded_argv
 
 MAX_OUTPUT_BYTES = 256_000
 #: After a hook exits, how long a background process it left holding its output may keep it open.
@@ -54,7 +55,7 @@ async def _run_command(
     shell = shutil.which("bash") or "/bin/sh"
     try:
         process = subprocess.Popen(
-            [shell, "-c", command],
+            guarded_argv([shell, "-c", command]),  # a hook still running when tui is killed goes with it
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -110,7 +111,12 @@ def _read_capped(stream: Any, kept: bytearray) -> None:
 
 
 def _kill_group(process: subprocess.Popen[bytes]) -> None:
+    """End the hook and everything it started: its guard is asked first (SIGTERM: it ends the
+    hook's own process group, which a SIGKILL of the guard would leave running), then killed."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(3)
         os.killpg(process.pid, signal.SIGKILL)
 
 

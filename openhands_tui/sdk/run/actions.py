@@ -45,7 +45,7 @@ from openhands_tui.sdk.run import plan_mode
 from openhands_tui.sdk.run.actor import Actor
 from openhands_tui.sdk.run.answer_ending import CUT_OFF_CALL
 from openhands_tui.sdk.run.approvals import refusal, refused_by
-from openhands_tui.sdk.run.call_arguments import parse_arguments
+from openhands_tui.sdk.run.call_arguments import excerpt, parse_arguments
 from openhands_tui.sdk.run.escalation import execute
 from openhands_tui.sdk.run.hook_points import fire, hook_input, tool_view, updated_call
 from openhands_tui.sdk.run.messages import shorten
@@ -183,7 +183,8 @@ def _record_action(
         tool_call_id=call.id,
         tool_name=call.name,
         arguments=prepared.arguments,
-        raw_arguments=call.arguments,
+        # an invalid call goes back to the model as {}: what it sent is kept only as an excerpt
+        raw_arguments=call.arguments if prepared.error is None else excerpt(call.arguments),
         valid=prepared.error is None,
         summary=tool.summarize(action) if tool is not None and action is not None else _unrun_summary(prepared),
         subject=subject,

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from openhands_tui.sdk.limits import MAX_INPUT_BYTES, over_the_limit
 from openhands_tui.sdk.terminal_text import valid_unicode
 
 #: Deepest nesting of objects and lists taken in a call: real tools' arguments are a few deep.
@@ -25,6 +26,12 @@ def parse_arguments(name: str, text: str) -> tuple[dict[str, Any], str | None]:
     raw = text.strip()
     if not raw or raw == "null":  # a call without arguments, as some servers send it
         return {}, None
+    if over_the_limit(raw):
+        size = len(raw.encode("utf-8", "surrogatepass"))
+        return {}, (
+            f"The arguments of your {name!r} call are {size:,} bytes, over the {MAX_INPUT_BYTES:,}-byte limit on "
+            "one call; it was not run. Split the work into smaller calls (write a large file in parts)."
+        )
     try:
         parsed = json.loads(raw)
     except json.JSONDecodeError as exc:
@@ -46,6 +53,11 @@ def parse_arguments(name: str, text: str) -> tuple[dict[str, Any], str | None]:
             "path or text file can hold one. Send them again without it."
         )
     return _valid_strings(parsed), None
+
+
+def excerpt(text: str, keep: int = 2000) -> str:
+    """The start of an invalid call's arguments, as much as is worth keeping in the log."""
+    return text if len(text) <= keep else f"{text[:keep]}… [{len(text) - keep:,} more characters not kept]"
 
 
 _FLATTER = "Send them again as one JSON object of the tool's parameters."

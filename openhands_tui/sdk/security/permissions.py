@@ -47,6 +47,7 @@ from pydantic import ValidationError
 from openhands_tui.sdk.errors import SettingsError
 from openhands_tui.sdk.facts.event import Risk
 from openhands_tui.sdk.facts.subject import FileChange, MCPCall, ShellCommand, Subject
+from openhands_tui.sdk.files.private import one_writer
 from openhands_tui.sdk.files.toml_file import TomlFileError, read_toml
 from openhands_tui.sdk.files.xdg import config_base
 from openhands_tui.sdk.model import Model
@@ -267,8 +268,10 @@ class PermissionSet:
         entry += f"read = {json.dumps(rule.read)}\n" if rule.read is not None else ""
         entry += "exact = true\n" if rule.exact else ""
         entry += f"workspace = {json.dumps(workspace)}\n" if workspace is not None else ""
-        with open(file, "a") as handle:
+        with one_writer(file), open(file, "a") as handle:  # two tuis answering "always" at once: both kept
             handle.write(entry)
+            handle.flush()
+            os.fsync(handle.fileno())
 
 
 def suggest_rule(subject: Subject, workspace: Path, exact: bool = False) -> PermissionRule | None:

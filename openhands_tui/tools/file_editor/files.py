@@ -124,18 +124,32 @@ def write_atomically(target: Path, data: bytes, real: str | None = None) -> None
             code = errno.EROFS if _on_read_only_mount(Path(os.path.realpath(target))) else errno.EACCES
             raise OSError(code, os.strerror(code), str(target))  # would succeed, and take it over
         temporary = f".{name}.{secrets.token_hex(4)}.tmp"
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-        handle = os.open(temporary, flags, 0o600, dir_fd=directory)
+        handle, named = _new_file(directory, temporary)
         try:
-            with os.fdopen(handle, "wb") as out:
+            with os.fdopen(handle, "wb", closefd=False) as out:
                 out.write(data)
                 if mode is not None:
                     os.fchmod(out.fileno(), mode)
+            if not named:  # given a name only now that it is whole: a kill -9 above leaves nothing
+                os.link(f"/proc/self/fd/{handle}", temporary, dst_dir_fd=directory, follow_symlinks=True)
             os.replace(temporary, name, src_dir_fd=directory, dst_dir_fd=directory)
         except BaseException:
             with contextlib.suppress(OSError):
                 os.unlink(temporary, dir_fd=directory)
             raise
+        finally:
+            os.close(handle)
+
+
+def _new_file(directory: int, temporary: str) -> tuple[int, bool]:
+    """A new file in `directory` to write the content into, and whether it already has a name.
+    An unnamed one (O_TMPFILE) where the filesystem and /proc allow: `tui` killed while writing a
+    2 MB file left a named `.*.tmp` of it in the workspace for good; else `temporary`."""
+    if os.path.isdir("/proc/self/fd"):
+        with contextlib.suppress(OSError):  # not on every filesystem (and not on old kernels)
+            return os.open(".", os.O_TMPFILE | os.O_WRONLY | os.O_CLOEXEC, 0o600, dir_fd=directory), False
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    return os.open(temporary, flags, 0o600, dir_fd=directory), True
 
 
 def open_rated(target: Path, real: str | None = None) -> BinaryIO:

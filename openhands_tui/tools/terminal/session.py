@@ -254,7 +254,7 @@ class BashSession:
         marker = f"__OHT_DONE_{nonce}__".encode()
         process.stdin.write(
             f". {_quote(str(script))} </dev/null\n__oht_ec=$?\n{_RESTORE_OUTPUT}\n{self._reset}\n"
-            f'printf "\\n%s %d %s\\n" "{marker.decode()}" '
+            f'printf "\\n%s %d %s\\0\\n" "{marker.decode()}" '  # NUL ends the folder: a path may hold a newline
             f'"$__oht_ec" "$PWD"\n'.encode()
         )
         await process.stdin.drain()
@@ -269,15 +269,15 @@ class BashSession:
             found = output.buffer.find(marker, max(0, len(output.buffer) - len(chunk) - len(marker)))
             if found < 0:
                 continue
-            line_end = output.buffer.find(b"\n", found)
+            line_end = output.buffer.find(b"\0\n", found)
             while line_end < 0:
                 more = await process.stdout.read(_READ_SIZE)
                 if not more:
                     line_end = len(output.buffer)
                     break
                 output.buffer += more
-                line_end = output.buffer.find(b"\n", found)
-            status_line = bytes(output.buffer[found + len(marker) : line_end]).decode(errors="replace").strip()
+                line_end = output.buffer.find(b"\0\n", found)
+            status_line = bytes(output.buffer[found + len(marker) + 1 : line_end]).decode(errors="surrogateescape")
             code_text, _, cwd = status_line.partition(" ")
             self.cwd = cwd or self.cwd
             end = found
