@@ -44,6 +44,14 @@ class MCPUnavailable(Exception):
 
 
 class ServerConnection:
+    #: Whether a person can be asked to sign in to the server (None: when there is a terminal).
+    interactive: bool | None = None
+    #: True while its start waits on a person signing in (the start-up clock is stopped).
+    signing_in = False
+    #: Says a line to the person (the waiting agent's notice); lines said before, in `_untold`.
+    _tell: Callable[[str], None] | None = None
+    _untold: tuple[str, ...] = ()
+
     def __init__(
         self,
         name: str,
@@ -93,7 +101,13 @@ class ServerConnection:
         self._ensure_task()
         timeout = self.config.timeout or STARTUP_TIMEOUT
         try:
-            await asyncio.wait_for(self._ready.wait(), timeout)
+            while True:
+                try:
+                    await asyncio.wait_for(self._ready.wait(), timeout)
+                    break
+                except TimeoutError:
+                    if not self.signing_in:  # a person signing in has a clock of its own (oauth.py)
+                        raise
         except TimeoutError:
             garbled = f"; it wrote output that is not JSON-RPC ({self._garbled})" if self._garbled else ""
             self._fail(f"did not answer within {timeout:g} s{garbled}")
@@ -186,17 +200,39 @@ class ServerConnection:
             return streams[0], streams[1]
         url = os.path.expandvars(config.url or "")
         headers = {key: os.path.expandvars(value) for key, value in config.headers.items()}
+        from openhands_tui.mcp.oauth import sign_in_for
+
+        # a server that answers 401 is signed in to (OAuth); one given an Authorization header is not
+        sign_in = await asyncio.to_thread(sign_in_for, self.name, config, url, self)
+        auth = sign_in.provider() if sign_in is not None else None
         if config.transport == "sse":
             from mcp.client.sse import sse_client
 
-            streams = await stack.enter_async_context(sse_client(url, headers=headers))
+            streams = await stack.enter_async_context(sse_client(url, headers=headers, auth=auth))
             return streams[0], streams[1]
         from mcp.client.streamable_http import streamable_http_client
         from mcp.shared._httpx_utils import create_mcp_http_client
 
-        client = await stack.enter_async_context(create_mcp_http_client(headers=headers))
+        client = await stack.enter_async_context(create_mcp_http_client(headers=headers, auth=auth))
         streams = await stack.enter_async_context(streamable_http_client(url, http_client=client))
         return streams[0], streams[1]
+
+    # -- signing in (oauth.py) --------------------------------------------------------------
+
+    def listen(self, tell: Callable[[str], None]) -> None:
+        """Say the server's lines to the person through `tell` (those said already, now)."""
+        self._tell, untold, self._untold = tell, self._untold, ()
+        for line in untold:
+            tell(line)
+
+    def say(self, line: str) -> None:
+        if self._tell is not None:
+            self._tell(line)
+        else:
+            self._untold = (*self._untold, line)
+
+    def sign_in_waiting(self, waiting: bool) -> None:
+        self.signing_in = waiting
 
     # -- calls -----------------------------------------------------------------------------
 
@@ -250,6 +286,8 @@ def describe_error(exc: BaseException) -> str:
         return f"cannot run {exc.filename or 'the command'}: not found"
     text = strip_controls(str(exc)).strip().splitlines()
     message = text[0][:300] if text else ""
+    if getattr(exc, "written_for_people", False):  # says what to do already (oauth.SignInNeeded)
+        return message
     return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
 
 

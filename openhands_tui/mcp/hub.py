@@ -74,6 +74,8 @@ class MCPHub:
     ) -> list[ToolDefinition[Any]]:
         self.start(servers)
         wanted = [self._connections[name] for name in servers]
+        for connection in wanted:  # a server asking its person to sign in says so through `warn`
+            connection.listen(warn)
         await asyncio.gather(*(connection.wait_ready() for connection in wanted))
         tools: list[ToolDefinition[Any]] = []
         for connection in wanted:
