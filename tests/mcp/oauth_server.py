@@ -27,6 +27,7 @@ from mcp.server.auth.provider import (
 from mcp.server.auth.settings import AuthSettings, ClientRegistrationOptions
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
+from mcp.types import ToolAnnotations
 
 SCOPE = "notes"
 
@@ -132,7 +133,7 @@ class ProtectedServer:
         )
         app = MCPServer("notes", log_level="ERROR", auth_server_provider=self.authority, auth=settings)
 
-        @app.tool()
+        @app.tool(annotations=ToolAnnotations(read_only_hint=True, destructive_hint=False))
         def note() -> str:
             """The signed-in user's note."""
             from mcp.server.auth.middleware.auth_context import get_access_token
