@@ -299,7 +299,7 @@ async def _probe(name: str, config: Any, root: Path) -> tuple[Any, list[dict[str
     from openhands_tui.sdk.security.trusted import TrustedFiles
 
     trusted = TrustedFiles()  # what the server runs from the project: its tools are rated with it
-    hub = MCPHub(root, trusted=trusted)
+    hub = MCPHub(root, trusted=trusted, interactive=False)  # signing in is `tui mcp login`'s
     try:
         found = await hub.tools({name: config}, lambda _: None)
         rated = []

@@ -30,9 +30,15 @@ class MCPHub:
     """Implements the engine's `MCPToolSource` port on the `mcp` SDK."""
 
     def __init__(
-        self, workspace: Path, sandbox: SandboxPolicy | None = None, trusted: TrustedFiles | None = None
+        self,
+        workspace: Path,
+        sandbox: SandboxPolicy | None = None,
+        trusted: TrustedFiles | None = None,
+        interactive: bool | None = None,
     ) -> None:
         self.workspace = workspace
+        #: Whether a server may ask a person to sign in (None: when the session has a terminal).
+        self.interactive = interactive
         #: The session's sandbox (None: the default one). Off: servers run unconfined.
         self.sandbox = sandbox
         #: The session's trusted files (None: a record of this client's own): what each server
@@ -63,6 +69,7 @@ class MCPHub:
             connection = ServerConnection(
                 name, config, self.workspace, self.sandbox, self.trusted, changed=self._changed
             )
+            connection.interactive = self.interactive
             self._connections[name] = connection
             started = True
             connection.start()

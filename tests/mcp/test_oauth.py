@@ -253,3 +253,33 @@ def test_headless_without_a_terminal_names_the_login_command_in_one_line_and_run
     assert len(lines) == 1 and "run `tui mcp login notes`" in lines[0], run.stdout + run.stderr
     assert "Traceback" not in run.stdout + run.stderr
     assert "done without notes" in run.stdout
+
+
+def test_get_does_not_sign_in_and_login_refuses_what_it_cannot_sign_in_to(
+    workspace: Path, protected_http: ProtectedServer
+) -> None:
+    from typer.testing import CliRunner
+
+    from openhands_tui.cli import app
+    from openhands_tui.sdk.mcp_config import user_mcp_file
+
+    servers = {
+        "notes": protected_http.config(),
+        "local": {"command": sys.executable, "args": ["-m", "mcp_server_time"]},
+        "keyed": protected_http.config() | {"headers": {"Authorization": "Bearer t0k3n-from-config"}},
+    }
+    user_mcp_file().parent.mkdir(parents=True, exist_ok=True)
+    user_mcp_file().write_text(json.dumps({"mcpServers": servers}))
+    runner = CliRunner()
+
+    got = runner.invoke(app, ["mcp", "get", "notes", "--workspace", str(workspace)])
+    assert got.exit_code == 1 and "run `tui mcp login notes`" in got.stdout
+    for command, name, why in [
+        ("login", "local", "login local: it runs a program (stdio)"),
+        ("login", "keyed", "login keyed: its entry gives its own Authorization header"),
+        ("logout", "ghost", "logout ghost: no such server"),
+    ]:
+        result = runner.invoke(app, ["mcp", command, name, "--workspace", str(workspace)])
+        assert result.exit_code == 2 and result.stdout == "", result.stdout
+        assert len(result.stderr.splitlines()) == 1 and why in result.stderr
+    assert protected_http.authority.authorizations == 0
