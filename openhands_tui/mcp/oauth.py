@@ -8,7 +8,7 @@ what the SDK leaves to its user:
 - where the sign-in is kept (`oauth_store.TokenFile`, one 0600 file per server URL);
 - how the person is reached: the authorization URL is always told (an app notice, a terminal
   line) so a user on SSH or without a desktop can open it elsewhere, and the browser is opened
-  when there is a desktop to open it on (or `$BROWSER` says how);
+  when there is a desktop to open it on (or `$BROWSER` says how), by `webbrowser`;
 - the loopback listener the browser comes back to (`oauth_listener.py`, checks `state`);
 - no person, no wait: a session without a terminal (ACP, a piped headless run) fails the
   server at once with one line saying to run `tui mcp login NAME`, and goes on without it.
@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import logging
 import os
+import subprocess
 import sys
 import threading
-import webbrowser
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs, urlparse
@@ -152,8 +152,8 @@ class SignIn:
             f"(the browser must reach 127.0.0.1:{self.port} on this machine; over SSH: "
             f"ssh -L {self.port}:127.0.0.1:{self.port} ...)"
         )
-        if browser:  # a `$BROWSER` command may not return until it is closed: not awaited
-            threading.Thread(target=_open, args=(authorization_url,), name="browser", daemon=True).start()
+        if browser:
+            _open(authorization_url)
 
     async def _callback(self) -> AuthorizationCodeResult:
         try:
@@ -170,10 +170,20 @@ class SignIn:
 
 
 def _open(url: str) -> None:
+    """`webbrowser.open(url)` in a child of its own: what a browser launcher prints goes nowhere
+    (under the app, fd 2 is the screen), and a `$BROWSER` that waits until closed waits there."""
     try:
-        webbrowser.open(url)
-    except Exception as exc:  # no browser at all: the address was told already
-        logging.getLogger(__name__).debug("could not open a browser: %s", type(exc).__name__)
+        browser = subprocess.Popen(
+            [sys.executable, "-m", "webbrowser", url],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    except OSError as exc:  # the address was told already
+        logging.getLogger(__name__).debug("could not open a browser: %s", exc.strerror)
+        return
+    threading.Thread(target=browser.wait, name="browser", daemon=True).start()  # reaped when it ends
 
 
 def sign_in_for(name: str, config: Any, url: str, connection: Any) -> SignIn | None:
