@@ -12,6 +12,10 @@ and no network; its entry's `sandbox` says more), unless its entry or the sessio
 off. Its standard error goes to a temporary file (never the terminal the app draws on); its
 last lines are quoted in the error. Its environment is the shell's (secrets and our model's
 key removed) plus the server's own `env`.
+
+A server at a URL that answers 401 is signed in to (OAuth, `oauth.py`): the person is told where
+through `listen`'s callback (the waiting agent's notice), and the start-up clock stops while they
+sign in; with nobody to ask, the server fails with one line naming `tui mcp login`.
 """
 
 from __future__ import annotations
