@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import html
 import secrets
 import socket
@@ -53,8 +54,10 @@ class RedirectListener:
         self.expected_state = state
         self._loop = asyncio.get_running_loop()
         self._answer = self._loop.create_future()
-        self._server = HTTPServer(("127.0.0.1", self.port), _handler(self))
-        self._thread = threading.Thread(target=self._server.serve_forever, name="oauth redirect", daemon=True)
+        self._server = server = HTTPServer(("127.0.0.1", self.port), _handler(self))
+        # polled every 50 ms, not 0.5 s: closing waits for the poll, and the sign-in waits for the close
+        serve = functools.partial(server.serve_forever, poll_interval=0.05)
+        self._thread = threading.Thread(target=serve, name="oauth redirect", daemon=True)
         self._thread.start()
 
     async def answer(self, timeout: float) -> dict[str, str]:
