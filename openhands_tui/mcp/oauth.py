@@ -26,11 +26,12 @@ import os
 import subprocess
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import AsyncGenerator, Callable
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
-from mcp.client.auth import OAuthClientProvider
+import httpx2
+from mcp.client.auth import OAuthClientProvider, OAuthFlowError
 from mcp.shared.auth import AuthorizationCodeResult, OAuthClientMetadata
 
 from openhands_tui.mcp.oauth_listener import RedirectListener, SignInRefused, free_port, redirect_uri
@@ -77,13 +78,33 @@ def wants_oauth(headers: dict[str, str]) -> bool:
 
 
 class _Provider(OAuthClientProvider):
-    """The SDK's provider, with the token's expiry restored from the store on first use."""
+    """The SDK's provider, with the token's expiry restored from the store on first use, and
+    its failures said as what they mean to the person."""
+
+    name = ""
 
     async def _initialize(self) -> None:
         await super()._initialize()
         storage = self.context.storage
         if isinstance(storage, TokenFile) and self.context.current_tokens is not None:
             self.context.token_expiry_time = storage.expires_at()
+
+    async def async_auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
+        flow = super().async_auth_flow(request)
+        try:
+            outgoing = await flow.__anext__()
+            while True:
+                outgoing = await flow.asend((yield outgoing))
+        except StopAsyncIteration:
+            return
+        except OAuthFlowError as exc:  # a 401 with no sign-in offered ends here too (registration fails)
+            why = strip_controls(str(exc)).strip().splitlines()
+            raise SignInNeeded(
+                f"it answered 401 and signing in (OAuth) failed: {why[0][:200] if why else type(exc).__name__}; "
+                f"if it wants a key instead: tui mcp add {self.name} URL -H 'Authorization: Bearer KEY'"
+            ) from None
+        finally:
+            await flow.aclose()
 
 
 class SignIn:
@@ -121,13 +142,15 @@ class SignIn:
             response_types=["code"],
             token_endpoint_auth_method="none",  # a program on the user's machine keeps no secret
         )
-        return _Provider(
+        provider = _Provider(
             server_url=self.url,
             client_metadata=metadata,
             storage=self.store,
             redirect_handler=self._redirect,
             callback_handler=self._callback,
         )
+        provider.name = self.name
+        return provider
 
     async def _redirect(self, authorization_url: str) -> None:
         present = self.interactive if self.interactive is not None else person_at_terminal()

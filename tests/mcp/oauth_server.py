@@ -166,6 +166,26 @@ class ProtectedServer:
         self._sock.close()
 
 
+class KeyOnlyServer(ProtectedServer):
+    """A server that answers 401 to everything and offers no sign-in: it wants a key."""
+
+    def __init__(self) -> None:
+        from starlette.applications import Starlette
+        from starlette.responses import PlainTextResponse
+        from starlette.routing import Route
+
+        async def refuse(request: Any) -> PlainTextResponse:
+            return PlainTextResponse("an API key is needed", status_code=401)
+
+        self.transport = "http"
+        self._sock = socket.socket()
+        self._sock.bind(("127.0.0.1", 0))
+        self.port = self._sock.getsockname()[1]
+        asgi = Starlette(routes=[Route("/{path:path}", refuse, methods=["GET", "POST", "DELETE"])])
+        self._server = uvicorn.Server(uvicorn.Config(asgi, log_level="error", lifespan="off"))
+        self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self._sock]}, daemon=True)
+
+
 if __name__ == "__main__":
     server = ProtectedServer().start()
     print(server.url, flush=True)

@@ -24,7 +24,7 @@ import pytest
 from openhands_tui.mcp.connection import ServerConnection
 from openhands_tui.mcp.oauth_store import token_file
 from openhands_tui.sdk.mcp_config import MCPServerConfig
-from tests.mcp.oauth_server import ProtectedServer
+from tests.mcp.oauth_server import KeyOnlyServer, ProtectedServer
 
 
 @pytest.fixture(params=["http", "sse"])
@@ -228,7 +228,8 @@ def test_login_keeps_a_sign_in_that_a_later_headless_run_uses(serve, workspace: 
         result = next(m for m in model.requests[1].messages if m["role"] == "tool")["content"]
         assert f"note for {client_id}" in result and server.authority.authorizations == 1
         kept = [path.read_text(errors="replace") for path in (state_home() / "sessions").rglob("*") if path.is_file()]
-        assert kept and not any(token in text for text in [run.stdout, run.stderr, *kept])
+        shown = [login.stdout, login.stderr, listed.stdout, run.stdout, run.stderr]
+        assert kept and not any(token in text for text in [*shown, *kept])
 
         logout = run_tui("mcp", "logout", "notes", "--workspace", str(workspace))
         assert logout.returncode == 0 and "Signed out of notes" in logout.stdout
@@ -283,3 +284,15 @@ def test_get_does_not_sign_in_and_login_refuses_what_it_cannot_sign_in_to(
         assert result.exit_code == 2 and result.stdout == "", result.stdout
         assert len(result.stderr.splitlines()) == 1 and why in result.stderr
     assert protected_http.authority.authorizations == 0
+
+
+async def test_a_401_without_a_sign_in_on_offer_says_how_to_give_a_key() -> None:
+    server = KeyOnlyServer().start()
+    try:
+        connection = await start(server, [])
+        await connection.stop()
+    finally:
+        server.stop()
+    assert connection.state == "failed"
+    assert connection.error.startswith("it answered 401 and signing in (OAuth) failed: ")
+    assert connection.error.endswith("tui mcp add notes URL -H 'Authorization: Bearer KEY'")
