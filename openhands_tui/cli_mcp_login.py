@@ -42,16 +42,17 @@ def login(name: str, config: Any, root: Path) -> None:
     url = _url("login", name, config)
     store = TokenFile(url)
     before = store.read().get("tokens")
-    state, error, tools = asyncio.run(_start(name, config, root))
+    state, error, count = asyncio.run(_start(name, config, root))
     if state != "running":
         raise _fail(f"login {name}: {error or state}", 1)
     after = store.read().get("tokens")
+    tools = f"{count} tool{'' if count == 1 else 's'}"
     if not after:
-        print(f"{name} answered without asking to sign in: nothing to keep ({tools} tools)")
+        print(f"{name} answered without asking to sign in: nothing to keep ({tools})")
     elif after == before:
-        print(f"Already signed in to {name} ({tools} tools); `tui mcp logout {name}` first to sign in again")
+        print(f"Already signed in to {name} ({tools}); `tui mcp logout {name}` first to sign in again")
     else:
-        print(f"Signed in to {name} ({tools} tools); the sign-in is kept in {store.path}")
+        print(f"Signed in to {name} ({tools}); the sign-in is kept in {store.path}")
 
 
 async def _start(name: str, config: Any, root: Path) -> tuple[str, str, int]:

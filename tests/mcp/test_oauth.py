@@ -214,7 +214,7 @@ def test_login_keeps_a_sign_in_that_a_later_headless_run_uses(serve, workspace: 
         login = run_tui("mcp", "login", "notes", "--workspace", str(workspace), env={"BROWSER": str(browser)})
         assert login.returncode == 0, login.stderr
         assert "asks you to sign in (opening your browser): open http://127.0.0.1:" in login.stdout
-        assert "Signed in to notes (1 tools)" in login.stdout and log.read_text() == "200"
+        assert "Signed in to notes (1 tool)" in login.stdout and log.read_text() == "200"
         token = stored(server)["tokens"]["access_token"]
         (client_id,) = server.authority.clients
 
