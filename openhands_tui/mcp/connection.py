@@ -55,6 +55,9 @@ class ServerConnection:
     #: Says a line to the person (the waiting agent's notice); lines said before, in `_untold`.
     _tell: Callable[[str], None] | None = None
     _untold: tuple[str, ...] = ()
+    #: Told each credential the server is given while it runs (the session's redactor), and those.
+    _secret: Callable[[str, str], None] | None = None
+    _secrets: tuple[str, ...] = ()
 
     def __init__(
         self,
@@ -223,11 +226,22 @@ class ServerConnection:
 
     # -- signing in (oauth.py) --------------------------------------------------------------
 
-    def listen(self, tell: Callable[[str], None]) -> None:
-        """Say the server's lines to the person through `tell` (those said already, now)."""
+    def listen(self, tell: Callable[[str], None], secret: Callable[[str, str], None] | None = None) -> None:
+        """Say the server's lines to the person through `tell` (those said already, now), and
+        its credentials to `secret`."""
         self._tell, untold, self._untold = tell, self._untold, ()
         for line in untold:
             tell(line)
+        if secret is not None:
+            self._secret = secret
+            for value in self._secrets:
+                secret(value, f"MCP server {self.name} sign-in")
+
+    def keep_secret(self, value: str) -> None:
+        if value not in self._secrets:
+            self._secrets = (*self._secrets, value)
+            if self._secret is not None:
+                self._secret(value, f"MCP server {self.name} sign-in")
 
     def say(self, line: str) -> None:
         if self._tell is not None:

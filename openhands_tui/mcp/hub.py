@@ -77,12 +77,15 @@ class MCPHub:
             self._changed()
 
     async def tools(
-        self, servers: Mapping[str, MCPServerConfig], warn: Callable[[str], None]
+        self,
+        servers: Mapping[str, MCPServerConfig],
+        warn: Callable[[str], None],
+        secret: Callable[[str, str], None] = lambda value, label: None,
     ) -> list[ToolDefinition[Any]]:
         self.start(servers)
         wanted = [self._connections[name] for name in servers]
         for connection in wanted:  # a server asking its person to sign in says so through `warn`
-            connection.listen(warn)
+            connection.listen(warn, secret)
         await asyncio.gather(*(connection.wait_ready() for connection in wanted))
         tools: list[ToolDefinition[Any]] = []
         for connection in wanted:

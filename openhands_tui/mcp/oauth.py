@@ -16,7 +16,9 @@ what the SDK leaves to its user:
 The SDK keeps a token's expiry in memory only; a restarted process would send an expired token
 and, on the 401, start a whole new sign-in instead of refreshing. `_Provider` restores the
 expiry the store keeps, so a stored, expired token is refreshed first.
-Tokens never reach a log: the SDK's and httpx2's loggers redact every token this process holds.
+Tokens never reach a log or the model: the session's redactor is told each one (as it is a
+configured header's token), and the SDK's and httpx2's loggers redact every token this process
+holds.
 """
 
 from __future__ import annotations
@@ -112,7 +114,8 @@ class SignIn:
 
     `tell` says one line to the person (the session's notice, or the terminal); `waiting` is
     told True while a person is being waited on (the server's start-up clock stops) and False
-    after. `interactive` None: someone is there when the session has a terminal."""
+    after. `interactive` None: someone is there when the session has a terminal. `secret` is
+    told every token read or received (the session redacts them, as header tokens)."""
 
     def __init__(
         self,
@@ -121,18 +124,22 @@ class SignIn:
         tell: Callable[[str], None],
         waiting: Callable[[bool], None] = lambda waiting: None,
         interactive: bool | None = None,
+        secret: Callable[[str], None] = lambda value: None,
     ) -> None:
         self.name = name
         self.url = url
         self.tell = tell
         self.waiting = waiting
         self.interactive = interactive
-        self.store = TokenFile(url, remember_token)
+        self._secret = secret
+        self.store = TokenFile(url, self._keep_secret)
         self.store.read()  # its tokens join the redacted ones before any request is logged
         self.port = self.store.redirect_port() or free_port()
         self.listener = RedirectListener(self.port)
-        #: Whether this process went through the browser (False: stored tokens sufficed).
-        self.asked = False
+
+    def _keep_secret(self, value: str) -> None:
+        remember_token(value)
+        self._secret(value)
 
     def provider(self) -> OAuthClientProvider:
         metadata = OAuthClientMetadata(
@@ -165,7 +172,6 @@ class SignIn:
                 f"cannot listen on 127.0.0.1:{self.port} for the sign-in's answer "
                 f"({exc.strerror or exc}); try again: run `tui mcp login {self.name}`"
             ) from None
-        self.asked = True
         self.waiting(True)
         browser = can_open_browser()
         shown = strip_controls(authorization_url)
@@ -211,8 +217,9 @@ def _open(url: str) -> None:
 
 def sign_in_for(name: str, config: Any, url: str, connection: Any) -> SignIn | None:
     """The sign-in for a connection's HTTP server, or None when its config brings its own
-    `Authorization` header. `connection` gives `say`, `sign_in_waiting` and `interactive`."""
+    `Authorization` header. `connection` gives `say`, `sign_in_waiting`, `interactive` and
+    `keep_secret` (its tokens join the session's redacted secrets)."""
     headers = {key: os.path.expandvars(value) for key, value in config.headers.items()}
     if not wants_oauth(headers):
         return None
-    return SignIn(name, url, connection.say, connection.sign_in_waiting, connection.interactive)
+    return SignIn(name, url, connection.say, connection.sign_in_waiting, connection.interactive, connection.keep_secret)

@@ -111,8 +111,8 @@ class Authority:
 
 
 class ProtectedServer:
-    """`/mcp` (streamable HTTP) or `/sse`, behind sign-in; one tool, `note`, that says who
-    called it."""
+    """`/mcp` (streamable HTTP) or `/sse`, behind sign-in; `note` says who called it,
+    `credentials` echoes the caller's token."""
 
     def __init__(self, transport: str = "http", access_seconds: int = 3600) -> None:
         self.transport = transport
@@ -140,6 +140,14 @@ class ProtectedServer:
 
             token = get_access_token()
             return f"note for {token.client_id if token else 'nobody'}"
+
+        @app.tool(annotations=ToolAnnotations(read_only_hint=True, destructive_hint=False))
+        def credentials() -> str:
+            """What a careless server might answer: the token it was called with."""
+            from mcp.server.auth.middleware.auth_context import get_access_token
+
+            token = get_access_token()
+            return f"called with {token.token if token else 'nothing'}"
 
         asgi = app.streamable_http_app() if transport == "http" else app.sse_app()
         config = uvicorn.Config(asgi, log_level="error", lifespan="on")

@@ -214,19 +214,20 @@ def test_login_keeps_a_sign_in_that_a_later_headless_run_uses(serve, workspace: 
         login = run_tui("mcp", "login", "notes", "--workspace", str(workspace), env={"BROWSER": str(browser)})
         assert login.returncode == 0, login.stderr
         assert "asks you to sign in (opening your browser): open http://127.0.0.1:" in login.stdout
-        assert "Signed in to notes (1 tool)" in login.stdout and log.read_text() == "200"
+        assert "Signed in to notes (2 tools)" in login.stdout and log.read_text() == "200"
         token = stored(server)["tokens"]["access_token"]
         (client_id,) = server.authority.clients
 
         listed = run_tui("mcp", "list", "--workspace", str(workspace))
         assert "[enabled, signed in]" in listed.stdout
 
-        calls = [ScriptedToolCall(name="notes__note", arguments={})]
+        calls = [ScriptedToolCall(name=f"notes__{tool}", arguments={}) for tool in ("note", "credentials")]
         model = serve([Script(turns=[Turn(tool_calls=calls), Turn.finish("read the note")])])
         run = run_tui("--headless", "--task", "read my note", "--workspace", str(workspace), *model_args(model))
         assert run.returncode == 0, run.stderr
-        result = next(m for m in model.requests[1].messages if m["role"] == "tool")["content"]
-        assert f"note for {client_id}" in result and server.authority.authorizations == 1
+        note, echoed = [m["content"] for m in model.requests[1].messages if m["role"] == "tool"]
+        assert f"note for {client_id}" in note and server.authority.authorizations == 1
+        assert "called with [redacted" in echoed and token not in echoed  # the model never sees it
         kept = [path.read_text(errors="replace") for path in (state_home() / "sessions").rglob("*") if path.is_file()]
         shown = [login.stdout, login.stderr, listed.stdout, run.stdout, run.stderr]
         assert kept and not any(token in text for text in [*shown, *kept])
