@@ -266,8 +266,10 @@ def _config(command: str, name: str, root: Path) -> Any:
     from openhands_tui.sdk.mcp_config import read_mcp_file
 
     rows = [row for row in _rows(root) if row["name"] == name]
-    if not rows:
-        raise _fail(f"{command} {name}: no such server (see tui mcp list)")
+    if not rows:  # an editor's server (ACP) is signed in to once added: sign-ins are kept per URL
+        raise _fail(
+            f"{command} {name}: no such server (see tui mcp list; one your editor gives: tui mcp add {name} URL)"
+        )
     return read_mcp_file(Path(rows[0]["file"]))[0][name]
 
 
