@@ -52,7 +52,8 @@ for _name in _LOGGERS:
 
 
 class SignInNeeded(Exception):
-    """The server needs a sign-in that cannot happen here and now (nobody at a terminal)."""
+    """The server needs a sign-in that cannot happen here and now (nobody at a terminal), or
+    the sign-in did not work; the message says what to do."""
 
     written_for_people = True  # shown as it is, without the class's name
 
