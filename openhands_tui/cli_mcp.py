@@ -1,4 +1,4 @@
-"""`tui mcp list|add|remove|get`: the MCP servers agents get, as `claude mcp` manages them.
+"""`tui mcp list|add|remove|get|login|logout`: the MCP servers agents get, as `claude mcp` manages them.
 
 Servers are kept in the shared `mcpServers` JSON shape: the user's in
 `$XDG_CONFIG_HOME/openhands-tui/mcp.json`, a project's in its `.mcp.json` (`--project`).
@@ -25,7 +25,7 @@ mcp_app = typer.Typer(
     pretty_exceptions_enable=False,
     no_args_is_help=True,
     context_settings={"help_option_names": ["-h", "--help"]},
-    help="MCP servers whose tools agents get: list, add, remove, get.",
+    help="MCP servers whose tools agents get: list, add, remove, get, login, logout.",
 )
 
 Workspace = Annotated[Path | None, typer.Option(metavar="DIR", help="The project (default: the current directory).")]
@@ -108,6 +108,7 @@ def _write(path: Path, data: dict[str, Any]) -> None:
 
 
 def _rows(workspace: Path) -> list[dict[str, Any]]:
+    from openhands_tui.cli_mcp_login import signed_in
     from openhands_tui.sdk.mcp_config import project_mcp_file, read_mcp_file, session_servers, user_mcp_file
 
     loaded = session_servers(workspace)
@@ -127,7 +128,7 @@ def _rows(workspace: Path) -> list[dict[str, Any]]:
                 status = "enabled"
             rows.append(
                 {"name": name, "scope": scope, "transport": config.transport, "target": config.describe()}
-                | {"status": status, "file": str(path)}
+                | {"status": status, "file": str(path), "signed_in": signed_in(config)}
             )
     return rows
 
@@ -150,7 +151,8 @@ def list_servers(workspace: Workspace = None, as_json: AsJson = False) -> None:
     ]
     width = max(len(row["name"]) for row in shown)
     for row in shown:
-        print(f"{row['name']:<{width}}  {row['scope']:<7}  {row['transport']:<5}  {row['target']}  [{row['status']}]")
+        status = row["status"] + (", signed in" if row["signed_in"] else "")
+        print(f"{row['name']:<{width}}  {row['scope']:<7}  {row['transport']:<5}  {row['target']}  [{status}]")
 
 
 @mcp_app.command("add")
@@ -282,13 +284,47 @@ def get_server(
         raise typer.Exit(1)
 
 
+def _config(command: str, name: str, root: Path) -> Any:
+    """The entry of the server `name` (as a session gets it: yours over the project's)."""
+    from openhands_tui.sdk.mcp_config import read_mcp_file
+
+    rows = [row for row in _rows(root) if row["name"] == name]
+    if not rows:  # an editor's server (ACP) is signed in to once added: sign-ins are kept per URL
+        raise _fail(
+            f"{command} {name}: no such server (see tui mcp list; one your editor gives: tui mcp add {name} URL)"
+        )
+    return read_mcp_file(Path(rows[0]["file"]))[0][name]
+
+
+@mcp_app.command("login")
+def login_server(
+    name: Annotated[str, typer.Argument(help="The server to sign in to.")], workspace: Workspace = None
+) -> None:
+    """Sign in to a server at a URL that asks for it (OAuth): the address to open is printed and
+    your browser opened; the sign-in is kept for every later session (refreshed as it expires)."""
+    from openhands_tui.cli_mcp_login import login
+
+    root = _workspace(workspace)
+    login(name, _config("login", name, root), root)
+
+
+@mcp_app.command("logout")
+def logout_server(
+    name: Annotated[str, typer.Argument(help="The server to sign out of.")], workspace: Workspace = None
+) -> None:
+    """Forget the sign-in kept for a server (the next session asks again)."""
+    from openhands_tui.cli_mcp_login import logout
+
+    logout(name, _config("logout", name, _workspace(workspace)))
+
+
 async def _probe(name: str, config: Any, root: Path) -> tuple[Any, list[dict[str, str]]]:
     from openhands_tui.mcp import MCPHub
     from openhands_tui.sdk.security import RuleAnalyzer
     from openhands_tui.sdk.security.trusted import TrustedFiles
 
     trusted = TrustedFiles()  # what the server runs from the project: its tools are rated with it
-    hub = MCPHub(root, trusted=trusted)
+    hub = MCPHub(root, trusted=trusted, interactive=False)  # signing in is `tui mcp login`'s
     try:
         found = await hub.tools({name: config}, lambda _: None)
         rated = []

@@ -12,6 +12,10 @@ and no network; its entry's `sandbox` says more), unless its entry or the sessio
 off. Its standard error goes to a temporary file (never the terminal the app draws on); its
 last lines are quoted in the error. Its environment is the shell's (secrets and our model's
 key removed) plus the server's own `env`.
+
+A server at a URL that answers 401 is signed in to (OAuth, `oauth.py`): the person is told where
+through `listen`'s callback (the waiting agent's notice), and the start-up clock stops while they
+sign in; with nobody to ask, the server fails with one line naming `tui mcp login`.
 """
 
 from __future__ import annotations
@@ -44,6 +48,17 @@ class MCPUnavailable(Exception):
 
 
 class ServerConnection:
+    #: Whether a person can be asked to sign in to the server (None: when there is a terminal).
+    interactive: bool | None = None
+    #: True while its start waits on a person signing in (the start-up clock is stopped).
+    signing_in = False
+    #: Says a line to the person (the waiting agent's notice); lines said before, in `_untold`.
+    _tell: Callable[[str], None] | None = None
+    _untold: tuple[str, ...] = ()
+    #: Told each credential the server is given while it runs (the session's redactor), and those.
+    _secret: Callable[[str, str], None] | None = None
+    _secrets: tuple[str, ...] = ()
+
     def __init__(
         self,
         name: str,
@@ -93,7 +108,13 @@ class ServerConnection:
         self._ensure_task()
         timeout = self.config.timeout or STARTUP_TIMEOUT
         try:
-            await asyncio.wait_for(self._ready.wait(), timeout)
+            while True:
+                try:
+                    await asyncio.wait_for(self._ready.wait(), timeout)
+                    break
+                except TimeoutError:
+                    if not self.signing_in:  # a person signing in has a clock of its own (oauth.py)
+                        raise
         except TimeoutError:
             garbled = f"; it wrote output that is not JSON-RPC ({self._garbled})" if self._garbled else ""
             self._fail(f"did not answer within {timeout:g} s{garbled}")
@@ -191,17 +212,50 @@ class ServerConnection:
             return streams[0], streams[1]
         url = os.path.expandvars(config.url or "")
         headers = {key: os.path.expandvars(value) for key, value in config.headers.items()}
+        from openhands_tui.mcp.oauth import sign_in_for
+
+        # a server that answers 401 is signed in to (OAuth); one given an Authorization header is not
+        sign_in = await asyncio.to_thread(sign_in_for, self.name, config, url, self)
+        auth = sign_in.provider() if sign_in is not None else None
         if config.transport == "sse":
             from mcp.client.sse import sse_client
 
-            streams = await stack.enter_async_context(sse_client(url, headers=headers))
+            streams = await stack.enter_async_context(sse_client(url, headers=headers, auth=auth))
             return streams[0], streams[1]
         from mcp.client.streamable_http import streamable_http_client
         from mcp.shared._httpx_utils import create_mcp_http_client
 
-        client = await stack.enter_async_context(create_mcp_http_client(headers=headers))
+        client = await stack.enter_async_context(create_mcp_http_client(headers=headers, auth=auth))
         streams = await stack.enter_async_context(streamable_http_client(url, http_client=client))
         return streams[0], streams[1]
+
+    # -- signing in (oauth.py) --------------------------------------------------------------
+
+    def listen(self, tell: Callable[[str], None], secret: Callable[[str, str], None] | None = None) -> None:
+        """Say the server's lines to the person through `tell` (those said already, now), and
+        its credentials to `secret`."""
+        self._tell, untold, self._untold = tell, self._untold, ()
+        for line in untold:
+            tell(line)
+        if secret is not None:
+            self._secret = secret
+            for value in self._secrets:
+                secret(value, f"MCP server {self.name} sign-in")
+
+    def keep_secret(self, value: str) -> None:
+        if value not in self._secrets:
+            self._secrets = (*self._secrets, value)
+            if self._secret is not None:
+                self._secret(value, f"MCP server {self.name} sign-in")
+
+    def say(self, line: str) -> None:
+        if self._tell is not None:
+            self._tell(line)
+        else:
+            self._untold = (*self._untold, line)
+
+    def sign_in_waiting(self, waiting: bool) -> None:
+        self.signing_in = waiting
 
     # -- calls -----------------------------------------------------------------------------
 
@@ -255,6 +309,8 @@ def describe_error(exc: BaseException) -> str:
         return f"cannot run {exc.filename or 'the command'}: not found"
     text = strip_controls(str(exc)).strip().splitlines()
     message = text[0][:300] if text else ""
+    if getattr(exc, "written_for_people", False):  # says what to do already (oauth.SignInNeeded)
+        return message
     return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
 
 

@@ -30,9 +30,15 @@ class MCPHub:
     """Implements the engine's `MCPToolSource` port on the `mcp` SDK."""
 
     def __init__(
-        self, workspace: Path, sandbox: SandboxPolicy | None = None, trusted: TrustedFiles | None = None
+        self,
+        workspace: Path,
+        sandbox: SandboxPolicy | None = None,
+        trusted: TrustedFiles | None = None,
+        interactive: bool | None = None,
     ) -> None:
         self.workspace = workspace
+        #: Whether a server may ask a person to sign in (None: when the session has a terminal).
+        self.interactive = interactive
         #: The session's sandbox (None: the default one). Off: servers run unconfined.
         self.sandbox = sandbox
         #: The session's trusted files (None: a record of this client's own): what each server
@@ -63,6 +69,7 @@ class MCPHub:
             connection = ServerConnection(
                 name, config, self.workspace, self.sandbox, self.trusted, changed=self._changed
             )
+            connection.interactive = self.interactive
             self._connections[name] = connection
             started = True
             connection.start()
@@ -70,10 +77,15 @@ class MCPHub:
             self._changed()
 
     async def tools(
-        self, servers: Mapping[str, MCPServerConfig], warn: Callable[[str], None]
+        self,
+        servers: Mapping[str, MCPServerConfig],
+        warn: Callable[[str], None],
+        secret: Callable[[str, str], None] = lambda value, label: None,
     ) -> list[ToolDefinition[Any]]:
         self.start(servers)
         wanted = [self._connections[name] for name in servers]
+        for connection in wanted:  # a server asking its person to sign in says so through `warn`
+            connection.listen(warn, secret)
         await asyncio.gather(*(connection.wait_ready() for connection in wanted))
         tools: list[ToolDefinition[Any]] = []
         for connection in wanted:

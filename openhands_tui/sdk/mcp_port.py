@@ -34,10 +34,14 @@ class MCPToolSource(Protocol):
         """Begin starting these servers in the background (servers already started are kept)."""
 
     async def tools(
-        self, servers: Mapping[str, MCPServerConfig], warn: Callable[[str], None]
+        self,
+        servers: Mapping[str, MCPServerConfig],
+        warn: Callable[[str], None],
+        secret: Callable[[str, str], None] = lambda value, label: None,
     ) -> list[ToolDefinition[Any]]:
         """Wait (each within its timeout) for these servers; their tools, named `server__tool`.
-        A server that failed is reported once through `warn` and contributes no tools."""
+        A server that failed is reported once through `warn` and contributes no tools. The
+        credentials a server is given while it runs (its sign-in's tokens) go to `secret`."""
 
     def status(self) -> list[MCPServerStatus]:
         """Every server this session has started, and how it is doing."""
@@ -108,4 +112,4 @@ class MCPTools:
             return []
         pending, self._pending = self._pending, {}
         self._attached.update(pending)
-        return await self._source.tools(pending, self._warn)
+        return await self._source.tools(pending, self._warn, self._secret)
