@@ -68,6 +68,9 @@ def test_a_background_server_answers_a_later_command_and_ends_with_the_session(
     assert result.returncode == 0, result.stderr
     assert "answered-by-the-job" in result.stdout, result.stdout
     assert "job1 [running]" in result.stdout
+    # headless says when the job started and that it ended with the session
+    assert "⚙ job1 started in the background: $ python3 -m http.server" in result.stdout
+    assert "⚙ job1 stopped" in result.stdout, result.stdout
     assert still_running_after(f"--directory {folder}") == []
 
 

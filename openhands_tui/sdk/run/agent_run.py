@@ -146,6 +146,7 @@ class AgentRun:
             trusted=self.runtime.trusted,
             editor_writes=self.runtime.editor_writes,
             read_only=lambda: self.read_only,
+            report=self.runtime.bus.from_any_thread(),
         )
         self._own_hooks()
         tools = resolve_tools(self.agent.tools, ctx)
@@ -420,3 +421,4 @@ def _server_matches(server: str, pattern: str) -> bool:
     """Whether a pattern over MCP tool names (`github__*`, `*`) can name a tool of `server`."""
     head = pattern.split("__", 1)[0]
     return fnmatch.fnmatchcase(server, head) or fnmatch.fnmatchcase(f"{server}__x", pattern)
+

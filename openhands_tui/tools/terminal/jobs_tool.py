@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 
+from openhands_tui.sdk.facts.event import Event
+from openhands_tui.sdk.facts.job_event import JobEvent
 from openhands_tui.sdk.facts.subject import OtherSubject
 from openhands_tui.sdk.tool import Action, Observation, ToolDefinition
 from openhands_tui.tools.terminal.jobs import Job
@@ -95,6 +98,18 @@ async def start_in_background(session: BashSession, command: str) -> Observation
     hint = "" if job.ended is not None else f"\nIt runs in the background: `jobs` reads or stops {job.id}."
     failed = job.ended is not None and job.exit_code not in (0, None) and not job.stopped
     return Observation(text=f"Started {text}{hint}", is_error=failed)
+
+
+def job_reporter(report: Callable[[Event], None], agent_id: str) -> Callable[[Job], None]:
+    """Tells `report` a job's start and its end (with its exit code and last lines)."""
+
+    def changed(job: Job) -> None:
+        tail = job.last_lines() if job.ended is not None else ""
+        runtime = round(job.runtime(), 1)
+        report(JobEvent(agent_id=agent_id, job_id=job.id, command=job.command, state=job.state, tail=tail,
+                        exit_code=job.exit_code, runtime=runtime))
+
+    return changed
 
 
 def _first_output(job: Job) -> None:

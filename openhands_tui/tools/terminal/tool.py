@@ -16,7 +16,7 @@ from openhands_tui.sdk.facts.subject import ShellCommand
 from openhands_tui.sdk.sandbox import SandboxGrant
 from openhands_tui.sdk.security.secrets import shell_environment
 from openhands_tui.sdk.tool import Observation, RiskyAction, ToolContext, ToolDefinition
-from openhands_tui.tools.terminal.jobs_tool import JobsTool, start_in_background
+from openhands_tui.tools.terminal.jobs_tool import JobsTool, job_reporter, start_in_background
 from openhands_tui.tools.terminal.session import BashSession, CommandResult
 
 DEFAULT_TIMEOUT = 120.0
@@ -98,6 +98,8 @@ class TerminalTool(ToolDefinition[TerminalAction]):
         self.session = BashSession(
             ctx.workspace, max_output_bytes=max_output_bytes, jail=self.jail, environment=environment
         )
+        if ctx.report is not None:  # its jobs' starts and ends, for the app and the log
+            self.session.jobs.on_change = job_reporter(ctx.report, ctx.agent_id)
 
     @classmethod
     def create(cls, conv_state: Any = None, executor: Any = None, **params: Any) -> list[ToolDefinition[Any]]:
