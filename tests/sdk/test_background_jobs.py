@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from openhands_tui.jail.bubblewrap import find_bubblewrap
-from openhands_tui.sdk.security.analyzer import RuleAnalyzer
 from openhands_tui.sdk.facts.risk import Risk
 from openhands_tui.sdk.sandbox import SandboxPolicy
+from openhands_tui.sdk.security.analyzer import RuleAnalyzer
 from openhands_tui.sdk.tool import ToolContext
 from openhands_tui.tools.terminal import TerminalAction, TerminalTool, create_terminal
 from openhands_tui.tools.terminal.jobs_tool import JobsAction, JobsTool

@@ -421,4 +421,3 @@ def _server_matches(server: str, pattern: str) -> bool:
     """Whether a pattern over MCP tool names (`github__*`, `*`) can name a tool of `server`."""
     head = pattern.split("__", 1)[0]
     return fnmatch.fnmatchcase(server, head) or fnmatch.fnmatchcase(f"{server}__x", pattern)
-

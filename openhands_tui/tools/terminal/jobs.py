@@ -91,15 +91,14 @@ class Job:
     def runtime(self) -> float:
         return (self.ended or time.monotonic()) - self.started
 
-    def take_output(self) -> tuple[str, int]:
-        """What it printed since the last read (head and tail kept past the cap), and how many
-        bytes of it were dropped."""
+    def take_output(self) -> str:
+        """What it printed since the last read (head and tail kept past the cap, with a note
+        of how much was dropped between them)."""
         with self.lock:
             text = self.unread.render()
-            omitted = self.unread.omitted
             self.unread = BoundedOutput(self.limit)
             self.new_data.clear()
-        return text.split(self.marker, 1)[0].rstrip("\n"), omitted
+        return text.split(self.marker, 1)[0].rstrip("\n")
 
     def last_lines(self) -> str:
         with self.lock:

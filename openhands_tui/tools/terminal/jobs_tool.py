@@ -71,6 +71,15 @@ class JobsTool(ToolDefinition[JobsAction]):
             await asyncio.to_thread(table.stop, job, self.session.shell_pid)
         return Observation(text=report(job))
 
+    async def stop_job(self, job_id: str) -> str | None:
+        """The user's stop (`/jobs stop`, through the engine): the job's line after it, or None
+        if this tool has no such job."""
+        job = self.session.jobs.jobs.get(job_id)
+        if job is None:
+            return None
+        await asyncio.to_thread(self.session.jobs.stop, job, self.session.shell_pid)
+        return describe(job)
+
 
 def describe(job: Job) -> str:
     """One line: id, state (with the exit code once ended), runtime, command."""
@@ -83,7 +92,7 @@ def describe(job: Job) -> str:
 
 def report(job: Job) -> str:
     """The job's line and its output since the last read."""
-    output, omitted = job.take_output()
+    output = job.take_output()
     shown = output if output else "(no new output)"
     return f"{describe(job)}\n{shown}"
 
@@ -106,8 +115,17 @@ def job_reporter(report: Callable[[Event], None], agent_id: str) -> Callable[[Jo
     def changed(job: Job) -> None:
         tail = job.last_lines() if job.ended is not None else ""
         runtime = round(job.runtime(), 1)
-        report(JobEvent(agent_id=agent_id, job_id=job.id, command=job.command, state=job.state, tail=tail,
-                        exit_code=job.exit_code, runtime=runtime))
+        report(
+            JobEvent(
+                agent_id=agent_id,
+                job_id=job.id,
+                command=job.command,
+                state=job.state,
+                tail=tail,
+                exit_code=job.exit_code,
+                runtime=runtime,
+            )
+        )
 
     return changed
 
