@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import shutil
 import signal
 import threading
 import time
@@ -31,6 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from openhands_tui.tools.terminal.output import BoundedOutput, clean_output
+from openhands_tui.tools.terminal.processes import descendants as _descendants
+from openhands_tui.tools.terminal.shell_reset import shell_quote
 
 #: Seconds between SIGTERM and SIGKILL when a job is stopped.
 GRACE_SECONDS = 3
@@ -240,19 +243,9 @@ def _host_pid(root: int, inside: int | None) -> int | None:
     return None
 
 
-def _descendants(root: int) -> list[int]:
-    from openhands_tui.tools.terminal.session import _descendants as below
-
-    return below(root)
-
-
 def _has_setpriv() -> bool:
-    import shutil
-
     return shutil.which("setpriv") is not None
 
 
 def _q(path: Path) -> str:
-    from openhands_tui.tools.terminal.shell_reset import shell_quote
-
     return shell_quote(str(path))

@@ -34,6 +34,7 @@ from openhands_tui.jail.shell_binary import bash_binary
 from openhands_tui.sdk.sandbox import SandboxGrant
 from openhands_tui.tools.terminal.jobs import Job, JobTable
 from openhands_tui.tools.terminal.output import BoundedOutput
+from openhands_tui.tools.terminal.processes import descendants as _descendants
 from openhands_tui.tools.terminal.shell_reset import NON_INTERACTIVE, reset_script
 from openhands_tui.tools.terminal.shell_reset import shell_quote as _quote
 
@@ -345,27 +346,6 @@ async def _kill_group(process: asyncio.subprocess.Process) -> None:
 
 #: Without the sandbox: the shell is killed if `tui` dies, even by SIGKILL (util-linux setpriv).
 _LIFELINE = ["setpriv", "--pdeathsig", "KILL"] if shutil.which("setpriv") else []
-
-
-def _descendants(root: int) -> list[int]:
-    """Every process below `root`, also those that left its process group (`setsid cmd &`)."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as handle:
-                parent = int(handle.read().rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue
-        children.setdefault(parent, []).append(int(entry))
-    found, frontier = [], [root]
-    while frontier:
-        pid = frontier.pop()
-        for child in children.get(pid, []):
-            found.append(child)
-            frontier.append(child)
-    return found
 
 
 def _jailed_processes(root: int) -> int:
