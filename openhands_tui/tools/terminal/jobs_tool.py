@@ -34,7 +34,7 @@ class JobsAction(Action):
             "output since the last read; `stop`: SIGTERM to the job's processes, SIGKILL after a grace."
         )
     )
-    job_id: str | None = Field(default=None, description="The job (e.g. `job1`); needed for read and stop.")
+    job_id: str = Field(default="", description="The job (e.g. `job1`); needed for read and stop.")
 
 
 class JobsTool(ToolDefinition[JobsAction]):
@@ -61,7 +61,7 @@ class JobsTool(ToolDefinition[JobsAction]):
             if not table.jobs:
                 return Observation(text="No background jobs.")
             return Observation(text="\n".join(describe(job) for job in table.jobs.values()))
-        job = table.jobs.get(action.job_id or "")
+        job = table.jobs.get(action.job_id)
         if job is None:
             known = ", ".join(table.jobs) or "none"
             return Observation(text=f"No job {action.job_id!r} (jobs: {known}).", is_error=True)

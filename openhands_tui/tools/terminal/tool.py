@@ -109,7 +109,9 @@ class TerminalTool(ToolDefinition[TerminalAction]):
         if unknown:
             raise ValueError(f"TerminalTool takes max_output_bytes, not {unknown[0]!r}")
         terminal = cls(conv_state.context, int(params.get("max_output_bytes", 30_000)), executor=executor)
-        return [terminal, JobsTool(terminal.session)]
+        if executor is not None:  # as in the SDK, one tool: the shell is the custom tool's too
+            return [terminal]
+        return [terminal, JobsTool(terminal.session)]  # and the `jobs` tool for its background jobs
 
     @property
     def confines_read_only(self) -> bool:
