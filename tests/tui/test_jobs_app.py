@@ -15,9 +15,7 @@ from tests.tui.drawn import drawn, drawn_notices
 
 async def test_the_app_shows_a_running_job_lists_it_and_stops_it(serve, workspace: Path) -> None:
     marker = "sleep 765.25"
-    server = serve(
-        [Script(turns=[Turn.call("terminal", command=marker, background=True), Turn.finish("it runs")])]
-    )
+    server = serve([Script(turns=[Turn.call("terminal", command=marker, background=True), Turn.finish("it runs")])])
     app = live_app(server, workspace, task="start it", confirm=ConfirmationMode.NEVER)
     try:
         async with app.run_test(size=SIZE, notifications=True) as pilot:
