@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from openhands_tui.jail.bubblewrap import find_bubblewrap
+from openhands_tui.sdk.facts.event import JobEvent
+from openhands_tui.sdk.facts.store import SessionStore
 from openhands_tui.testing import Script, Turn
 from tests.conftest import live_processes, model_args, still_running_after
 from tests.launcher import WarmLauncher
@@ -43,7 +45,7 @@ def _wait_for(predicate, timeout: float = 30.0) -> None:
 
 @pytest.mark.parametrize("mode", SANDBOXES)
 def test_a_background_server_answers_a_later_command_and_ends_with_the_session(
-    serve, workspace: Path, tmp_path: Path, forker: WarmLauncher, mode: str
+    serve, workspace: Path, tmp_path: Path, forker: WarmLauncher, mode: str, isolated_home: Path
 ) -> None:
     port = _free_port()
     folder = f"site-{port}"  # in the server's command line: how its process is found
@@ -72,6 +74,11 @@ def test_a_background_server_answers_a_later_command_and_ends_with_the_session(
     assert "⚙ job1 started in the background: $ python3 -m http.server" in result.stdout
     assert "⚙ job1 stopped" in result.stdout, result.stdout
     assert still_running_after(f"--directory {folder}") == []
+    # the log holds the job's start and its end with its last lines, not every chunk of output
+    events = SessionStore(isolated_home / "state" / "openhands-tui").open("last").load().events
+    jobs = [e for e in events if isinstance(e, JobEvent)]
+    assert [(e.job_id, e.state) for e in jobs] == [("job1", "running"), ("job1", "stopped")]
+    assert '"GET / HTTP/1.1" 200' in jobs[-1].tail
 
 
 @pytest.mark.parametrize("mode", SANDBOXES)
