@@ -32,6 +32,7 @@ from openhands_tui.sdk.facts.event import (
     DelegationOpenedEvent,
     Event,
     HookRanEvent,
+    JobEvent,
     MessageEvent,
     MicroagentsLoadedEvent,
     MicroagentTriggeredEvent,
@@ -152,6 +153,8 @@ class TranscriptPrinter:
             return None if event.outcome == "ran" and not event.said else f"{who}  {_shown(hook_line(event))}"
         if isinstance(event, CriticResultEvent):
             return f"{who}  {_shown(critic_line(event))}"
+        if isinstance(event, JobEvent):
+            return f"{who}  {_shown(event.line())}"
         if isinstance(event, ResultsTruncatedEvent):
             return f"{who}  ⇊ shortened {len(event.positions)} tool result(s) to fit the context window"
         if isinstance(event, CondensationEvent):

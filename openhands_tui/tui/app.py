@@ -247,6 +247,7 @@ class OpenHandsApp(TimelineHost):
             state=state,
             demo=self.config.demo,
             plan=self.view.planning,
+            jobs=len(self.view.running_jobs),
         )
 
     def shown_model(self) -> str:

@@ -82,6 +82,7 @@ BUILTIN = [
     SlashCommand("compact", "condense the history now ([what to keep])"),
     SlashCommand("context", "what fills the context window, in tokens"),
     SlashCommand("tree", "show or hide the agent tree"),
+    SlashCommand("jobs", "background jobs the agents started; /jobs stop ID stops one"),
     SlashCommand("theme", "switch theme (name, or the next one)"),
     SlashCommand("resume", "reopen a stored session (id, or the list)"),
     SlashCommand("rewind", "go back to before a turn (Esc Esc), or undo the last rewind"),
@@ -124,7 +125,7 @@ the terminal is not in front, a waiting approval or an ended run rings the bell 
 notify = "bell" | "desktop" | "both" | "off", notify_when = "unfocused" | "always").
 
 **Commands** — /help /new /confirm [always|risky|never] /plan [on|off|show] /microagents /mcp /tree /theme [name]
-/resume [id] /rewind /fork [turn] /exit, and /name for each task microagent.
+/jobs [stop ID] /resume [id] /rewind /fork [turn] /exit, and /name for each task microagent.
 
 **Mid-session** — they act on the agent shown in the transcript. /model [name] shows its model, or
 switches it from its next call (recorded: a resumed session keeps it). /compact [what to keep]
@@ -225,6 +226,9 @@ class SlashCommands:
 
     def do_context(self, argument: str) -> None:
         self.app.control.context()
+
+    def do_jobs(self, argument: str) -> None:
+        self.app.control.jobs(argument)
 
     def do_confirm(self, argument: str) -> None:
         current = ConfirmationMode(self.app.view.policy.mode if self.app.view.policy else "risky")

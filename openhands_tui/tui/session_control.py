@@ -82,7 +82,35 @@ class SessionControl:
         if conversation is not None:
             self._ask(self._context(conversation, self.host.shown_agent))
 
+    def jobs(self, argument: str) -> None:
+        """`/jobs`: the session's background jobs in the transcript; `/jobs stop ID`: stop one
+        (the shown agent's, or the only agent's with that id)."""
+        view = self.host.view
+        verb, _, job_id = argument.partition(" ")
+        if not argument:
+            jobs = list(view.jobs.values())
+            lines = [f"{self._name(j.agent_id)}: {j.line()}" for j in jobs] or ["No background jobs."]
+            hint = "\n/jobs stop ID stops one." if view.running_jobs else ""
+            self.host.show_note(self.host.shown_agent, "Background jobs:\n" + "\n".join(lines) + hint)
+            return
+        job_id = job_id.strip()
+        owners = [agent for agent, known in view.jobs if known == job_id]
+        if verb != "stop" or not job_id:
+            self._say(f"/jobs {argument}: use /jobs, or /jobs stop ID", severity="error")
+            return
+        if not owners:
+            self._say(f"/jobs stop {job_id}: no such job (/jobs lists them)", severity="error")
+            return
+        agent = self.host.shown_agent if self.host.shown_agent in owners else owners[0]
+        conversation = self._conversation("stop a job")
+        if conversation is not None:
+            self._ask(self._stop_job(conversation, job_id, agent))
+
     # -- what each asks the engine ---------------------------------------------------------
+
+    async def _stop_job(self, conversation: Conversation, job_id: str, agent: str) -> None:
+        said = await self._on_loop(lambda: conversation.stop_job(job_id, agent))
+        self._say(f"Stopped {said}", timeout=6)
 
     async def _switch(self, conversation: Conversation, name: str, agent: str) -> None:
         switch = await self._on_engine(conversation.set_model, name, agent)

@@ -23,6 +23,7 @@ from openhands_tui.sdk.facts.event import (
     DelegationOpenedEvent,
     Event,
     HookRanEvent,
+    JobEvent,
     LLMUsageEvent,
     MCPServersEvent,
     MCPServerStatus,
@@ -108,6 +109,8 @@ class SessionView:
         self.plan: str | None = None
         #: The session's MCP servers and how each is doing, as the engine last said.
         self.mcp_servers: list[MCPServerStatus] = []
+        #: Background jobs by agent and id, as their last event said.
+        self.jobs: dict[tuple[str, str], JobEvent] = {}
         self.root_status = "idle"
         self.root_detail = ""
         self.events_seen = 0
@@ -389,6 +392,17 @@ class SessionView:
         )
         return {event.agent_id}
 
+    def _job(self, event: JobEvent) -> set[str]:
+        """A background job started or ended: a line in its agent's transcript, the jobs count."""
+        self.jobs[(event.agent_id, event.job_id)] = event
+        level: Literal["info", "warning"] = "warning" if event.exit_code not in (None, 0) else "info"
+        self._add(Entry("notice", event.agent_id, event.line(), {"job": event}, level=level))
+        return {event.agent_id}
+
+    @property
+    def running_jobs(self) -> list[JobEvent]:
+        return [job for job in self.jobs.values() if job.state == "running"]
+
     def _policy(self, event: PolicyChangedEvent) -> set[str]:
         self.policy = event
         if not event.plan:
@@ -460,6 +474,7 @@ _HANDLERS: dict[type, Any] = {
     ModelChangedEvent: SessionView._model_changed,
     MCPServersEvent: SessionView._mcp_servers,
     HookRanEvent: SessionView._hook,
+    JobEvent: SessionView._job,
     CriticResultEvent: SessionView._critic,
     CheckpointEvent: SessionView._checkpoint,
     RewindEvent: SessionView._rewound,

@@ -84,7 +84,7 @@ async def test_mistakes_go_back_to_the_model_and_the_run_continues(serve, worksp
     assert result.outcome.status is Status.FINISHED
     errors = [e.error for e in result.kinds("agent_error")]
     assert "not valid JSON" in errors[0]
-    assert "There is no tool named 'launch_rockets'. Available tools: terminal, file_editor" in errors[1]
+    assert "There is no tool named 'launch_rockets'. Available tools: terminal, jobs, file_editor" in errors[1]
     assert "Invalid arguments for 'file_editor': command:" in errors[2] and "Valid parameters:" in errors[2]
     assert "unknown parameter 'colour'" in errors[3]
     # each error is the tool result the model sees next, with no stack trace

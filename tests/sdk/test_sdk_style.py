@@ -169,6 +169,7 @@ async def test_default_agent_with_sampling_settings(serve, workspace: Path) -> N
     assert (body["top_p"], body["seed"], body["temperature"]) == (0.9, 7, 0.2)
     assert [t["function"]["name"] for t in body["tools"]] == [
         "terminal",
+        "jobs",
         "file_editor",
         "task_tracker",
         "think",

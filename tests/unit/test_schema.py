@@ -26,8 +26,10 @@ def _walk(node: object):
 
 def test_names_and_arguments_match_what_the_model_is_promised(workspace: Path) -> None:
     schemas = _schemas(workspace)
-    assert list(schemas) == ["terminal", "file_editor", "task_tracker", "think", "finish"]
-    assert set(schemas["terminal"]["properties"]) == {"command", "timeout", "security_risk"}
+    assert list(schemas) == ["terminal", "jobs", "file_editor", "task_tracker", "think", "finish"]
+    assert set(schemas["terminal"]["properties"]) == {"command", "timeout", "background", "security_risk"}
+    assert set(schemas["jobs"]["properties"]) == {"action", "job_id"}
+    assert schemas["jobs"]["properties"]["action"]["enum"] == ["list", "read", "stop"]
     assert schemas["terminal"]["required"] == ["command"]
     assert set(schemas["file_editor"]["properties"]) == {
         "command",

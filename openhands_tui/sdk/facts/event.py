@@ -18,6 +18,7 @@ from openhands_tui.sdk.facts.event_base import EventBase, Status
 from openhands_tui.sdk.facts.event_base import new_id as new_id  # re-exported: events' home, for callers
 from openhands_tui.sdk.facts.event_base import use_deterministic_ids as use_deterministic_ids
 from openhands_tui.sdk.facts.event_base import use_random_ids as use_random_ids
+from openhands_tui.sdk.facts.job_event import JobEvent as JobEvent  # re-exported: every event is here
 from openhands_tui.sdk.facts.risk import Risk  # events carry it; most code imports it from here
 from openhands_tui.sdk.facts.session_event import (
     CheckpointEvent,
@@ -383,7 +384,8 @@ Event = Annotated[
     | CheckpointEvent
     | RewindEvent
     | SessionForkedEvent
-    | ModelChangedEvent,
+    | ModelChangedEvent
+    | JobEvent,
     Field(discriminator="kind"),
 ]
 

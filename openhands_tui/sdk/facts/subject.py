@@ -122,8 +122,9 @@ class OtherSubject(Model):
     kind: Literal["other"] = "other"
     tool: str
     changes: bool = True
-    #: "think" for reasoning out loud, "plan" for the agent's own task list; else "other".
-    category: Literal["think", "plan", "other"] = "other"
+    #: "think" for reasoning out loud, "plan" for the agent's own task list, "jobs" for the
+    #: agent's own background jobs (listed, read or stopped: nothing else is touched); else "other".
+    category: Literal["think", "plan", "jobs", "other"] = "other"
 
     @property
     def changes_state(self) -> bool:

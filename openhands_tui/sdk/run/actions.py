@@ -100,7 +100,7 @@ def side_effect_free(subject: Subject | None) -> bool:
     if isinstance(subject, MCPCall):
         return subject.annotations.read_only is True and subject.annotations.destructive is not True
     if isinstance(subject, OtherSubject):
-        return not subject.changes and subject.category != "plan"
+        return not subject.changes and subject.category not in ("plan", "jobs")  # both keep state
     return False
 
 

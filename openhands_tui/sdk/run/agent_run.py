@@ -146,6 +146,7 @@ class AgentRun:
             trusted=self.runtime.trusted,
             editor_writes=self.runtime.editor_writes,
             read_only=lambda: self.read_only,
+            report=self.runtime.bus.from_any_thread(),
         )
         self._own_hooks()
         tools = resolve_tools(self.agent.tools, ctx)

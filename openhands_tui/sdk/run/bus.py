@@ -6,6 +6,8 @@ first subscriber, so an event is on disk before any UI sees it; UIs and printers
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 
@@ -47,6 +49,17 @@ class EventBus:
             except Exception:  # a broken display must not take the run down with it
                 logger.exception("event subscriber %r failed on %s", subscriber, event.kind)
         return event
+
+    def from_any_thread(self) -> Callable[[Event], None]:
+        """`publish` on the running loop, callable from a tool's own threads (a background
+        job's reader); silent once the loop is closed (the session has ended)."""
+        loop = asyncio.get_running_loop()
+
+        def report(event: Event) -> None:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self.publish, event)
+
+        return report
 
     def sync(self) -> None:
         """Make everything published so far durable (called before any tool runs)."""

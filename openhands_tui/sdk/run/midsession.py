@@ -103,6 +103,18 @@ class MidSessionCalls:
             reported=run.gauge.last_reported,
         )
 
+    async def stop_job(self, job_id: str, agent_id: str = "root") -> str:
+        """Stop agent `agent_id`'s background job `job_id` (the user's `/jobs stop`): asked of
+        each of its tools that keeps jobs (offers `stop_job`); what the job's line says now.
+        Raises SessionError when none of them knows it."""
+        run = self._agent(agent_id)
+        for tool in run.tools.values():
+            stop = getattr(tool, "stop_job", None)
+            said = await stop(job_id) if stop is not None else None
+            if said is not None:
+                return str(said)
+        raise SessionError(f"{run.agent.name} has no background job {job_id!r}")
+
     def current_model(self) -> CurrentModel:
         """The root agent's model as it is whenever it is read: what a front end shows."""
         return CurrentModel(self)

@@ -111,6 +111,8 @@ class ToolContext:
     trusted: TrustedFiles = field(default_factory=TrustedFiles)
     editor_writes: EditorWrites = field(default_factory=EditorWrites)
     read_only: Callable[[], bool] = field(default=lambda: False)
+    #: Publishes an event from any thread (a background job's start and end); None: not told.
+    report: Callable[[Event], None] | None = None
 
 
 @dataclass

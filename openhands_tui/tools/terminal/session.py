@@ -32,7 +32,9 @@ from openhands_tui.jail import evidence
 from openhands_tui.jail.jail import Jail
 from openhands_tui.jail.shell_binary import bash_binary
 from openhands_tui.sdk.sandbox import SandboxGrant
+from openhands_tui.tools.terminal.jobs import Job, JobTable
 from openhands_tui.tools.terminal.output import BoundedOutput
+from openhands_tui.tools.terminal.processes import descendants as _descendants
 from openhands_tui.tools.terminal.shell_reset import NON_INTERACTIVE, reset_script
 from openhands_tui.tools.terminal.shell_reset import shell_quote as _quote
 
@@ -87,6 +89,8 @@ class BashSession:
         #: Failed outbound attempts the jail's network namespace had counted after the last command.
         self._outbound = 0
         self._reset = reset_script(self._env())
+        #: Commands started in the background from this shell (`start_job`).
+        self.jobs = JobTable(max_output_bytes)
 
     @property
     def _scratch(self) -> Path:
@@ -299,8 +303,22 @@ class BashSession:
                     os.kill(pid, signal.SIGKILL)
         await _kill_group(process)
 
+    async def start_job(self, command: str) -> tuple[Job | None, CommandResult]:
+        """Launch `command` in the background from the shell itself: its jail, namespaces and
+        environment (`jobs.py`). None and the launch's result when it could not start."""
+        job, line = self.jobs.prepare(command, self._scratch)
+        result = await self.run(line, 30)
+        return (job if self.jobs.started(job, result.output) else None), result
+
+    @property
+    def shell_pid(self) -> int | None:
+        process = self._process
+        return process.pid if process is not None and process.returncode is None else None
+
     async def close(self) -> None:
+        await asyncio.to_thread(self.jobs.stop_all, self.shell_pid)
         await self._kill()
+        self.jobs.release_readers()
         self._undo_background_changes()  # nothing runs any more: what it left must not outlive us
         if self._scratch_dir is not None:
             shutil.rmtree(self._scratch_dir, ignore_errors=True)
@@ -328,27 +346,6 @@ async def _kill_group(process: asyncio.subprocess.Process) -> None:
 
 #: Without the sandbox: the shell is killed if `tui` dies, even by SIGKILL (util-linux setpriv).
 _LIFELINE = ["setpriv", "--pdeathsig", "KILL"] if shutil.which("setpriv") else []
-
-
-def _descendants(root: int) -> list[int]:
-    """Every process below `root`, also those that left its process group (`setsid cmd &`)."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as handle:
-                parent = int(handle.read().rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue
-        children.setdefault(parent, []).append(int(entry))
-    found, frontier = [], [root]
-    while frontier:
-        pid = frontier.pop()
-        for child in children.get(pid, []):
-            found.append(child)
-            frontier.append(child)
-    return found
 
 
 def _jailed_processes(root: int) -> int:

@@ -16,6 +16,7 @@ from openhands_tui.sdk.facts.subject import ShellCommand
 from openhands_tui.sdk.sandbox import SandboxGrant
 from openhands_tui.sdk.security.secrets import shell_environment
 from openhands_tui.sdk.tool import Observation, RiskyAction, ToolContext, ToolDefinition
+from openhands_tui.tools.terminal.jobs_tool import JobsTool, job_reporter, start_in_background
 from openhands_tui.tools.terminal.session import BashSession, CommandResult
 
 DEFAULT_TIMEOUT = 120.0
@@ -35,6 +36,15 @@ class TerminalAction(RiskyAction):
         description=(
             f"Seconds before the command and everything it started are killed "
             f"(default {DEFAULT_TIMEOUT:g}, at most {MAX_TIMEOUT:g}). Raise it for long builds or test runs."
+        ),
+    )
+    background: bool = Field(
+        default=False,
+        description=(
+            "Start the command as a background job and return at once with its job id and first "
+            "output (a dev server, a watcher). It runs in the same sandbox and sees the same network "
+            "(a server it starts answers later commands on localhost); it has no timeout. Use the "
+            "`jobs` tool to list jobs, read their new output and stop them. Jobs end with the session."
         ),
     )
 
@@ -88,15 +98,20 @@ class TerminalTool(ToolDefinition[TerminalAction]):
         self.session = BashSession(
             ctx.workspace, max_output_bytes=max_output_bytes, jail=self.jail, environment=environment
         )
+        if ctx.report is not None:  # its jobs' starts and ends, for the app and the log
+            self.session.jobs.on_change = job_reporter(ctx.report, ctx.agent_id)
 
     @classmethod
-    def create(cls, conv_state: Any = None, executor: Any = None, **params: Any) -> list[TerminalTool]:
+    def create(cls, conv_state: Any = None, executor: Any = None, **params: Any) -> list[ToolDefinition[Any]]:
         """The SDK's factory. With `executor=` (a TerminalExecutor) the agent's terminal and the
         custom tools holding that executor share one shell."""
         unknown = sorted(set(params) - {"max_output_bytes"})
         if unknown:
             raise ValueError(f"TerminalTool takes max_output_bytes, not {unknown[0]!r}")
-        return [cls(conv_state.context, int(params.get("max_output_bytes", 30_000)), executor=executor)]
+        terminal = cls(conv_state.context, int(params.get("max_output_bytes", 30_000)), executor=executor)
+        if executor is not None:  # as in the SDK, one tool: the shell is the custom tool's too
+            return [terminal]
+        return [terminal, JobsTool(terminal.session)]  # and the `jobs` tool for its background jobs
 
     @property
     def confines_read_only(self) -> bool:
@@ -129,6 +144,14 @@ class TerminalTool(ToolDefinition[TerminalAction]):
         timeout = min(action.timeout or DEFAULT_TIMEOUT, MAX_TIMEOUT)
         if self.shared is not None:  # the shell lives on the executor's loop
             return await self.shared.submit(self.shared.terminal._run(action, grant))
+        if action.background:
+            if grant is not None:
+                return Observation(
+                    text="A background job runs in the shell's own sandbox; this command needs a wider one. "
+                    "Run it in the foreground instead.",
+                    is_error=True,
+                )
+            return await start_in_background(self.session, command)
         if grant is not None:
             result = await self.session.run_granted(command, timeout, grant)
         else:
@@ -188,5 +211,7 @@ class TerminalTool(ToolDefinition[TerminalAction]):
             await self.session.close()
 
 
-def create_terminal(params: dict[str, Any], ctx: ToolContext) -> list[TerminalTool]:
-    return [TerminalTool(ctx, max_output_bytes=int(params.get("max_output_bytes", 30_000)))]
+def create_terminal(params: dict[str, Any], ctx: ToolContext) -> list[ToolDefinition[Any]]:
+    """The terminal and the `jobs` tool that manages the background jobs of its shell."""
+    terminal = TerminalTool(ctx, max_output_bytes=int(params.get("max_output_bytes", 30_000)))
+    return [terminal, JobsTool(terminal.session)]

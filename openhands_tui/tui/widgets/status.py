@@ -25,6 +25,7 @@ class StatusBar(Static):
         state: str,
         demo: bool,
         plan: bool = False,
+        jobs: int = 0,
     ) -> None:
         text = Text()
         if demo:
@@ -47,5 +48,7 @@ class StatusBar(Static):
         elif context_tokens:
             text.append(f"  ctx {compact(context_tokens)}")
         text.append(f"  {elapsed_text(elapsed)}")
+        if jobs:  # background jobs still running (/jobs lists and stops them)
+            text.append(f"  ⚙ {jobs} job{'s' if jobs != 1 else ''}", style="bold")
         text.append(f"  {state}", style="bold")
         self.update(text)
