@@ -45,3 +45,35 @@ async def test_an_untrusted_projects_microagent_starts_nothing(serve, workspace:
         f"{path}: its MCP servers (clock) were not started: this project's files may not start programs until "
         "you trust them (in the app, or with --trust-project)"
     ]
+
+
+def _always_on_tools_microagent(workspace: Path, command: str, args: list[str]) -> Path:
+    """OpenHands' own `default-tools` microagent, in its shape: always on, no text, a server."""
+    folder = workspace / ".openhands" / "microagents"
+    folder.mkdir(parents=True)
+    path = folder / "default-tools.md"
+    path.write_text(
+        "---\nname: default-tools\ntype: repo\nversion: 1.0.0\nagent: CodeActAgent\nmcp_tools:\n"
+        f"  stdio_servers:\n    - name: clock\n      command: {json.dumps(command)}\n      args: {json.dumps(args)}\n"
+        "# the body is left empty: the tools describe themselves\n---\n"
+    )
+    return path
+
+
+async def test_an_always_on_microagent_with_only_servers_starts_them_with_the_session(serve, workspace: Path) -> None:
+    clock = time_server()
+    _always_on_tools_microagent(workspace, clock["command"], clock["args"])
+    calls = [ScriptedToolCall(name="clock__get_current_time", arguments={"timezone": "UTC"})]
+    server = serve([Script(turns=[Turn(tool_calls=calls), Turn.finish("noon")])])
+    result = await run(Agent(llm=llm_for(server), tools=[]), workspace, "what time is it?", trust_project=True)
+    assert result.outcome.status.value == "finished", result.outcome
+    assert "clock__get_current_time" in {t["function"]["name"] for t in server.requests[0].body["tools"]}
+
+
+async def test_an_always_on_microagents_server_that_cannot_start_is_said(serve, workspace: Path) -> None:
+    _always_on_tools_microagent(workspace, "uvx-that-is-not-installed", ["mcp-server-fetch"])
+    server = serve([Script(turns=[Turn.finish("no fetch")])])
+    result = await run(Agent(llm=llm_for(server), tools=[]), workspace, "hello", trust_project=True)
+    assert result.outcome.status.value == "finished", result.outcome
+    said = " ".join(e.error for e in result.kinds("agent_error"))
+    assert "clock" in said and "uvx-that-is-not-installed" in said, said

@@ -172,6 +172,7 @@ async def test_default_agent_with_sampling_settings(serve, workspace: Path) -> N
         "jobs",
         "file_editor",
         "task_tracker",
+        "web_fetch",
         "think",
         "finish",
     ]

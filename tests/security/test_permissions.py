@@ -172,7 +172,7 @@ def test_network_grants_come_only_from_the_users_rules(project: Path) -> None:
     [
         ("[[rule]\n", "cannot read permission rules"),
         ('[[rule]]\naction = "maybe"\ncommand = "x"\n', "rule 1 is invalid"),
-        ('[[rule]]\naction = "allow"\n', "needs exactly one of `command`, `path`, `mcp` or `read`"),
+        ('[[rule]]\naction = "allow"\n', "needs exactly one of `command`, `path`, `mcp`, `domain` or `read`"),
         ('[rule]\naction = "allow"\ncommand = "x"\n', "write each rule as [[rule]]"),
         ('[[rule]]\naction = "allow"\ncomand = "x"\n', "unknown setting 'comand'"),
     ],

@@ -26,7 +26,7 @@ def _walk(node: object):
 
 def test_names_and_arguments_match_what_the_model_is_promised(workspace: Path) -> None:
     schemas = _schemas(workspace)
-    assert list(schemas) == ["terminal", "jobs", "file_editor", "task_tracker", "think", "finish"]
+    assert list(schemas) == ["terminal", "jobs", "file_editor", "task_tracker", "web_fetch", "think", "finish"]
     assert set(schemas["terminal"]["properties"]) == {"command", "timeout", "background", "security_risk"}
     assert set(schemas["jobs"]["properties"]) == {"action", "job_id"}
     assert schemas["jobs"]["properties"]["action"]["enum"] == ["list", "read", "stop"]
@@ -50,6 +50,8 @@ def test_names_and_arguments_match_what_the_model_is_promised(workspace: Path) -
     ]
     assert schemas["terminal"]["properties"]["security_risk"]["enum"] == ["LOW", "MEDIUM", "HIGH"]
     assert set(schemas["task_tracker"]["properties"]) == {"command", "task_list"}
+    assert set(schemas["web_fetch"]["properties"]) == {"url", "question"}
+    assert schemas["web_fetch"]["required"] == ["url"]
     assert schemas["think"]["required"] == ["thought"] and schemas["finish"]["required"] == ["message"]
 
 

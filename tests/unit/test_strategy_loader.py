@@ -106,4 +106,4 @@ def test_repo_solo_strategy_loads() -> None:
     repo = Path(__file__).resolve().parents[2]
     loaded = load_strategy_source(str(repo / "strategies" / "solo.py"))
     agent = loaded.build_agent(LLM_, loaded.resolve_params({}))
-    assert [tool.name for tool in agent.tools] == ["TerminalTool", "FileEditorTool", "TaskTrackerTool"]
+    assert [tool.name for tool in agent.tools] == ["TerminalTool", "FileEditorTool", "TaskTrackerTool", "WebFetchTool"]

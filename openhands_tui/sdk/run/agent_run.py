@@ -258,6 +258,8 @@ class AgentRun:
         if self.user_messages == 0:
             context.append(workspace_block(workspace, self.skills))
             fired += [(skill, None) for skill in always_on(self.skills)]
+            # an always-on microagent with only servers (OpenHands' `default-tools`): its servers start now
+            fired += [(skill, None) for skill in self.skills if skill.type == "repo" and skill.mcp_only]
         if task is not None:
             fired.append((task, f"/{task.name}"))
         for skill, keyword in triggered_skills(self.skills, text, self.injected_skills):

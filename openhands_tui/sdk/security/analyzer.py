@@ -93,8 +93,9 @@ class RuleAnalyzer:
         if isinstance(subject, MCPCall):
             return _assess_mcp(subject, str(workspace), self.home, self.trusted)
         if isinstance(subject, NetworkRequest):
-            risk = Risk.MEDIUM if not subject.changes_state else Risk.HIGH
-            return Assessment(risk=risk, reasons=[f"{subject.method} {subject.url} reaches the network"])
+            from openhands_tui.sdk.security.urls import assess_url
+
+            return Assessment.from_findings(assess_url(subject.url, subject.method))
         if not subject.changes_state:
             return Assessment(risk=Risk.LOW, reasons=[f"{subject.kind}: changes nothing"])
         return Assessment(risk=Risk.MEDIUM, reasons=[f"{getattr(subject, 'tool', subject.kind)} can change things"])

@@ -41,12 +41,13 @@ import os
 import shlex
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
 from openhands_tui.sdk.errors import SettingsError
 from openhands_tui.sdk.facts.event import Risk
-from openhands_tui.sdk.facts.subject import FileChange, MCPCall, ShellCommand, Subject
+from openhands_tui.sdk.facts.subject import FileChange, MCPCall, NetworkRequest, ShellCommand, Subject
 from openhands_tui.sdk.files.private import one_writer
 from openhands_tui.sdk.files.toml_file import TomlFileError, read_toml
 from openhands_tui.sdk.files.xdg import config_base
@@ -63,6 +64,8 @@ class PermissionRule(Model):
     path: str | None = None
     #: An MCP tool as `server/tool` (a glob: `server/*`); a leading `mcp:` is allowed.
     mcp: str | None = None
+    #: A web host the fetch tool may read from (`docs.python.org`: that host and its subdomains).
+    domain: str | None = None
     #: Only this very command (every word), not commands it is a prefix of.
     exact: bool = False
     #: Commands this rule allows also run with network access (honoured in user rules only).
@@ -79,6 +82,8 @@ class PermissionRule(Model):
             target = f"mcp:{self.mcp_pattern}"
         elif self.read is not None:
             target = f"reading {self.read!r} in the sandbox"
+        elif self.domain is not None:
+            target = f"fetching from {self.domain}"
         else:
             target = f"command {self.command!r}" if self.command is not None else f"path {self.path!r}"
         target += " (exactly)" if self.exact else ""
@@ -168,6 +173,21 @@ class PermissionSet:
             return self._decide_path(subject.path, high=risk is Risk.HIGH)
         if isinstance(subject, MCPCall):
             return self._decide_mcp(subject, high=risk is Risk.HIGH, trusted=trusted)
+        if isinstance(subject, NetworkRequest):
+            return self._decide_domain(subject, high=risk is Risk.HIGH)
+        return None
+
+    def _decide_domain(self, request: NetworkRequest, high: bool) -> RuleDecision | None:
+        """A host's rule ("always for docs.python.org") decides a fetch from it; an allow never
+        approves a HIGH one (a URL carrying a secret or the workspace's content is asked every time)."""
+        host = (urlsplit(request.url).hostname or "").lower().rstrip(".")
+        for action in ("deny", "allow"):
+            for rule in self._of(action, "domain"):
+                domain = (rule.domain or "").lower().strip(".")
+                if domain and (host == domain or host.endswith("." + domain)):
+                    if action == "allow" and high:
+                        return None
+                    return RuleDecision(approved=action == "allow", rule=rule)
         return None
 
     def _decide_mcp(self, call: MCPCall, high: bool, trusted: TrustedFiles | None = None) -> RuleDecision | None:
@@ -265,6 +285,7 @@ class PermissionSet:
         entry += f"command = {json.dumps(rule.command)}\n" if rule.command is not None else ""
         entry += f"path = {json.dumps(rule.path)}\n" if rule.path is not None else ""
         entry += f"mcp = {json.dumps(rule.mcp_pattern)}\n" if rule.mcp is not None else ""
+        entry += f"domain = {json.dumps(rule.domain)}\n" if rule.domain is not None else ""
         entry += f"read = {json.dumps(rule.read)}\n" if rule.read is not None else ""
         entry += "exact = true\n" if rule.exact else ""
         entry += f"workspace = {json.dumps(workspace)}\n" if workspace is not None else ""
@@ -301,6 +322,9 @@ def suggest_rule(subject: Subject, workspace: Path, exact: bool = False) -> Perm
         return PermissionRule(action="allow", path=path, exact=exact)
     if isinstance(subject, MCPCall):  # that tool of that server, never the whole server
         return PermissionRule(action="allow", mcp=f"{subject.server}/{subject.tool}", exact=True)
+    if isinstance(subject, NetworkRequest):  # reading from that host ("always for docs.python.org")
+        host = urlsplit(subject.url).hostname
+        return PermissionRule(action="allow", domain=host.lower()) if host else None
     return None
 
 
@@ -360,13 +384,15 @@ def _read_rules(path: Path) -> list[PermissionRule]:
             raise SettingsError(f"{path}: rule {index} is not a table of settings")
         unknown = sorted(set(entry) - set(PermissionRule.model_fields) - {"source"})
         if unknown:
-            valid = "action, command, path, mcp, read, exact, network, workspace"
+            valid = "action, command, path, mcp, domain, read, exact, network, workspace"
             raise SettingsError(f"{path}: rule {index} has unknown setting {unknown[0]!r} (valid: {valid})")
         try:
             rule = PermissionRule.model_validate({**entry, "source": str(path)})
         except ValidationError as exc:
             raise SettingsError(f"{path}: rule {index} is invalid ({exc.errors()[0]['msg']})") from None
-        if [rule.command, rule.path, rule.mcp, rule.read].count(None) != 3:
-            raise SettingsError(f"{path}: rule {index} needs exactly one of `command`, `path`, `mcp` or `read`")
+        if [rule.command, rule.path, rule.mcp, rule.domain, rule.read].count(None) != 4:
+            raise SettingsError(
+                f"{path}: rule {index} needs exactly one of `command`, `path`, `mcp`, `domain` or `read`"
+            )
         rules.append(rule)
     return rules

@@ -145,6 +145,12 @@ def _redact_shapes(text: str) -> str:
     return text
 
 
+def looks_secret(text: str) -> bool:
+    """Whether `text` holds something shaped like a credential (a token, a key, a password in
+    a URL): what redaction would mark."""
+    return _redact_shapes(text) != text
+
+
 class Redactor:
     """Replaces known secret values (labelled by where they came from) and secret-shaped
     text (`_SHAPES`) with a marker."""

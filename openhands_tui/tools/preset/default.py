@@ -8,14 +8,19 @@ from openhands_tui.sdk.tool import Tool
 
 
 def get_default_tools(enable_browser: bool = False) -> list[Tool]:
-    """Terminal, file editor and task tracker (think and finish are added to every agent).
+    """Terminal, file editor, task tracker and web fetch (think and finish are added to every agent).
 
     `enable_browser` is accepted for compatibility with OpenHands strategies; there is no
     browser tool here, so it must stay False.
     """
     if enable_browser:
         raise ValueError("get_default_tools(enable_browser=True): openhands_tui has no browser tool")
-    return [Tool(name="TerminalTool"), Tool(name="FileEditorTool"), Tool(name="TaskTrackerTool")]
+    return [
+        Tool(name="TerminalTool"),
+        Tool(name="FileEditorTool"),
+        Tool(name="TaskTrackerTool"),
+        Tool(name="WebFetchTool"),
+    ]
 
 
 def get_default_agent(llm: LLM, cli_mode: bool = True, **unsupported: object) -> Agent:
