@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
+import sys
 import time
 from pathlib import Path
 
@@ -61,3 +63,36 @@ def test_a_hook_still_running_dies_with_a_killed_tui(
     os.kill(pid, signal.SIGKILL)
     assert forker.ended(pid) == "signal 9"
     _wait_for(lambda: live_processes(marker) == [], timeout=10)
+
+
+@pytest.mark.skipif(
+    shutil.which("basedpyright-langserver") is None
+    and not Path(sys.executable).with_name("basedpyright-langserver").exists(),
+    reason="basedpyright is not installed",
+)
+def test_a_language_server_dies_with_a_killed_tui(serve, workspace: Path, tmp_path: Path, forker: WarmLauncher) -> None:
+    marker = f"sleep 73.{os.getpid()}"
+    turns = [
+        Turn.call("file_editor", command="create", path=str(workspace / "a.py"), file_text="x: int = 'a'\n"),
+        Turn.call("terminal", command=marker),
+        Turn.finish("done"),
+    ]
+    server = serve([Script(turns=turns)])
+    args = ["--headless", "--task", "go", "--confirm", "never", "--workspace", str(workspace), *model_args(server)]
+    pid = forker.start(args, tmp_path / "out.txt", tmp_path / "err.txt")
+    _wait_for(lambda: bool(live_processes(marker)) and bool(_language_servers(workspace)), timeout=60)
+    os.kill(pid, signal.SIGKILL)
+    assert forker.ended(pid) == "signal 9"
+    _wait_for(lambda: not _language_servers(workspace) and not live_processes(marker), timeout=10)
+
+
+def _language_servers(workspace: Path) -> list[int]:
+    """basedpyright processes (its node) started for this test: their folder is the workspace."""
+    found = []
+    for pid in live_processes("basedpyright"):
+        try:
+            if os.readlink(f"/proc/{pid}/cwd") == str(workspace):
+                found.append(pid)
+        except OSError:
+            continue
+    return found

@@ -147,6 +147,7 @@ class AgentRun:
             editor_writes=self.runtime.editor_writes,
             read_only=lambda: self.read_only,
             report=self.runtime.bus.from_any_thread(),
+            services=self.runtime.services,
         )
         self._own_hooks()
         tools = resolve_tools(self.agent.tools, ctx)

@@ -377,6 +377,7 @@ class Conversation(SDKCalls, MidSessionCalls):
         if self.runtime.checkpoints is not None:
             await self.runtime.checkpoints.aclose()
         await self.root.close()
+        await self.runtime.services.aclose()  # no language server outlives its session
         if self.runtime.mcp is not None:
             await self.runtime.mcp.aclose()  # no server outlives its session
         if self.log is not None:

@@ -25,7 +25,7 @@ from openhands_tui.sdk.security.permissions import PermissionSet
 from openhands_tui.sdk.security.session_trust import SessionTrust
 from openhands_tui.sdk.security.trusted import TrustedFiles
 from openhands_tui.sdk.timeline.checkpointer import Checkpoints
-from openhands_tui.sdk.tool.context import DelegateTarget
+from openhands_tui.sdk.tool.context import DelegateTarget, SessionServices
 
 
 @dataclass
@@ -84,6 +84,8 @@ class Runtime:
     trusted: TrustedFiles = field(default_factory=TrustedFiles)
     #: What this session's file editor wrote, which the terminal's undo of protected paths spares.
     editor_writes: EditorWrites = field(default_factory=EditorWrites)
+    #: What tools share for the whole session (language servers), closed with it.
+    services: SessionServices = field(default_factory=SessionServices)
     #: The session's hooks (the user's, a trusted project's, the strategy's); None: none.
     hooks: HookEngine = field(default=None)  # type: ignore[assignment]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from openhands_tui.sdk.facts.event import Event
 from openhands_tui.sdk.sandbox import EditorWrites, SandboxPolicy
@@ -86,6 +86,26 @@ class SkillShelf(Protocol):
         """The agent read `skill`: a trigger need not add it again."""
 
 
+class SessionServices:
+    """What tools share for a whole session (one language server per language, not one per
+    agent), made on first use and closed with the session."""
+
+    def __init__(self) -> None:
+        self._made: dict[str, Any] = {}
+
+    def get(self, key: str, make: Callable[[], Any]) -> Any:
+        if key not in self._made:
+            self._made[key] = make()
+        return self._made[key]
+
+    async def aclose(self) -> None:
+        made, self._made = self._made, {}
+        for service in made.values():
+            close = getattr(service, "aclose", None)
+            if close is not None:
+                await close()
+
+
 @dataclass
 class ToolContext:
     """What a tool may know about the run it serves.
@@ -113,6 +133,8 @@ class ToolContext:
     read_only: Callable[[], bool] = field(default=lambda: False)
     #: Publishes an event from any thread (a background job's start and end); None: not told.
     report: Callable[[Event], None] | None = None
+    #: Shared by every agent of the session (a language server per language).
+    services: SessionServices = field(default_factory=SessionServices)
 
 
 @dataclass

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import os
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field
@@ -92,6 +93,8 @@ class FileEditorTool(ToolDefinition[FileEditorAction]):
         self.writes = ctx.editor_writes
         #: Where each action's path really pointed when it was rated (by the action's identity).
         self._rated: dict[int, str] = {}
+        #: The session's language servers: what an edited file's checker says goes back with the edit.
+        self.diagnostics: Any = ctx.services.get("diagnostics", lambda: _diagnostics(ctx))
 
     def _real(self, path: str) -> str | None:
         try:
@@ -151,10 +154,22 @@ class FileEditorTool(ToolDefinition[FileEditorAction]):
                 command=action.command,
                 path=action.path,
             )
+        text = result.text
         if action.command != "view" and real is not None:
             # rated and confirmed: the sandbox must not undo it, while it holds what was written
             self.writes.note(real, self._written_digest(real))
-        return FileEditorObservation(text=result.text, command=action.command, path=result.path, diff=result.diff)
+            text += await self._diagnosed(real)
+        return FileEditorObservation(text=text, command=action.command, path=result.path, diff=result.diff)
+
+    async def _diagnosed(self, real: str) -> str:
+        """The file's problems now, as its language server reports them ("" without one)."""
+        try:
+            with open(real, encoding="utf-8", errors="replace") as handle:
+                content = handle.read(2 * 1024 * 1024)
+        except OSError:  # undone to nothing, or not a file to read
+            return ""
+        said = await self.diagnostics.after_edit(Path(real), content)
+        return f"\n\n{said}" if said else ""
 
     def _written_digest(self, real: str) -> bytes | None:
         """The digest of what the editor last wrote to `real` (None: it removed the file)."""
@@ -178,6 +193,18 @@ class FileEditorTool(ToolDefinition[FileEditorAction]):
 
     async def close(self) -> None:
         self.editor.close()
+
+
+def _diagnostics(ctx: ToolContext) -> Any:
+    from openhands_tui.lsp.diagnostics import EditDiagnostics
+    from openhands_tui.sdk.facts.event import AgentErrorEvent
+    from openhands_tui.sdk.settings import load_config
+
+    def notice(text: str) -> None:
+        if ctx.report is not None:
+            ctx.report(AgentErrorEvent(agent_id=ctx.agent_id, error=text))
+
+    return EditDiagnostics(ctx.workspace, ctx.sandbox, ctx.trusted, load_config(), notice)
 
 
 def create_file_editor(params: dict[str, Any], ctx: ToolContext) -> list[FileEditorTool]:
