@@ -50,8 +50,8 @@ from openhands_tui.launch import Launched, LaunchOptions, launch, log_to_session
 from openhands_tui.sdk.context.attachments import AttachmentRefused, Given, GivenFile
 from openhands_tui.sdk.context.images import ImageData, ImageRefused, checked_image
 from openhands_tui.sdk.errors import OpenHandsTUIError
-from openhands_tui.sdk.facts.event import Event, Status
-from openhands_tui.sdk.run.confirmation import ConfirmationMode
+from openhands_tui.sdk.facts.event import Event, PolicyChangedEvent, Status
+from openhands_tui.sdk.run.confirmation import ConfirmationMode, ConfirmationPolicy
 
 logger = logging.getLogger(__name__)
 
@@ -110,6 +110,7 @@ class EditorAgent:
         for event in session.launched.history:  # the stored conversation, as the editor shows it
             for update in session.translator.updates(event, replay=True):
                 await self.client.session_update(session_id=session.launched.log.id, update=update)
+        _restore_mode(session.launched)
         return LoadSessionResponse(modes=self._modes(session))
 
     async def set_session_mode(self, session_id: str, mode_id: str, **kwargs: Any) -> Any:
@@ -231,6 +232,17 @@ class EditorAgent:
         runtime = session.launched.conversation.runtime
         current = PLAN_MODE.id if runtime.plan_mode else runtime.policy.mode.value
         return SessionModeState(current_mode_id=current, available_modes=MODES)
+
+
+def _restore_mode(launched: Launched) -> None:
+    """The mode the editor chose last time (the stored session's last policy event) is the
+    loaded session's mode again: set quietly, since the switch is already on record."""
+    last = next((e for e in reversed(launched.history) if isinstance(e, PolicyChangedEvent)), None)
+    if last is None:
+        return
+    runtime = launched.conversation.runtime
+    runtime.policy = ConfirmationPolicy(mode=ConfirmationMode(last.mode), threshold=last.threshold)
+    runtime.plan_mode = last.plan
 
 
 def _prompt(blocks: list[Any]) -> tuple[str, Given]:
