@@ -9,7 +9,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from acp import text_block
+from acp import RequestError, text_block
 from acp.schema import SessionNotification
 
 from openhands_tui.testing import Script, Turn
@@ -74,3 +74,36 @@ async def test_the_mode_chosen_in_the_editor_is_current_again_when_the_session_i
         await conn.initialize(protocol_version=1)
         again = await conn.load_session(cwd=str(workspace), session_id=session.session_id, mcp_servers=[])
     assert again.modes.current_mode_id == "always"
+
+
+async def test_an_editor_lists_resumes_forks_and_closes_the_sessions_of_its_workspace(serve, workspace: Path) -> None:
+    server = serve([Script(turns=[Turn.finish("first answer"), Turn.finish("second answer")])])
+    editor = Editor()
+    async with await _open(editor, server, workspace) as (conn, _process):
+        init = await conn.initialize(protocol_version=1)
+        caps = init.agent_capabilities.session_capabilities
+        assert caps.list is not None and caps.resume is not None and caps.close is not None and caps.fork is not None
+        first = await conn.new_session(cwd=str(workspace), mcp_servers=[])
+        await conn.prompt(session_id=first.session_id, prompt=[text_block("remember the first thing")])
+        await conn.close_session(session_id=first.session_id)
+        listed = await conn.list_sessions(cwd=str(workspace))
+        ids = [s.session_id for s in listed.sessions]
+        assert first.session_id in ids
+        mine = next(s for s in listed.sessions if s.session_id == first.session_id)
+        assert mine.updated_at and mine.cwd == str(workspace.resolve())
+        assert (await conn.list_sessions(cwd=str(workspace / "elsewhere"))).sessions == []
+
+        resumed = await conn.resume_session(cwd=str(workspace), session_id=first.session_id, mcp_servers=[])
+        assert resumed.modes is not None
+        await conn.prompt(session_id=first.session_id, prompt=[text_block("and the second")])
+        forked = await conn.fork_session(cwd=str(workspace), session_id=first.session_id, mcp_servers=[])
+        assert forked.session_id != first.session_id
+        await conn.close_session(session_id=first.session_id)
+        with pytest.raises(RequestError) as closed:
+            await conn.prompt(session_id=first.session_id, prompt=[text_block("gone?")])
+        assert "no session" in str(closed.value.data)
+        after = {s.session_id for s in (await conn.list_sessions(cwd=str(workspace))).sessions}
+    assert {first.session_id, forked.session_id} <= after
+    assert "first answer" in editor.text() and "second answer" in editor.text()
+    # the resumed session's model call carried the first turn: the conversation went on
+    assert any("remember the first thing" in str(r.messages) for r in server.requests[1:])
