@@ -33,11 +33,19 @@ from acp import (
 )
 from acp.schema import (
     AgentCapabilities,
+    CloseSessionResponse,
+    ForkSessionResponse,
     Implementation,
     McpCapabilities,
     PromptCapabilities,
+    ResumeSessionResponse,
+    SessionCapabilities,
+    SessionCloseCapabilities,
+    SessionForkCapabilities,
+    SessionListCapabilities,
     SessionMode,
     SessionModeState,
+    SessionResumeCapabilities,
     StopReason,
 )
 
@@ -45,13 +53,14 @@ from openhands_tui import __version__
 from openhands_tui.acp.mcp_servers import client_servers
 from openhands_tui.acp.permissions import EditorConfirmer
 from openhands_tui.acp.plan_approval import PLAN_MODE, approval
+from openhands_tui.acp.session_list import listed
 from openhands_tui.acp.updates import UpdateTranslator
 from openhands_tui.launch import Launched, LaunchOptions, launch, log_to_session
 from openhands_tui.sdk.context.attachments import AttachmentRefused, Given, GivenFile
 from openhands_tui.sdk.context.images import ImageData, ImageRefused, checked_image
 from openhands_tui.sdk.errors import OpenHandsTUIError
-from openhands_tui.sdk.facts.event import Event, Status
-from openhands_tui.sdk.run.confirmation import ConfirmationMode
+from openhands_tui.sdk.facts.event import Event, PolicyChangedEvent, Status
+from openhands_tui.sdk.run.confirmation import ConfirmationMode, ConfirmationPolicy
 
 logger = logging.getLogger(__name__)
 
@@ -91,6 +100,12 @@ class EditorAgent:
                 load_session=True,
                 prompt_capabilities=PromptCapabilities(embedded_context=True, image=True),
                 mcp_capabilities=McpCapabilities(http=True, sse=True),
+                session_capabilities=SessionCapabilities(
+                    list=SessionListCapabilities(),
+                    resume=SessionResumeCapabilities(),
+                    close=SessionCloseCapabilities(),
+                    fork=SessionForkCapabilities(),
+                ),
             ),
             auth_methods=[],
             agent_info=Implementation(name="openhands-tui", title="OpenHands TUI", version=__version__),
@@ -110,7 +125,32 @@ class EditorAgent:
         for event in session.launched.history:  # the stored conversation, as the editor shows it
             for update in session.translator.updates(event, replay=True):
                 await self.client.session_update(session_id=session.launched.log.id, update=update)
+        _restore_mode(session.launched)
         return LoadSessionResponse(modes=self._modes(session))
+
+    async def list_sessions(self, cwd: str | None = None, cursor: str | None = None, **kwargs: Any) -> Any:
+        return listed(self.options.state_dir, cwd, cursor)
+
+    async def resume_session(self, cwd: str, session_id: str, mcp_servers: Any = None, **kwargs: Any) -> Any:
+        """As `session/load`, without replaying the conversation: the editor still shows it."""
+        session = self._open(replace(self.options, workspace=Path(cwd), resume=session_id, task=None))
+        await self._connect_servers(session, mcp_servers)
+        _restore_mode(session.launched)
+        return ResumeSessionResponse(modes=self._modes(session))
+
+    async def fork_session(self, cwd: str, session_id: str, mcp_servers: Any = None, **kwargs: Any) -> Any:
+        """A new session carrying a copy of the stored one's history (sdk/timeline/fork.py)."""
+        options = replace(self.options, workspace=Path(cwd), resume=session_id, fork=True, fork_at=None, task=None)
+        session = self._open(options)
+        await self._connect_servers(session, mcp_servers)
+        _restore_mode(session.launched)
+        return ForkSessionResponse(session_id=session.launched.log.id, modes=self._modes(session))
+
+    async def close_session(self, session_id: str, **kwargs: Any) -> Any:
+        """Ends the session's run (and so its delegated agents) and lets its log go."""
+        await _end(self._session(session_id))
+        del self.sessions[session_id]
+        return CloseSessionResponse()
 
     async def set_session_mode(self, session_id: str, mode_id: str, **kwargs: Any) -> Any:
         session = self._session(session_id)
@@ -168,12 +208,7 @@ class EditorAgent:
 
     async def close(self) -> None:
         for session in self.sessions.values():
-            if session.running is not None and not session.running.done():
-                session.running.cancel()
-                await asyncio.gather(session.running, return_exceptions=True)
-            await session.launched.conversation.close()
-            if session.sender is not None:
-                session.sender.cancel()
+            await _end(session)
 
     # -- sessions --------------------------------------------------------------------------
 
@@ -231,6 +266,26 @@ class EditorAgent:
         runtime = session.launched.conversation.runtime
         current = PLAN_MODE.id if runtime.plan_mode else runtime.policy.mode.value
         return SessionModeState(current_mode_id=current, available_modes=MODES)
+
+
+async def _end(session: EditorSession) -> None:
+    if session.running is not None and not session.running.done():
+        session.running.cancel()
+        await asyncio.gather(session.running, return_exceptions=True)
+    await session.launched.conversation.close()
+    if session.sender is not None:
+        session.sender.cancel()
+
+
+def _restore_mode(launched: Launched) -> None:
+    """The mode the editor chose last time (the stored session's last policy event) is the
+    loaded session's mode again: set quietly, since the switch is already on record."""
+    last = next((e for e in reversed(launched.history) if isinstance(e, PolicyChangedEvent)), None)
+    if last is None:
+        return
+    runtime = launched.conversation.runtime
+    runtime.policy = ConfirmationPolicy(mode=ConfirmationMode(last.mode), threshold=last.threshold)
+    runtime.plan_mode = last.plan
 
 
 def _prompt(blocks: list[Any]) -> tuple[str, Given]:
@@ -294,7 +349,10 @@ async def serve(options: LaunchOptions) -> None:
     reader, writer = await stdio_streams()
     sys.stdout = sys.stderr
     _log_one_line_per_problem()
-    connection = AgentSideConnection(agent, writer, guarded(reader, writer), listening=False)
+    # session/resume, /fork and /close are "unstable" in this schema: served, and advertised
+    connection = AgentSideConnection(
+        agent, writer, guarded(reader, writer), listening=False, use_unstable_protocol=True
+    )
     try:
         await connection.listen()
     finally:

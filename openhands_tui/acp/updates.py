@@ -160,7 +160,9 @@ class UpdateTranslator:
         if event.tool_call_id in self.delegating:
             return []  # the children's own tool calls carry their reports
         status: ToolCallStatus = "completed" if event.outcome == "ok" else "failed"
-        updates.append(update_tool_call(event.tool_call_id, status=status, content=[_text(text)], raw_output=text))
+        updates.append(
+            update_tool_call(event.tool_call_id, status=status, content=[_text(text)], raw_output=_raw(text))
+        )
         return updates
 
     def _child(self, event: Event) -> list[Any]:
@@ -177,7 +179,7 @@ class UpdateTranslator:
         if isinstance(event, DelegationClosedEvent):
             body = strip_controls(event.result or event.reason or event.status)
             status = _DONE.get(event.status, "failed")
-            return [update_tool_call(call, status=status, content=[_text(body)], raw_output=body)]  # type: ignore[arg-type]
+            return [update_tool_call(call, status=status, content=[_text(body)], raw_output=_raw(body))]  # type: ignore[arg-type]
         line = _progress_line(event)
         if line is None:
             return []
@@ -200,6 +202,13 @@ def _progress_line(event: Event) -> str | None:
 def _plan_entry(task: Any) -> Any:
     status = {"todo": "pending", "in_progress": "in_progress", "done": "completed"}.get(task.get("status"), "pending")
     return plan_entry(strip_controls(str(task.get("title", ""))), status=status)  # type: ignore[arg-type]
+
+
+def _raw(text: str) -> dict[str, str]:
+    """A call's raw output, always a JSON object: the current schema takes any value, but
+    clients on the earlier schema (Zed's example client among them) require an object there
+    and drop the whole completion otherwise, leaving the call "pending" forever."""
+    return {"output": text}
 
 
 def _text(text: str) -> Any:

@@ -280,6 +280,20 @@ class SessionStore:
                 continue
         return metas
 
+    def recent(self) -> list[tuple[SessionMeta, float]]:
+        """Every readable session's metadata with when it was last written, newest first (for
+        a list that shows update times, as an editor's session picker does)."""
+        found = []
+        for directory in self._directories():
+            when = _last_write(directory)
+            if when is None:
+                continue
+            try:
+                found.append((read_meta(directory)[0], when))
+            except (OSError, ValueError):  # a damaged session is skipped in lists
+                continue
+        return sorted(found, key=lambda pair: pair[1], reverse=True)
+
     def all_metadata(self) -> list[SessionMeta]:
         """Every readable session's metadata, in no particular order: for a question about all
         of them (which strategies earlier sessions ran), asked at every launch, the stat of each
