@@ -58,8 +58,9 @@ from openhands_tui.acp.updates import UpdateTranslator
 from openhands_tui.launch import Launched, LaunchOptions, launch, log_to_session
 from openhands_tui.sdk.context.attachments import AttachmentRefused, Given, GivenFile
 from openhands_tui.sdk.context.images import ImageData, ImageRefused, checked_image
-from openhands_tui.sdk.errors import OpenHandsTUIError
+from openhands_tui.sdk.errors import OpenHandsTUIError, SettingsError
 from openhands_tui.sdk.facts.event import Event, PolicyChangedEvent, Status
+from openhands_tui.sdk.limits import MAX_INPUT_BYTES, over_the_limit
 from openhands_tui.sdk.run.confirmation import ConfirmationMode, ConfirmationPolicy
 
 logger = logging.getLogger(__name__)
@@ -312,7 +313,12 @@ def _prompt(blocks: list[Any]) -> tuple[str, Given]:
             parts.append(f"(see {block.uri})")
         elif kind == "audio":
             parts.append("(an attached audio clip was left out: this agent reads text and images)")
-    return "\n\n".join(parts), Given(images=images, files=files)
+    text = "\n\n".join(parts)
+    if over_the_limit(text + "".join(f.text for f in files)):  # the bound every door has (sdk/limits.py)
+        raise SettingsError(
+            f"the prompt (with its attached text) is over the {MAX_INPUT_BYTES:,}-byte limit; nothing was sent"
+        )
+    return text, Given(images=images, files=files)
 
 
 def _image(block: Any, number: int) -> ImageData:

@@ -70,3 +70,19 @@ def test_a_message_over_the_limit_is_dropped_unread(serve, workspace: Path) -> N
     answers = [json.loads(line) for line in result.stdout.splitlines()]
     assert [answer["id"] for answer in answers] == [None, 7]  # the huge one was never answered as a request
     assert "over the" in answers[0]["error"]["message"]
+
+
+async def test_a_prompt_over_the_input_limit_is_refused_and_nothing_reaches_the_model(serve, workspace: Path) -> None:
+    from acp import text_block
+
+    from tests.acp.test_acp import Editor, _open
+
+    server = serve([Script(turns=[Turn.finish("never")])])
+    editor = Editor()
+    async with await _open(editor, server, workspace) as (conn, _process):
+        await conn.initialize(protocol_version=1)
+        session = await conn.new_session(cwd=str(workspace), mcp_servers=[])
+        done = await conn.prompt(session_id=session.session_id, prompt=[text_block("x" * 1_000_001)])
+    assert done.stop_reason == "end_turn"
+    assert "over the 1,000,000-byte limit; nothing was sent" in editor.text()
+    assert not server.requests
