@@ -7,6 +7,7 @@ for them (each within its own timeout) only before its next model call. A server
 two agents, or by the session and a microagent, is one connection. A server that fails is
 reported once, naming it, and the run goes on without its tools. Whoever watches the hub (the
 engine, which publishes it as an event) is told each time a server starts, runs, fails or stops.
+Servers that offer resources share one `mcp_resources` tool (`resources.py`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from openhands_tui.mcp.connection import ServerConnection
+from openhands_tui.mcp.resources import MCPResourcesTool
 from openhands_tui.mcp.tool import MCPTool
 from openhands_tui.sdk.facts.event import MCPServerStatus
 from openhands_tui.sdk.mcp_config import MCPServerConfig
@@ -98,6 +100,9 @@ class MCPHub:
                     )
                 continue
             tools += [MCPTool(connection, tool) for tool in connection.tools]
+        readable = [connection for connection in wanted if connection.offers_resources]
+        if readable:  # one tool reads every server's resources (resources.py)
+            tools.append(MCPResourcesTool(readable))
         return tools
 
     def status(self) -> list[MCPServerStatus]:
