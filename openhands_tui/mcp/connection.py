@@ -302,6 +302,14 @@ class ServerConnection:
         only: nothing local is opened from it)."""
         return await self._request(f"read {uri[:200]!r}", lambda s: s.read_resource(uri))
 
+    async def list_prompts(self) -> list[Any]:
+        """The server's prompts (mcp.types.Prompt), a few pages at most."""
+        return await self._request("list prompts", lambda s: _paged(s.list_prompts, "prompts"))
+
+    async def get_prompt(self, name: str, arguments: dict[str, str]) -> Any:
+        """The server's GetPromptResult for prompt `name` with `arguments`."""
+        return await self._request(f"get prompt {name[:100]!r}", lambda s: s.get_prompt(name, arguments))
+
     async def _request(self, what: str, send: Callable[[Any], Any]) -> Any:
         session = self._session
         if session is None or self.state != "running":

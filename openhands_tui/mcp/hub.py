@@ -13,15 +13,17 @@ Servers that offer resources share one `mcp_resources` tool (`resources.py`).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from openhands_tui.mcp.connection import ServerConnection
+from openhands_tui.mcp.for_user import prompt_for_user, read_for_user
 from openhands_tui.mcp.resources import MCPResourcesTool
 from openhands_tui.mcp.tool import MCPTool
 from openhands_tui.sdk.facts.event import MCPServerStatus
 from openhands_tui.sdk.mcp_config import MCPServerConfig
+from openhands_tui.sdk.mcp_port import MCPPromptTurn, MCPRequestFailed
 from openhands_tui.sdk.sandbox import SandboxPolicy
 from openhands_tui.sdk.security.mcp_programs import note_server_programs
 from openhands_tui.sdk.security.trusted import TrustedFiles
@@ -104,6 +106,27 @@ class MCPHub:
         if readable:  # one tool reads every server's resources (resources.py)
             tools.append(MCPResourcesTool(readable))
         return tools
+
+    async def read_resource(self, servers: Mapping[str, MCPServerConfig], server: str, uri: str) -> str:
+        return await read_for_user(await self._running(servers, server), uri)
+
+    async def get_prompt(
+        self, servers: Mapping[str, MCPServerConfig], server: str, prompt: str, words: Sequence[str]
+    ) -> MCPPromptTurn:
+        return await prompt_for_user(await self._running(servers, server), prompt, words)
+
+    async def _running(self, servers: Mapping[str, MCPServerConfig], server: str) -> ServerConnection:
+        """The connection to `server` (started from `servers` if need be), once it runs."""
+        if server in servers:
+            self.start({server: servers[server]})
+        connection = self._connections.get(server)
+        if connection is None:
+            known = ", ".join(sorted(set(servers) | set(self._connections))) or "none"
+            raise MCPRequestFailed(f"no MCP server {server!r} (known: {known})")
+        await connection.wait_ready()
+        if connection.state != "running":
+            raise MCPRequestFailed(f"MCP server {server!r} is not available: {connection.error or connection.state}")
+        return connection
 
     def status(self) -> list[MCPServerStatus]:
         return [

@@ -140,14 +140,14 @@ def _cut(value: Any) -> str:
 
 def contents_text(result: Any) -> str:
     """A ReadResourceResult as text: text contents verbatim, binary ones as a note."""
-    parts: list[str] = []
-    for item in getattr(result, "contents", None) or []:
-        text = getattr(item, "text", None)
-        if text is not None:
-            parts.append(text)
-            continue
-        blob = getattr(item, "blob", "") or ""
-        size = len(blob) * 3 // 4
-        mime = getattr(item, "mime_type", None) or "unknown type"
-        parts.append(f"[binary resource {_cut(item.uri)} ({_cut(mime)}, about {size:,} bytes); not shown]")
-    return "\n".join(parts)
+    return "\n".join(content_text(item) for item in getattr(result, "contents", None) or [])
+
+
+def content_text(item: Any) -> str:
+    """One resource's contents: its text, or a note with its type and size when binary."""
+    text = getattr(item, "text", None)
+    if text is not None:
+        return str(text)
+    size = len(getattr(item, "blob", "") or "") * 3 // 4
+    mime = getattr(item, "mime_type", None) or "unknown type"
+    return f"[binary resource {_cut(item.uri)} ({_cut(mime)}, about {size:,} bytes); not shown]"

@@ -54,10 +54,10 @@ async def test_model_lists_and_reads_a_servers_resources(serve, workspace: Path,
     assert shelf == "books about sand: none yet"
     assert "binary resource library://cover.png (image/png" in cover
     assert "No MCP server 'nowhere'" in unknown
-    assert record.read_text().splitlines() == [
+    assert sorted(record.read_text().splitlines()) == [  # read-only calls run side by side
         "read library://books/dune",
-        "read library://shelf/sand",
         "read library://cover.png",
+        "read library://shelf/sand",
     ]
     actions = [a for a in result.kinds("action") if a.tool_name == "mcp_resources"]
     assert [(a.subject.kind, a.subject.tool) for a in actions][:2] == [
@@ -65,3 +65,39 @@ async def test_model_lists_and_reads_a_servers_resources(serve, workspace: Path,
         ("mcp", "resources/read"),
     ]
     assert {a.risk for a in actions} == {Risk.LOW}
+
+
+def _user_text(request: Any) -> str:
+    users = [m for m in request.messages if m["role"] == "user"]
+    content = users[-1]["content"]
+    return content if isinstance(content, str) else "\n".join(p.get("text", "") for p in content)
+
+
+async def test_at_server_uri_attaches_the_resource_and_an_unknown_server_is_a_note(
+    serve, workspace: Path, tmp_path: Path
+) -> None:
+    record = tmp_path / "record.txt"
+    server = serve([Script(turns=[Turn.finish("done")])])
+    config = {"mcpServers": {"library": library_server(record)}}
+    task = "summarise @library:library://books/dune and @atlas:maps://earth please"
+    result = await run(Agent(llm=llm_for(server), tools=[], mcp_config=config), workspace, task)
+
+    assert result.outcome.status.value == "finished", result.outcome
+    sent = _user_text(server.requests[0])
+    assert '<RESOURCE name="library:library://books/dune">' in sent
+    assert "A beginning is the time for taking the most delicate care." in sent
+    assert "\x1b" not in sent
+    assert "@atlas:maps://earth was not attached: no MCP server 'atlas'" in sent
+    assert record.read_text().splitlines() == ["read library://books/dune"]
+
+
+async def test_slash_server_prompt_runs_the_prompt_as_the_users_turn(serve, workspace: Path, tmp_path: Path) -> None:
+    record = tmp_path / "record.txt"
+    server = serve([Script(turns=[Turn.finish("done")])])
+    config = {"mcpServers": {"library": library_server(record)}}
+    agent = Agent(llm=llm_for(server), tools=[], mcp_config=config)
+    result = await run(agent, workspace, "/library:review Dune chapter=3")
+
+    assert result.outcome.status.value == "finished", result.outcome
+    assert "Please review chapter 3 of Dune and list three strengths." in _user_text(server.requests[0])
+    assert record.read_text().splitlines() == ['prompt review {"book": "Dune", "chapter": "3"}']
