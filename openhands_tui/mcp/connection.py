@@ -84,6 +84,8 @@ class ServerConnection:
         self.tools: list[Any] = []  # mcp.types.Tool
         #: What the server said it offers when it started (mcp.types.ServerCapabilities).
         self.capabilities: Any = None
+        #: Its prompts as listed when it started (mcp.types.Prompt): the `/server:prompt` commands.
+        self.prompts: list[Any] = []
         self._session: Any = None
         self._ready = asyncio.Event()
         self._stop = asyncio.Event()
@@ -173,6 +175,7 @@ class ServerConnection:
                 initialized = await session.initialize()
                 self.capabilities = initialized.capabilities
                 self.tools = await _list_tools(session)
+                self.prompts = await _list_prompts(session, self.capabilities)
                 self._session = session
                 self.state = "running"
                 self._changed(self)
@@ -324,6 +327,16 @@ class ServerConnection:
             raise
         except Exception as exc:
             raise MCPUnavailable(f"MCP server {self.name!r} could not {what}: {describe_error(exc)}") from None
+
+
+async def _list_prompts(session: Any, capabilities: Any) -> list[Any]:
+    """A server's prompts, or none when it offers none or fails to list them (its tools still work)."""
+    if getattr(capabilities, "prompts", None) is None:
+        return []
+    try:
+        return await asyncio.wait_for(_paged(session.list_prompts, "prompts"), TOOL_TIMEOUT)
+    except Exception:
+        return []
 
 
 async def _paged(list_page: Any, field: str, pages: int = 10) -> list[Any]:

@@ -24,9 +24,11 @@ from openhands_tui.mcp.tool import MCPTool
 from openhands_tui.sdk.facts.event import MCPServerStatus
 from openhands_tui.sdk.mcp_config import MCPServerConfig
 from openhands_tui.sdk.mcp_port import MCPPromptTurn, MCPRequestFailed
+from openhands_tui.sdk.run.messages import shorten
 from openhands_tui.sdk.sandbox import SandboxPolicy
 from openhands_tui.sdk.security.mcp_programs import note_server_programs
 from openhands_tui.sdk.security.trusted import TrustedFiles
+from openhands_tui.sdk.terminal_text import one_line
 from openhands_tui.sdk.tool import ToolDefinition
 
 
@@ -136,6 +138,7 @@ class MCPHub:
                 target=connection.config.describe(),
                 tools=[tool.name for tool in connection.tools] if connection.state == "running" else [],
                 error=connection.error,
+                prompts=_prompts(connection) if connection.state == "running" else {},
             )
             for name, connection in list(self._connections.items())
         ]
@@ -144,3 +147,12 @@ class MCPHub:
         connections, self._connections = list(self._connections.values()), {}
         self._warned.clear()
         await asyncio.gather(*(connection.stop() for connection in connections), return_exceptions=True)
+
+
+def _prompts(connection: ServerConnection) -> dict[str, str]:
+    """Its prompts as the app lists them: names that make a command, descriptions on one line."""
+    return {
+        prompt.name: shorten(one_line(prompt.description or prompt.title or ""), 200)
+        for prompt in connection.prompts[:100]
+        if prompt.name and not any(c.isspace() or c == "/" for c in prompt.name) and len(prompt.name) <= 64
+    }

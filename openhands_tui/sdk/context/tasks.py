@@ -49,8 +49,6 @@ class TaskCommand:
 def find_task_command(text: str, microagents: LoadedMicroagents) -> TaskCommand | None:
     """The task microagent `text` invokes, or None when it is an ordinary message (or an MCP
     server's prompt, `/server:prompt`, which `sdk/run/mcp_turn.py` runs)."""
-    if _MCP_PROMPT.match(text.strip()):
-        return None
     match = _COMMAND.match(text.strip())
     if match is None:
         return None
@@ -61,7 +59,7 @@ def find_task_command(text: str, microagents: LoadedMicroagents) -> TaskCommand 
             return TaskCommand(skill, rest)
     if slash_knowledge(command, microagents.skills):
         return None  # `/codereview`: a knowledge trigger, fired by the message itself
-    if Path(f"/{name}").exists():
+    if Path(f"/{name}").exists() or _MCP_PROMPT.match(text.strip()):
         return None
     commands = {c for s in microagents.skills for c in s.commands()}
     available = ", ".join(sorted(commands)) or "none are loaded"

@@ -4,7 +4,8 @@ message starting `/server:prompt args` is that server's prompt, run and sent as 
 Both go through the session's MCP client (the engine's port, `mcp_port.py`), which starts the
 named server of the session if it has not started yet. A resource mention is best effort, like
 an `@file` mention: an unknown server or a failed read is a one-line note, and the message still
-goes. A prompt is what the user asked for exactly, so one that cannot be had (unknown prompt,
+goes. `/server:prompt` is a prompt only when `server` is one of the agent's MCP servers (else
+it is a task microagent's command, such as Gemini CLI's `/git:commit`). A prompt is what the user asked for exactly, so one that cannot be had (unknown prompt,
 missing required arguments, the server down) refuses the message in one line (exit 2).
 A mention is `@name:scheme:...` (`@docs:file:///a.md`, `@library:library://books/dune`): a
 server name, a colon, then a uri with a scheme, so `@user:pass` or `a@b:c` in prose is none.
@@ -64,6 +65,8 @@ async def mcp_turn(text: str, source: MCPToolSource | None, servers: Mapping[str
     """What `text` asks of the MCP servers `servers` (the root agent's), done through `source`;
     `text` unchanged when it asks nothing of them."""
     command = prompt_command(text)
+    if command is not None and command[0] not in servers:
+        command = None  # `/git:commit`: a task microagent's command, not a server's prompt
     mentions = resource_mentions(text)
     if command is None and not mentions:
         return MCPTurn(text)
