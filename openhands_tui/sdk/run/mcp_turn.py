@@ -5,8 +5,9 @@ Both go through the session's MCP client (the engine's port, `mcp_port.py`), whi
 named server of the session if it has not started yet. A resource mention is best effort, like
 an `@file` mention: an unknown server or a failed read is a one-line note, and the message still
 goes. `/server:prompt` is a prompt only when `server` is one of the agent's MCP servers (else
-it is a task microagent's command, such as Gemini CLI's `/git:commit`). A prompt is what the user asked for exactly, so one that cannot be had (unknown prompt,
-missing required arguments, the server down) refuses the message in one line (exit 2).
+it is a task microagent's command, such as Gemini CLI's `/git:commit`). A prompt is what the
+user asked for exactly, so one that cannot be had (unknown prompt, missing required arguments,
+the server down) refuses the message in one line (exit 2).
 A mention is `@name:scheme:...` (`@docs:file:///a.md`, `@library:library://books/dune`): a
 server name, a colon, then a uri with a scheme, so `@user:pass` or `a@b:c` in prose is none.
 """
