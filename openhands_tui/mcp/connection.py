@@ -82,6 +82,10 @@ class ServerConnection:
         self.state: MCPState = "starting"
         self.error = ""
         self.tools: list[Any] = []  # mcp.types.Tool
+        #: What the server said it offers when it started (mcp.types.ServerCapabilities).
+        self.capabilities: Any = None
+        #: Its prompts as listed when it started (mcp.types.Prompt): the `/server:prompt` commands.
+        self.prompts: list[Any] = []
         self._session: Any = None
         self._ready = asyncio.Event()
         self._stop = asyncio.Event()
@@ -168,8 +172,10 @@ class ServerConnection:
             async with contextlib.AsyncExitStack() as stack:
                 read, write = await self._open_transport(stack)
                 session = await stack.enter_async_context(ClientSession(read, write, message_handler=self._on_message))
-                await session.initialize()
+                initialized = await session.initialize()
+                self.capabilities = initialized.capabilities
                 self.tools = await _list_tools(session)
+                self.prompts = await _list_prompts(session, self.capabilities)
                 self._session = session
                 self.state = "running"
                 self._changed(self)
@@ -279,6 +285,73 @@ class ServerConnection:
             if _connection_lost(exc) or (self._task is not None and self._task.done()):
                 self._fail(f"stopped answering: {error}")
             raise MCPUnavailable(f"MCP server {self.name!r}: {error}") from None
+
+    # -- resources (resources.py) ----------------------------------------------------------
+
+    @property
+    def offers_resources(self) -> bool:
+        return self.state == "running" and getattr(self.capabilities, "resources", None) is not None
+
+    async def list_resources(self) -> tuple[list[Any], list[Any]]:
+        """The server's resources and resource templates (a few pages of each at most)."""
+        resources = await self._request("list resources", lambda s: _paged(s.list_resources, "resources"))
+        templates = await self._request(
+            "list resource templates", lambda s: _paged(s.list_resource_templates, "resource_templates")
+        )
+        return resources, templates
+
+    async def read_resource(self, uri: str) -> Any:
+        """Read one resource; returns the SDK's ReadResourceResult (the uri goes to the server
+        only: nothing local is opened from it)."""
+        return await self._request(f"read {uri[:200]!r}", lambda s: s.read_resource(uri))
+
+    async def list_prompts(self) -> list[Any]:
+        """The server's prompts (mcp.types.Prompt), a few pages at most."""
+        return await self._request("list prompts", lambda s: _paged(s.list_prompts, "prompts"))
+
+    async def get_prompt(self, name: str, arguments: dict[str, str]) -> Any:
+        """The server's GetPromptResult for prompt `name` with `arguments`."""
+        return await self._request(f"get prompt {name[:100]!r}", lambda s: s.get_prompt(name, arguments))
+
+    async def _request(self, what: str, send: Callable[[Any], Any]) -> Any:
+        session = self._session
+        if session is None or self.state != "running":
+            raise MCPUnavailable(f"MCP server {self.name!r} is not running ({self.error or self.state})")
+        timeout = self.config.tool_timeout or TOOL_TIMEOUT
+        try:
+            async with asyncio.timeout(timeout):
+                return await send(session)
+        except TimeoutError:
+            raise TimeoutError(f"MCP server {self.name!r} did not {what} within {timeout:g} s") from None
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            raise MCPUnavailable(f"MCP server {self.name!r} could not {what}: {describe_error(exc)}") from None
+
+
+async def _list_prompts(session: Any, capabilities: Any) -> list[Any]:
+    """A server's prompts, or none when it offers none or fails to list them (its tools still work)."""
+    if getattr(capabilities, "prompts", None) is None:
+        return []
+    try:
+        return await asyncio.wait_for(_paged(session.list_prompts, "prompts"), TOOL_TIMEOUT)
+    except Exception:
+        return []
+
+
+async def _paged(list_page: Any, field: str, pages: int = 10) -> list[Any]:
+    from mcp import types
+
+    items: list[Any] = []
+    cursor: str | None = None
+    for _ in range(pages):
+        params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
+        listed = await list_page(params=params)
+        items.extend(getattr(listed, field))
+        cursor = listed.next_cursor
+        if not cursor:
+            break
+    return items
 
 
 def _load_sdk() -> None:

@@ -7,22 +7,28 @@ for them (each within its own timeout) only before its next model call. A server
 two agents, or by the session and a microagent, is one connection. A server that fails is
 reported once, naming it, and the run goes on without its tools. Whoever watches the hub (the
 engine, which publishes it as an event) is told each time a server starts, runs, fails or stops.
+Servers that offer resources share one `mcp_resources` tool (`resources.py`).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from openhands_tui.mcp.connection import ServerConnection
+from openhands_tui.mcp.for_user import prompt_for_user, read_for_user
+from openhands_tui.mcp.resources import MCPResourcesTool
 from openhands_tui.mcp.tool import MCPTool
 from openhands_tui.sdk.facts.event import MCPServerStatus
 from openhands_tui.sdk.mcp_config import MCPServerConfig
+from openhands_tui.sdk.mcp_port import MCPPromptTurn, MCPRequestFailed
+from openhands_tui.sdk.run.messages import shorten
 from openhands_tui.sdk.sandbox import SandboxPolicy
 from openhands_tui.sdk.security.mcp_programs import note_server_programs
 from openhands_tui.sdk.security.trusted import TrustedFiles
+from openhands_tui.sdk.terminal_text import one_line
 from openhands_tui.sdk.tool import ToolDefinition
 
 
@@ -98,7 +104,31 @@ class MCPHub:
                     )
                 continue
             tools += [MCPTool(connection, tool) for tool in connection.tools]
+        readable = [connection for connection in wanted if connection.offers_resources]
+        if readable:  # one tool reads every server's resources (resources.py)
+            tools.append(MCPResourcesTool(readable))
         return tools
+
+    async def read_resource(self, servers: Mapping[str, MCPServerConfig], server: str, uri: str) -> str:
+        return await read_for_user(await self._running(servers, server), uri)
+
+    async def get_prompt(
+        self, servers: Mapping[str, MCPServerConfig], server: str, prompt: str, words: Sequence[str]
+    ) -> MCPPromptTurn:
+        return await prompt_for_user(await self._running(servers, server), prompt, words)
+
+    async def _running(self, servers: Mapping[str, MCPServerConfig], server: str) -> ServerConnection:
+        """The connection to `server` (started from `servers` if need be), once it runs."""
+        if server in servers:
+            self.start({server: servers[server]})
+        connection = self._connections.get(server)
+        if connection is None:
+            known = ", ".join(sorted(set(servers) | set(self._connections))) or "none"
+            raise MCPRequestFailed(f"no MCP server {server!r} (known: {known})")
+        await connection.wait_ready()
+        if connection.state != "running":
+            raise MCPRequestFailed(f"MCP server {server!r} is not available: {connection.error or connection.state}")
+        return connection
 
     def status(self) -> list[MCPServerStatus]:
         return [
@@ -108,6 +138,7 @@ class MCPHub:
                 target=connection.config.describe(),
                 tools=[tool.name for tool in connection.tools] if connection.state == "running" else [],
                 error=connection.error,
+                prompts=_prompts(connection) if connection.state == "running" else {},
             )
             for name, connection in list(self._connections.items())
         ]
@@ -116,3 +147,12 @@ class MCPHub:
         connections, self._connections = list(self._connections.values()), {}
         self._warned.clear()
         await asyncio.gather(*(connection.stop() for connection in connections), return_exceptions=True)
+
+
+def _prompts(connection: ServerConnection) -> dict[str, str]:
+    """Its prompts as the app lists them: names that make a command, descriptions on one line."""
+    return {
+        prompt.name: shorten(one_line(prompt.description or prompt.title or ""), 200)
+        for prompt in connection.prompts[:100]
+        if prompt.name and not any(c.isspace() or c == "/" for c in prompt.name) and len(prompt.name) <= 64
+    }

@@ -13,11 +13,12 @@ whenever the client says a server changed (`MCPToolSource.watch`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from openhands_tui.sdk.errors import ToolResolutionError
+from openhands_tui.sdk.errors import OpenHandsTUIError, ToolResolutionError
 from openhands_tui.sdk.facts.event import MCPServerStatus
 from openhands_tui.sdk.mcp_config import MCPServerConfig
 from openhands_tui.sdk.sandbox import SandboxPolicy
@@ -25,6 +26,18 @@ from openhands_tui.sdk.security.trusted import TrustedFiles
 
 if TYPE_CHECKING:
     from openhands_tui.sdk.tool import ToolDefinition
+
+
+class MCPRequestFailed(OpenHandsTUIError):
+    """A resource or prompt the user asked for could not be had (one line: which, and why)."""
+
+
+@dataclass(frozen=True)
+class MCPPromptTurn:
+    """A server's prompt as the user's turn: its text, and the resources it embeds (name, text)."""
+
+    text: str
+    resources: tuple[tuple[str, str], ...] = ()
 
 
 class MCPToolSource(Protocol):
@@ -50,6 +63,16 @@ class MCPToolSource(Protocol):
         """Call `changed` whenever a server of this session changes (started, running with its
         tools, failed, stopped), on the loop the servers run on; `status()` then says how. Not
         for the servers `aclose` stops: the session is over."""
+
+    async def read_resource(self, servers: Mapping[str, MCPServerConfig], server: str, uri: str) -> str:
+        """The text of `server`'s resource `uri` (capped, escapes stripped; binary as a note), the
+        server started from `servers` if it was not. Raises MCPRequestFailed."""
+
+    async def get_prompt(
+        self, servers: Mapping[str, MCPServerConfig], server: str, prompt: str, words: Sequence[str]
+    ) -> MCPPromptTurn:
+        """`server`'s prompt filled in from `words` (`name=value`, or positional in the declared
+        order). Raises MCPRequestFailed (an unknown prompt, missing required arguments)."""
 
     async def aclose(self) -> None:
         """Stop every server (and its processes); the source may be started again after."""

@@ -157,6 +157,12 @@ class SlashCommands:
                     kind = "task" if info.get("type") == "task" else "skill"
                     described = one_line(str(info.get("description") or "")) or f"{kind} {one_line(str(info['name']))}"
                     commands.append(SlashCommand(command[1:], described))  # one line: a repository's words
+        for server in self.app.mcp_status():  # `/server:prompt`: the engine runs it (sdk/run/mcp_turn.py)
+            for prompt, description in server.prompts.items():
+                name = one_line(f"{server.name}:{prompt}")
+                if name not in taken:
+                    taken.add(name)
+                    commands.append(SlashCommand(name, one_line(description) or f"MCP prompt of {server.name}"))
         return commands
 
     def _task_microagents(self) -> list[dict[str, Any]]:

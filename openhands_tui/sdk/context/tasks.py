@@ -17,6 +17,7 @@ from openhands_tui.sdk.context.loader import LoadedMicroagents
 from openhands_tui.sdk.context.skill import COMMAND_NAME, Skill
 from openhands_tui.sdk.errors import OpenHandsTUIError
 
+_MCP_PROMPT = re.compile(r"/[A-Za-z0-9_-]+:[^\s/]+(\s|$)")
 _COMMAND = re.compile(rf"^/({COMMAND_NAME})(?:\s+(.*))?$", re.DOTALL)
 
 
@@ -46,7 +47,8 @@ class TaskCommand:
 
 
 def find_task_command(text: str, microagents: LoadedMicroagents) -> TaskCommand | None:
-    """The task microagent `text` invokes, or None when it is an ordinary message."""
+    """The task microagent `text` invokes, or None when it is an ordinary message (or an MCP
+    server's prompt, `/server:prompt`, which `sdk/run/mcp_turn.py` runs)."""
     match = _COMMAND.match(text.strip())
     if match is None:
         return None
@@ -57,7 +59,7 @@ def find_task_command(text: str, microagents: LoadedMicroagents) -> TaskCommand 
             return TaskCommand(skill, rest)
     if slash_knowledge(command, microagents.skills):
         return None  # `/codereview`: a knowledge trigger, fired by the message itself
-    if Path(f"/{name}").exists():
+    if Path(f"/{name}").exists() or _MCP_PROMPT.match(text.strip()):
         return None
     commands = {c for s in microagents.skills for c in s.commands()}
     available = ", ".join(sorted(commands)) or "none are loaded"

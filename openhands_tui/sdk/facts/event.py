@@ -267,6 +267,8 @@ class MCPServerStatus(Model):
     target: str
     tools: list[str] = Field(default_factory=list)
     error: str = ""
+    #: Its prompts (`/server:prompt` commands): name -> one-line description.
+    prompts: dict[str, str] = Field(default_factory=dict)
 
 
 class MCPServersEvent(EventBase):

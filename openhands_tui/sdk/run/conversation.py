@@ -38,6 +38,7 @@ from openhands_tui.sdk.run.confirmation import ApproveAll, ConfirmationMode, Con
 from openhands_tui.sdk.run.delegation import ChildRuns
 from openhands_tui.sdk.run.hook_points import fire, hook_input
 from openhands_tui.sdk.run.loop import INTERRUPTED, run_agent
+from openhands_tui.sdk.run.mcp_turn import mcp_turn
 from openhands_tui.sdk.run.midsession import MidSessionCalls
 from openhands_tui.sdk.run.outcome import Finished, RunOutcome, StoppedByHook
 from openhands_tui.sdk.run.plan_mode import approved_task, planning_when_stored
@@ -320,21 +321,25 @@ class Conversation(SDKCalls, MidSessionCalls):
         """Give the root agent `task` as the user, with what it attaches; the outcome if a hook
         blocked it."""
         llm = self.root.agent.llm
+        servers = {**self.root.agent.mcp_servers, **self.runtime.mcp_servers}
+        asked = await mcp_turn(task, self.runtime.mcp, servers)  # `@server:uri`, `/server:prompt`
         attached = attach(
-            task,
+            asked.text,
             self.runtime.workspace,
             self.runtime.attachments,
             given,
             model=llm.model,
             takes_images=llm.takes_images,
         )
+        for part in ("context", "files", "notes"):
+            getattr(attached, part).extend(getattr(asked.attached, part))
         self._title_from(task)
         submitted = await self._prompt_hooks(task)
         if isinstance(submitted, RunOutcome):
             return submitted
-        command = find_task_command(task, self.runtime.microagents)
+        command = find_task_command(task, self.runtime.microagents) if asked.text == task else None
         if command is None:
-            message = self.root.add_user_message(task, context_from_hooks=submitted, attached=attached)
+            message = self.root.add_user_message(asked.text, context_from_hooks=submitted, attached=attached)
         else:
             rendered = command.render(inputs or {})
             message = self.root.add_user_message(
