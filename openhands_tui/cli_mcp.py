@@ -320,6 +320,7 @@ def logout_server(
 
 async def _probe(name: str, config: Any, root: Path) -> tuple[Any, list[dict[str, str]]]:
     from openhands_tui.mcp import MCPHub
+    from openhands_tui.mcp.tool import MCPTool
     from openhands_tui.sdk.security import RuleAnalyzer
     from openhands_tui.sdk.security.trusted import TrustedFiles
 
@@ -329,6 +330,8 @@ async def _probe(name: str, config: Any, root: Path) -> tuple[Any, list[dict[str
         found = await hub.tools({name: config}, lambda _: None)
         rated = []
         for tool in found:
+            if not isinstance(tool, MCPTool):
+                continue  # the session's own reader of servers' resources, not a tool of this server
             subject = tool.subject(tool.action_type())
             risk = RuleAnalyzer(trusted=trusted).assess(subject, root).risk.value
             first = tool.description.strip().splitlines()[0] if tool.description.strip() else ""

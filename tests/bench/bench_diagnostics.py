@@ -43,7 +43,7 @@ async def main(edits: int) -> None:
         assert ("error" in said) == (n % 2 == 0), said
     await diagnostics.aclose()
     load = os.getloadavg()
-    print(f"first edit (server starts): {first_ms:.0f} ms  {'(no errors)' if not first else first}")
+    print(f"first edit (server starts): {first_ms:.0f} ms  {first or '(no errors)'}")
     print(f"edit alone: median {statistics.median(plain):.2f} ms")
     print(f"edit + diagnostics: median {statistics.median(with_answer):.0f} ms, max {max(with_answer):.0f} ms")
     print(f"({edits} edits; load {load[0]:.2f} {load[1]:.2f}; notices: {notices or 'none'})")

@@ -293,7 +293,7 @@ def test_the_app_offers_slash_triggers_and_tasks_as_commands(repo: Path) -> None
 
     loaded = load_microagents(repo)
     event = MicroagentsLoadedEvent(agent_id="root", microagents=[s.info() for s in loaded.skills])
-    app = SimpleNamespace(view=SimpleNamespace(microagents=event))
+    app = SimpleNamespace(view=SimpleNamespace(microagents=event), mcp_status=list)  # no MCP servers
     names = [c.name for c in SlashCommands(app).slash_commands()]  # type: ignore[arg-type]
     assert {"codereview", "babysit-ci", "release_notes", "bump_dependency"} <= set(names)
     assert names.count("codereview") == 1
