@@ -19,13 +19,15 @@ from typing import Annotated, Any
 
 import typer
 
+from openhands_tui.cli_mcp_serve import serve_command
+
 mcp_app = typer.Typer(
     add_completion=False,
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
     no_args_is_help=True,
     context_settings={"help_option_names": ["-h", "--help"]},
-    help="MCP servers whose tools agents get: list, add, remove, get, login, logout.",
+    help="MCP servers whose tools agents get: list, add, remove, get, login, logout; serve: be one.",
 )
 
 Workspace = Annotated[Path | None, typer.Option(metavar="DIR", help="The project (default: the current directory).")]
@@ -294,6 +296,11 @@ def _config(command: str, name: str, root: Path) -> Any:
             f"{command} {name}: no such server (see tui mcp list; one your editor gives: tui mcp add {name} URL)"
         )
     return read_mcp_file(Path(rows[0]["file"]))[0][name]
+
+
+mcp_app.command("serve", help="Serve our agent to another agent over MCP (stdio): run_task, continue_session.")(
+    serve_command
+)
 
 
 @mcp_app.command("login")
