@@ -46,11 +46,13 @@ from acp.schema import (
     SessionMode,
     SessionModeState,
     SessionResumeCapabilities,
+    SetSessionConfigOptionResponse,
     StopReason,
 )
 
 from openhands_tui import __version__
 from openhands_tui.acp.mcp_servers import client_servers
+from openhands_tui.acp.model_choice import choose_model, model_option, stored_model
 from openhands_tui.acp.permissions import EditorConfirmer
 from openhands_tui.acp.plan_approval import PLAN_MODE, approval
 from openhands_tui.acp.session_list import listed
@@ -118,7 +120,9 @@ class EditorAgent:
     async def new_session(self, cwd: str, mcp_servers: Any = None, **kwargs: Any) -> Any:
         session = self._open(replace(self.options, workspace=Path(cwd), resume=None, task=None))
         await self._connect_servers(session, mcp_servers)
-        return NewSessionResponse(session_id=session.launched.log.id, modes=self._modes(session))
+        return NewSessionResponse(
+            session_id=session.launched.log.id, modes=self._modes(session), config_options=self._options(session)
+        )
 
     async def load_session(self, cwd: str, session_id: str, mcp_servers: Any = None, **kwargs: Any) -> Any:
         session = self._open(replace(self.options, workspace=Path(cwd), resume=session_id, task=None))
@@ -127,7 +131,7 @@ class EditorAgent:
             for update in session.translator.updates(event, replay=True):
                 await self.client.session_update(session_id=session.launched.log.id, update=update)
         _restore_mode(session.launched)
-        return LoadSessionResponse(modes=self._modes(session))
+        return LoadSessionResponse(modes=self._modes(session), config_options=self._options(session))
 
     async def list_sessions(self, cwd: str | None = None, cursor: str | None = None, **kwargs: Any) -> Any:
         return listed(self.options.state_dir, cwd, cursor)
@@ -137,7 +141,7 @@ class EditorAgent:
         session = self._open(replace(self.options, workspace=Path(cwd), resume=session_id, task=None))
         await self._connect_servers(session, mcp_servers)
         _restore_mode(session.launched)
-        return ResumeSessionResponse(modes=self._modes(session))
+        return ResumeSessionResponse(modes=self._modes(session), config_options=self._options(session))
 
     async def fork_session(self, cwd: str, session_id: str, mcp_servers: Any = None, **kwargs: Any) -> Any:
         """A new session carrying a copy of the stored one's history (sdk/timeline/fork.py)."""
@@ -145,7 +149,9 @@ class EditorAgent:
         session = self._open(options)
         await self._connect_servers(session, mcp_servers)
         _restore_mode(session.launched)
-        return ForkSessionResponse(session_id=session.launched.log.id, modes=self._modes(session))
+        return ForkSessionResponse(
+            session_id=session.launched.log.id, modes=self._modes(session), config_options=self._options(session)
+        )
 
     async def close_session(self, session_id: str, **kwargs: Any) -> Any:
         """Ends the session's run (and so its delegated agents) and lets its log go."""
@@ -169,6 +175,12 @@ class EditorAgent:
         conversation.set_policy(mode)  # published as an event: the editor hears it
         await session.queue.join()
         return SetSessionModeResponse()
+
+    async def set_config_option(self, config_id: str, session_id: str, value: str | bool, **kwargs: Any) -> Any:
+        """The editor chose a model (the one option: acp/model_choice.py)."""
+        session = self._session(session_id)
+        choose_model(session.launched.conversation, config_id, value)
+        return SetSessionConfigOptionResponse(config_options=self._options(session))
 
     async def prompt(self, session_id: str, prompt: list[Any], **kwargs: Any) -> Any:
         session = self._session(session_id)
@@ -214,6 +226,8 @@ class EditorAgent:
     # -- sessions --------------------------------------------------------------------------
 
     def _open(self, options: LaunchOptions) -> EditorSession:
+        if options.resume:  # the model the editor chose for it last, over the one `tui acp` was started with
+            options = replace(options, model=stored_model(options.state_dir, options.resume) or options.model)
         confirmer = EditorConfirmer(self)
         try:
             launched = launch(options, confirmer=confirmer)
@@ -226,6 +240,10 @@ class EditorAgent:
         log_to_session(launched)
         launched.conversation.bus.subscribe(lambda event: self._forward(session, event))
         session.sender = asyncio.ensure_future(self._send(session_id, session))
+        # the session's `/` commands, told as soon as the editor knows the session (after the answer)
+        session.translator.microagents = [skill.info() for skill in launched.conversation.runtime.microagents.skills]
+        for update in session.translator.commands():
+            asyncio.get_running_loop().call_soon(session.queue.put_nowait, update)
         return session
 
     async def _connect_servers(self, session: EditorSession, mcp_servers: Any) -> None:
@@ -262,6 +280,10 @@ class EditorAgent:
         if session is None:
             raise RequestError.invalid_params({"sessionId": f"no session {session_id!r} in this connection"})
         return session
+
+    def _options(self, session: EditorSession) -> list[Any]:
+        launched = session.launched
+        return [model_option(launched.conversation, launched.workspace, self.options.state_dir)]
 
     def _modes(self, session: EditorSession) -> SessionModeState:
         runtime = session.launched.conversation.runtime

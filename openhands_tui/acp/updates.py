@@ -20,13 +20,15 @@ from acp.helpers import (
     tool_diff_content,
     update_agent_message_text,
     update_agent_thought_text,
+    update_available_commands,
     update_current_mode,
     update_plan,
     update_tool_call,
     update_user_message_text,
 )
-from acp.schema import ToolCallLocation, ToolCallStatus
+from acp.schema import AvailableCommand, ToolCallLocation, ToolCallStatus
 
+from openhands_tui.sdk.context.offered_commands import offered_commands
 from openhands_tui.sdk.facts.event import (
     ActionEvent,
     AgentErrorEvent,
@@ -35,7 +37,10 @@ from openhands_tui.sdk.facts.event import (
     DelegationOpenedEvent,
     Event,
     HookRanEvent,
+    MCPServersEvent,
+    MCPServerStatus,
     MessageEvent,
+    MicroagentsLoadedEvent,
     ObservationEvent,
     PolicyChangedEvent,
     TextDeltaEvent,
@@ -90,6 +95,11 @@ class UpdateTranslator:
     progress: dict[str, list[str]] = field(default_factory=dict)
     streamed: set[str] = field(default_factory=set)
     delegating: set[str] = field(default_factory=set)
+    #: What the session's commands are built from (the latest microagents and MCP servers seen),
+    #: and the names last sent, so the editor is told only when they change.
+    microagents: list[dict[str, Any]] = field(default_factory=list)
+    servers: list[MCPServerStatus] = field(default_factory=list)
+    commands_sent: list[tuple[str, str]] | None = None
 
     def updates(self, event: Event, replay: bool = False) -> list[Any]:
         """The notifications for one event (replaying a stored session: whole messages, no deltas)."""
@@ -109,6 +119,8 @@ class UpdateTranslator:
             return self._observation(event)
         if isinstance(event, AgentErrorEvent) and event.tool_call_id:
             return [update_tool_call(event.tool_call_id, status="failed", content=[_text(event.error)])]
+        if isinstance(event, MicroagentsLoadedEvent | MCPServersEvent):
+            return self.commands(event)
         if isinstance(event, PolicyChangedEvent):
             return [update_current_mode("plan" if event.plan else event.mode)]
         if isinstance(event, DelegationOpenedEvent | DelegationClosedEvent):
@@ -117,6 +129,19 @@ class UpdateTranslator:
             line = critic_line(event) if isinstance(event, CriticResultEvent) else hook_line(event)
             return [update_agent_thought_text(strip_controls(line) + "\n")]  # what decided, said in passing
         return []
+
+    def commands(self, event: MicroagentsLoadedEvent | MCPServersEvent | None = None) -> list[Any]:
+        """The session's `/` commands as `available_commands_update`, when they changed (the
+        same list the app offers: sdk/context/offered_commands.py)."""
+        if isinstance(event, MicroagentsLoadedEvent):
+            self.microagents = list(event.microagents)
+        elif isinstance(event, MCPServersEvent):
+            self.servers = list(event.servers)
+        offered = [(c.name, c.description) for c in offered_commands(self.microagents, self.servers)]
+        if offered == self.commands_sent:
+            return []
+        self.commands_sent = offered
+        return [update_available_commands([AvailableCommand(name=name, description=text) for name, text in offered])]
 
     def _message(self, event: MessageEvent, replay: bool) -> list[Any]:
         text = strip_controls(event.content)

@@ -11,9 +11,9 @@ from typing import Any, Protocol
 from textual.app import SystemCommand
 from textual.screen import Screen
 
+from openhands_tui.sdk.context.offered_commands import commands_of, offered_commands
 from openhands_tui.sdk.facts.event import MCPServerStatus
 from openhands_tui.sdk.run.confirmation import ConfirmationMode
-from openhands_tui.sdk.terminal_text import one_line
 from openhands_tui.tui.session_control import SessionControl
 from openhands_tui.tui.state import SessionView
 from openhands_tui.tui.widgets.prompt import LiveCommands, SlashCommand
@@ -148,21 +148,11 @@ class SlashCommands:
         (`/codereview`). The engine's own list (each microagent's `commands`), never a second
         one; a name ours already take is ours, as `run` decides."""
         commands = list(BUILTIN)
-        taken = {c.name for c in commands}
         loaded = self.app.view.microagents
-        for info in loaded.microagents if loaded is not None else []:
-            for command in _commands_of(info):
-                if command[1:] not in taken:
-                    taken.add(command[1:])
-                    kind = "task" if info.get("type") == "task" else "skill"
-                    described = one_line(str(info.get("description") or "")) or f"{kind} {one_line(str(info['name']))}"
-                    commands.append(SlashCommand(command[1:], described))  # one line: a repository's words
-        for server in self.app.mcp_status():  # `/server:prompt`: the engine runs it (sdk/run/mcp_turn.py)
-            for prompt, description in server.prompts.items():
-                name = one_line(f"{server.name}:{prompt}")
-                if name not in taken:
-                    taken.add(name)
-                    commands.append(SlashCommand(name, one_line(description) or f"MCP prompt of {server.name}"))
+        offered = offered_commands(
+            loaded.microagents if loaded is not None else [], self.app.mcp_status(), {c.name for c in commands}
+        )
+        commands += [SlashCommand(command.name, command.description) for command in offered]
         return commands
 
     def _task_microagents(self) -> list[dict[str, Any]]:
@@ -191,7 +181,7 @@ class SlashCommands:
         (Gemini CLI's `/git:commit` is task `git/commit`; a command may name its task differently)."""
         command = f"/{name}".lower()
         for info in self._task_microagents():
-            if info["name"] == name or command in (c.lower() for c in _commands_of(info)):
+            if info["name"] == name or command in (c.lower() for c in commands_of(info)):
                 return info
         return None
 
@@ -356,16 +346,6 @@ class SlashCommands:
             ),
             SystemCommand("Help", "Keys and commands", lambda: self.run("/help")),
         ]
-
-
-def _commands_of(info: dict[str, Any]) -> list[str]:
-    """A loaded microagent's `/name` commands; a session stored before they were reported gives
-    its slash triggers, which were all there was."""
-    if "commands" in info:
-        return [str(c) for c in info["commands"] or []]
-    if info.get("type") not in ("task", "knowledge"):
-        return []
-    return [str(t) for t in info.get("triggers") or [] if str(t).startswith("/")]
 
 
 def _bind(function: Any, argument: str) -> Any:
