@@ -170,14 +170,14 @@ class MessageBuilder:
         elif isinstance(event, ActionEvent):
             self._add_tool_call(event)
         elif isinstance(event, ObservationEvent):
-            self._add_tool_result(event.tool_call_id, event.content)
+            self._add_tool_result(event.tool_call_id, event.content, event.images)
         elif isinstance(event, AgentErrorEvent) and event.tool_call_id:
             self._add_tool_result(event.tool_call_id, event.error)
         elif isinstance(event, ResultsTruncatedEvent):
             for position in event.positions:
                 if 0 <= position < len(self.messages) and self.messages[position]["role"] == "tool":
                     message = dict(self.messages[position])
-                    message["content"] = shorten(message.get("content") or "", event.keep_chars)
+                    message["content"] = _shortened(message.get("content"), event.keep_chars)
                     self.messages[position] = message
         elif isinstance(event, CondensationEvent):
             self.messages[event.head : event.tail] = [{"role": "user", "content": condensed_block(event)}]
@@ -202,5 +202,25 @@ class MessageBuilder:
             }
         )
 
-    def _add_tool_result(self, tool_call_id: str, content: str) -> None:
-        self.messages.append({"role": "tool", "tool_call_id": tool_call_id, "content": content})
+    def _add_tool_result(self, tool_call_id: str, content: str, images: list[AttachedImage] | None = None) -> None:
+        """A tool's result; its images (a screenshot an MCP server returned) follow its text
+        as `image_url` parts, read from the session's store (a note for one that is gone)."""
+        if not images:
+            self.messages.append({"role": "tool", "tool_call_id": tool_call_id, "content": content})
+            return
+        parts = [text_part(content)]
+        for image in images:
+            data = self.images(image) if self.images is not None else None
+            parts.append(
+                image_part(image.media_type, data) if data is not None else text_part(missing_image_note(image))
+            )
+        self.messages.append({"role": "tool", "tool_call_id": tool_call_id, "content": parts})
+
+
+def _shortened(content: Any, keep: int) -> Any:
+    """A tool result cut to `keep` characters: its text (its images are kept as they are)."""
+    if isinstance(content, list):
+        return [
+            text_part(shorten(part.get("text") or "", keep)) if part.get("type") == "text" else part for part in content
+        ]
+    return shorten(content or "", keep)
