@@ -132,7 +132,7 @@ async def test_sampling_refused_by_the_user_never_reaches_the_model(serve, works
             Script(turns=[Turn(tool_calls=[_call("caps__summarize", text="x")]), Turn.finish("ok")]),
         ]
     )
-    confirmer = ScriptedConfirmer(answers=[Decision(approved=False, reason="no")])
+    confirmer = ScriptedConfirmer(answers=[Decision(approved=True), Decision(approved=False, reason="no")])
     await run(Agent(llm=llm_for(server), tools=[], mcp_config=_config()), workspace, "sum", confirmer=confirmer)
     assert len(server.requests) == 2
     assert "did not approve" in _tool_message(server.requests[1])["content"]
