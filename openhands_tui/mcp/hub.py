@@ -23,9 +23,9 @@ from openhands_tui.mcp.resources import MCPResourcesTool
 from openhands_tui.mcp.tool import MCPTool
 from openhands_tui.sdk.facts.event import MCPServerStatus
 from openhands_tui.sdk.mcp_config import MCPServerConfig
+from openhands_tui.sdk.mcp_host import MCPHost
 from openhands_tui.sdk.mcp_port import MCPPromptTurn, MCPRequestFailed
 from openhands_tui.sdk.run.messages import shorten
-from openhands_tui.sdk.mcp_host import MCPHost
 from openhands_tui.sdk.sandbox import SandboxPolicy
 from openhands_tui.sdk.security.mcp_programs import note_server_programs
 from openhands_tui.sdk.security.trusted import TrustedFiles

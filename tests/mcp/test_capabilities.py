@@ -38,6 +38,14 @@ def _image_parts(message: dict[str, Any]) -> list[dict[str, Any]]:
     return [part for part in content if part.get("type") == "image_url"] if isinstance(content, list) else []
 
 
+def _images_after_results(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The image parts of the message that follows the first run of tool results (a user's)."""
+    first = next(i for i, m in enumerate(messages) if m["role"] == "tool")
+    following = next(m for m in messages[first:] if m["role"] != "tool")
+    assert following["role"] == "user", following
+    return _image_parts(following)
+
+
 async def test_an_image_result_reaches_the_model_as_an_image_part_and_again_on_resume(
     serve, workspace: Path, tmp_path: Path
 ) -> None:
@@ -50,10 +58,11 @@ async def test_an_image_result_reaches_the_model_as_an_image_part_and_again_on_r
 
     assert result.outcome.status.value == "finished", result.outcome
     sent = _tool_message(server.requests[1])
-    images = _image_parts(sent)
+    assert isinstance(sent["content"], str) and "here is the picture" in sent["content"]
+    assert "shown after the tool results" in sent["content"]
+    images = _images_after_results(server.requests[1].messages)
     assert len(images) == 1
     assert images[0]["image_url"]["url"] == "data:image/png;base64," + base64.b64encode(tiny_png()).decode()
-    assert "here is the picture" in sent["content"][0]["text"]
     observation = next(e for e in result.kinds("observation") if e.tool_name == "caps__picture")
     assert [image.media_type for image in observation.images] == ["image/png"]
     stored = store.open("s").load().events
@@ -66,7 +75,7 @@ async def test_an_image_result_reaches_the_model_as_an_image_part_and_again_on_r
     rebuilt = MessageBuilder("root", result.conversation.runtime.attachments.read)
     for event in stored:
         rebuilt.add(event)
-    assert _image_parts(_tool_message(type("R", (), {"messages": rebuilt.messages})())) == images
+    assert _images_after_results(rebuilt.messages) == images
 
 
 async def test_a_model_without_vision_reads_a_note_and_a_fake_image_is_refused(serve, workspace: Path) -> None:
@@ -155,3 +164,14 @@ async def test_progress_of_a_call_becomes_events_on_that_call(serve, workspace: 
     progress = result.kinds("tool_progress")
     assert [p.line() for p in progress] == ["33% step 1 of 3", "67% step 2 of 3", "100% step 3 of 3"]
     assert {p.tool_call_id for p in progress} == {action.tool_call_id}
+
+
+async def test_images_follow_all_the_results_of_one_response(serve, workspace: Path) -> None:
+    calls = [_call("caps__picture"), _call("caps__where")]
+    server = serve([Script(turns=[Turn(tool_calls=calls), Turn.finish("ok")])])
+    agent = Agent(llm=llm_for(server, model="openai/gpt-4o-mini"), tools=[], mcp_config=_config())
+    await run(agent, workspace, "pictures")
+
+    roles = [m["role"] for m in server.requests[1].messages]
+    assert roles[-4:] == ["assistant", "tool", "tool", "user"]
+    assert len(_image_parts(server.requests[1].messages[-1])) == 1

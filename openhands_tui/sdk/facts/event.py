@@ -19,7 +19,7 @@ from openhands_tui.sdk.facts.event_base import new_id as new_id  # re-exported: 
 from openhands_tui.sdk.facts.event_base import use_deterministic_ids as use_deterministic_ids
 from openhands_tui.sdk.facts.event_base import use_random_ids as use_random_ids
 from openhands_tui.sdk.facts.job_event import JobEvent as JobEvent  # re-exported: every event is here
-from openhands_tui.sdk.facts.progress_event import ToolProgressEvent
+from openhands_tui.sdk.facts.progress_event import ToolProgressEvent as ToolProgressEvent  # re-exported
 from openhands_tui.sdk.facts.risk import Risk  # events carry it; most code imports it from here
 from openhands_tui.sdk.facts.session_event import (
     CheckpointEvent,

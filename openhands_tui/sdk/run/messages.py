@@ -117,6 +117,10 @@ def shorten(text: str, keep: int) -> str:
     return f"{text[:head]}\n{note}\n{text[-tail:]}"
 
 
+#: The text before the images tools returned (they follow the results that name them).
+TOOL_IMAGES_HEADER = "The images returned by the tool calls above, in order:"
+
+
 def user_content(event: MessageEvent) -> str:
     return "\n\n".join([event.content, *event.context]) if event.context else event.content
 
@@ -149,6 +153,8 @@ class MessageBuilder:
         #: The assistant message of the response being built: its later tool calls (recorded
         #: after earlier ones ran) join it, ahead of the results already added after it.
         self._assistant: dict[str, Any] | None = None
+        #: Where the user message carrying the current response's tool images is (None: none yet).
+        self._images_message: int | None = None
 
     def add(self, event: Event) -> None:
         if event.agent_id != self.agent_id:
@@ -177,7 +183,7 @@ class MessageBuilder:
             for position in event.positions:
                 if 0 <= position < len(self.messages) and self.messages[position]["role"] == "tool":
                     message = dict(self.messages[position])
-                    message["content"] = _shortened(message.get("content"), event.keep_chars)
+                    message["content"] = shorten(message.get("content") or "", event.keep_chars)
                     self.messages[position] = message
         elif isinstance(event, CondensationEvent):
             self.messages[event.head : event.tail] = [{"role": "user", "content": condensed_block(event)}]
@@ -203,24 +209,25 @@ class MessageBuilder:
         )
 
     def _add_tool_result(self, tool_call_id: str, content: str, images: list[AttachedImage] | None = None) -> None:
-        """A tool's result; its images (a screenshot an MCP server returned) follow its text
-        as `image_url` parts, read from the session's store (a note for one that is gone)."""
+        """A tool's result as text; its images (a screenshot an MCP server returned) go in a user
+        message after the response's results, because providers take images only from users
+        (OpenAI's tool messages are text, and litellm drops image parts there). All the results
+        of one response stay together: a result recorded after the images goes in ahead of them."""
+        result = {"role": "tool", "tool_call_id": tool_call_id, "content": content}
+        carrier = self._images_message if self._images_message == len(self.messages) - 1 else None
+        if carrier is None:
+            self.messages.append(result)
+        else:
+            self.messages.insert(carrier, result)
+            self._images_message = carrier + 1
         if not images:
-            self.messages.append({"role": "tool", "tool_call_id": tool_call_id, "content": content})
             return
-        parts = [text_part(content)]
+        if self._images_message != len(self.messages) - 1:
+            self.messages.append({"role": "user", "content": [text_part(TOOL_IMAGES_HEADER)]})
+            self._images_message = len(self.messages) - 1
+        parts = self.messages[-1]["content"]
         for image in images:
             data = self.images(image) if self.images is not None else None
             parts.append(
                 image_part(image.media_type, data) if data is not None else text_part(missing_image_note(image))
             )
-        self.messages.append({"role": "tool", "tool_call_id": tool_call_id, "content": parts})
-
-
-def _shortened(content: Any, keep: int) -> Any:
-    """A tool result cut to `keep` characters: its text (its images are kept as they are)."""
-    if isinstance(content, list):
-        return [
-            text_part(shorten(part.get("text") or "", keep)) if part.get("type") == "text" else part for part in content
-        ]
-    return shorten(content or "", keep)

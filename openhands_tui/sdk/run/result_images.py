@@ -1,6 +1,6 @@
 """Images in a tool's result (an MCP server's screenshot, an SDK-style tool's `ImageContent`):
-checked, capped and stored like a user's `--image`, then sent to the model after the result's
-text, when the model takes images.
+checked, capped and stored like a user's `--image`, then sent to the model in a user message after
+the response's tool results (providers take images only from users), when the model takes images.
 
 A tool is as untrusted as a command, so its images get the checks a user's do and more: the
 format is read from the bytes (a "PNG" that is a shell script is refused, whatever the tool
@@ -59,7 +59,9 @@ def keep_images(observation: Observation, store: AttachmentStore, takes_images: 
         named = ImageData(f"{name}.{EXTENSIONS[image.media_type]}", image.media_type, image.data)
         attached = store.put(named)
         kept.append(attached)
-        notes.append(f"[{attached.name} ({size_text(attached.size)}) returned by the tool; attached after this text]")
+        notes.append(
+            f"[{attached.name} ({size_text(attached.size)}) returned by the tool; shown after the tool results]"
+        )
     text = "\n".join(part for part in (observation.text, *notes) if part)
     return observation.model_copy(update={"text": text, "images": kept})
 

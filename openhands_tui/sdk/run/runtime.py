@@ -18,7 +18,6 @@ from openhands_tui.sdk.mcp_config import MCPServerConfig
 from openhands_tui.sdk.mcp_port import MCPToolSource
 from openhands_tui.sdk.run.bus import EventBus
 from openhands_tui.sdk.run.confirmation import ApproveAll, ConfirmationPolicy, Confirmer
-from openhands_tui.sdk.run.mcp_host import SessionMCPHost
 from openhands_tui.sdk.run.outcome import LimitReached
 from openhands_tui.sdk.sandbox import EditorWrites, SandboxPolicy
 from openhands_tui.sdk.security import RiskAnalyzer
@@ -118,7 +117,6 @@ class Runtime:
         self.bus.subscribe(self.tree.apply)
         if self.mcp is not None:  # how its servers are doing reaches front ends as events, like every fact
             self.mcp.watch(self._publish_mcp_servers)
-            self.mcp.serve(SessionMCPHost(self))  # what servers ask of the session: progress, the user, the model
 
     def _publish_mcp_servers(self) -> None:
         if self.mcp is not None:
