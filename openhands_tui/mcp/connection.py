@@ -29,11 +29,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from openhands_tui.mcp.callbacks import RunningCall, ServerCallbacks
 from openhands_tui.sdk.facts.event import MCPState
 from openhands_tui.sdk.mcp_config import STARTUP_TIMEOUT, TOOL_TIMEOUT, MCPServerConfig
+from openhands_tui.sdk.mcp_host import MCPHost
 from openhands_tui.sdk.sandbox import SandboxPolicy
 from openhands_tui.sdk.security.trusted import TrustedFiles
 from openhands_tui.sdk.terminal_text import strip_controls
+from openhands_tui.sdk.tool.definition import CURRENT_AGENT_ID, CURRENT_TOOL_CALL_ID
 
 # The SDK logs a server's malformed output with a traceback; it must never reach the terminal
 # through logging's last-resort handler (the session's log file still gets it, via the root).
@@ -67,8 +70,11 @@ class ServerConnection:
         sandbox: SandboxPolicy | None = None,
         trusted: TrustedFiles | None = None,
         changed: Callable[[ServerConnection], None] = lambda connection: None,
+        host: Callable[[], MCPHost | None] = lambda: None,
     ) -> None:
         self.name = name
+        #: What the server may ask of the session (roots, the user, the model, progress).
+        self.callbacks = ServerCallbacks(name, config.sampling, host)
         #: Told whenever `state` changes (on the loop the server runs on).
         self._changed = changed
         self.config = config
@@ -171,7 +177,9 @@ class ServerConnection:
 
             async with contextlib.AsyncExitStack() as stack:
                 read, write = await self._open_transport(stack)
-                session = await stack.enter_async_context(ClientSession(read, write, message_handler=self._on_message))
+                session = await stack.enter_async_context(
+                    ClientSession(read, write, message_handler=self._on_message, **self.callbacks.session_arguments())
+                )
                 initialized = await session.initialize()
                 self.capabilities = initialized.capabilities
                 self.tools = await _list_tools(session)
@@ -273,9 +281,11 @@ class ServerConnection:
         if session is None or self.state != "running":
             raise MCPUnavailable(f"MCP server {self.name!r} is not running ({self.error or self.state})")
         timeout = self.config.tool_timeout or TOOL_TIMEOUT
+        running = RunningCall(CURRENT_AGENT_ID.get(), CURRENT_TOOL_CALL_ID.get(), tool)
+        self.callbacks.running.append(running)
         try:
             async with asyncio.timeout(timeout):
-                return await session.call_tool(tool, arguments)
+                return await session.call_tool(tool, arguments, progress_callback=self.callbacks.progress_for(running))
         except TimeoutError:
             raise TimeoutError(f"MCP server {self.name!r} did not answer {tool!r} within {timeout:g} s") from None
         except asyncio.CancelledError:
@@ -285,6 +295,8 @@ class ServerConnection:
             if _connection_lost(exc) or (self._task is not None and self._task.done()):
                 self._fail(f"stopped answering: {error}")
             raise MCPUnavailable(f"MCP server {self.name!r}: {error}") from None
+        finally:
+            self.callbacks.running.remove(running)
 
     # -- resources (resources.py) ----------------------------------------------------------
 

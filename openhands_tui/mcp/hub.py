@@ -23,6 +23,7 @@ from openhands_tui.mcp.resources import MCPResourcesTool
 from openhands_tui.mcp.tool import MCPTool
 from openhands_tui.sdk.facts.event import MCPServerStatus
 from openhands_tui.sdk.mcp_config import MCPServerConfig
+from openhands_tui.sdk.mcp_host import MCPHost
 from openhands_tui.sdk.mcp_port import MCPPromptTurn, MCPRequestFailed
 from openhands_tui.sdk.run.messages import shorten
 from openhands_tui.sdk.sandbox import SandboxPolicy
@@ -53,9 +54,14 @@ class MCPHub:
         self._connections: dict[str, ServerConnection] = {}
         self._warned: set[str] = set()
         self._watchers: list[Callable[[], None]] = []
+        #: The session's side of what servers ask (None until a session attaches it).
+        self._host: MCPHost | None = None
 
     def watch(self, changed: Callable[[], None]) -> None:
         self._watchers.append(changed)
+
+    def serve(self, host: MCPHost) -> None:
+        self._host = host
 
     def _changed(self, connection: ServerConnection | None = None) -> None:
         """Tell the watchers; not about a server `aclose` took away (its session is over: a
@@ -73,7 +79,7 @@ class MCPHub:
             if config.command is not None:  # what it runs from the workspace: not the agent's to change
                 note_server_programs(config, self.workspace, self.trusted)
             connection = ServerConnection(
-                name, config, self.workspace, self.sandbox, self.trusted, changed=self._changed
+                name, config, self.workspace, self.sandbox, self.trusted, changed=self._changed, host=lambda: self._host
             )
             connection.interactive = self.interactive
             self._connections[name] = connection

@@ -3,9 +3,11 @@
 Its subject is an `MCPCall` carrying the server's annotations, so the analyzer rates it
 (`readOnlyHint` LOW, `destructiveHint` HIGH, else MEDIUM), rules can name it
 (`mcp = "server/tool"`), confirmations show server, tool and arguments, and read-only calls
-of one response run side by side. The server's answer is text the model reads: images and
-audio become a note, a server error is an error result, and everything is stripped of escape
-sequences and capped like terminal output, because a server is as untrusted as a command.
+of one response run side by side. The server's answer is text the model reads, and its images,
+which the engine checks, caps and stores before a model that takes images sees them after the
+text (`sdk/run/result_images.py`); audio becomes a note. A server error is an error result, and
+every text is stripped of escape sequences and capped like terminal output, because a server
+is as untrusted as a command.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from pydantic import ConfigDict
 
 from openhands_tui.mcp.connection import MCPUnavailable, ServerConnection
 from openhands_tui.sdk.facts.subject import MCPAnnotations, MCPCall
+from openhands_tui.sdk.llm.message import ImageContent, TextContent
 from openhands_tui.sdk.mcp_config import tool_name_part
 from openhands_tui.sdk.run.messages import shorten
 from openhands_tui.sdk.terminal_text import safe_for_terminal
@@ -82,21 +85,43 @@ class MCPTool(ToolDefinition[MCPArguments]):
         except (MCPUnavailable, TimeoutError) as exc:
             return Observation(text=f"{exc}. Its tools cannot be used now; continue without them.", is_error=True)
         text = shorten(safe_for_terminal(result_text(result)), MAX_RESULT_CHARS)
-        return Observation(text=text or "(the tool returned nothing)", is_error=bool(result.is_error))
+        images = result_images(result)
+        if not text and not images:
+            text = "(the tool returned nothing)"
+        content: list[TextContent | ImageContent] = [TextContent(text=text)]
+        if images:
+            content.append(ImageContent(image_urls=images))
+        return Observation(text=text, content=content, is_error=bool(result.is_error))
 
 
 def _arguments(action: MCPArguments) -> dict[str, Any]:
     return dict(action.model_extra or {})
 
 
+#: Images one result may hand the engine (it keeps fewer: `MAX_RESULT_IMAGES`).
+MAX_IMAGES_TAKEN = 8
+
+
+def result_images(result: Any) -> list[str]:
+    """A CallToolResult's images as `data:` URLs, as the server declared them (the engine reads
+    the real format from the bytes; a wrong or missing declaration is refused there)."""
+    images: list[str] = []
+    for item in result.content or []:
+        if getattr(item, "type", "") == "image" and len(images) < MAX_IMAGES_TAKEN:
+            mime = "".join(c for c in str(item.mime_type or "") if c.isalnum() or c in "/.+-")[:60]
+            images.append(f"data:{mime};base64,{item.data}")
+    return images
+
+
 def result_text(result: Any) -> str:
-    """A CallToolResult as text: text parts verbatim, everything else as a short note."""
+    """A CallToolResult as text: text parts verbatim, audio and resources as a short note
+    (images travel apart: `result_images`)."""
     parts: list[str] = []
     for item in result.content or []:
         kind = getattr(item, "type", "")
         if kind == "text":
             parts.append(item.text)
-        elif kind in ("image", "audio"):
+        elif kind == "audio":
             size = len(item.data) * 3 // 4
             parts.append(f"[{kind} ({item.mime_type}, about {size:,} bytes) returned by the tool; not shown]")
         elif kind == "resource":

@@ -115,6 +115,9 @@ class MCPServerConfig(Model):
     disabled: bool = False
     #: The wall a stdio server runs inside (see MCPSandbox).
     sandbox: MCPSandbox = Field(default_factory=MCPSandbox)
+    #: Its requests for an answer from our model (`sampling/createMessage`): "ask" the user
+    #: first (refused where no one can be asked, as headless), "allow" without asking, "refuse".
+    sampling: Literal["ask", "allow", "refuse"] = "ask"
 
     @model_validator(mode="after")
     def _one_transport(self) -> MCPServerConfig:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from openhands_tui.sdk.errors import OpenHandsTUIError, ToolResolutionError
 from openhands_tui.sdk.facts.event import MCPServerStatus
 from openhands_tui.sdk.mcp_config import MCPServerConfig
+from openhands_tui.sdk.mcp_host import MCPHost
 from openhands_tui.sdk.sandbox import SandboxPolicy
 from openhands_tui.sdk.security.trusted import TrustedFiles
 
@@ -73,6 +74,10 @@ class MCPToolSource(Protocol):
     ) -> MCPPromptTurn:
         """`server`'s prompt filled in from `words` (`name=value`, or positional in the declared
         order). Raises MCPRequestFailed (an unknown prompt, missing required arguments)."""
+
+    def serve(self, host: MCPHost) -> None:
+        """What the servers ask of the session (progress, roots, the user, the model) goes to
+        `host` from now on; before, they are told the client cannot."""
 
     async def aclose(self) -> None:
         """Stop every server (and its processes); the source may be started again after."""

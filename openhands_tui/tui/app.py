@@ -26,11 +26,12 @@ from textual.widgets import Footer, OptionList, Static
 
 from openhands_tui.sdk.errors import OpenHandsTUIError
 from openhands_tui.sdk.facts.event import Event, MCPServerStatus, MicroagentsLoadedEvent
+from openhands_tui.sdk.mcp_host import ElicitationAnswer
 from openhands_tui.sdk.run.confirmation import ConfirmationMode
 from openhands_tui.sdk.run.outcome import INTERRUPTED
 from openhands_tui.sdk.run.plan_mode import approved_task, revision_task
 from openhands_tui.sdk.terminal_text import one_line, strip_controls
-from openhands_tui.tui.bridge import ConfirmationNeeded, EventsReady, RunDone
+from openhands_tui.tui.bridge import ConfirmationNeeded, ElicitationNeeded, EventsReady, RunDone
 from openhands_tui.tui.commands import SlashCommands
 from openhands_tui.tui.config import AppConfig, ContextWindowKnown, welcome_text
 from openhands_tui.tui.file_picker import FileIndex
@@ -379,6 +380,17 @@ class OpenHandsApp(TimelineHost):
         self.call_for_attention(
             "Approval needed", f"{request.chain[-1] if request.chain else 'agent'}: {request.summary}"
         )
+
+    def on_elicitation_needed(self, message: ElicitationNeeded) -> None:
+        """An MCP server's form: shown over everything, answered (or declined, or cancelled) once."""
+        from openhands_tui.tui.screens.elicit import ElicitScreen
+
+        def answered(answer: ElicitationAnswer | None) -> None:
+            if not message.answer.done():
+                message.answer.set_result(answer or ElicitationAnswer(action="cancel"))
+
+        self.push_screen(ElicitScreen(message.request), answered)
+        self.call_for_attention("Question from an MCP server", f"{message.request.server}: {message.request.message}")
 
     def call_for_attention(self, title: str, body: str) -> None:
         """Ring the bell and/or ask for a desktop notification, as configured (tui/attention.py);

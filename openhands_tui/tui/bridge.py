@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from textual.message import Message
 
 from openhands_tui.sdk.facts.event import Event
+from openhands_tui.sdk.mcp_host import ElicitationAnswer, ElicitationRequest
 from openhands_tui.sdk.run.confirmation import ConfirmationMode, ConfirmationRequest, Decision
 
 if TYPE_CHECKING:
@@ -35,6 +36,15 @@ class EventsReady(Message):
 
 class ConfirmationNeeded(Message):
     def __init__(self, request: ConfirmationRequest, answer: concurrent.futures.Future[Decision]) -> None:
+        super().__init__()
+        self.request = request
+        self.answer = answer
+
+
+class ElicitationNeeded(Message):
+    """An MCP server asks the user to fill in a form; the answer goes back through `answer`."""
+
+    def __init__(self, request: ElicitationRequest, answer: concurrent.futures.Future[ElicitationAnswer]) -> None:
         super().__init__()
         self.request = request
         self.answer = answer
@@ -61,6 +71,13 @@ class TUIConfirmer:
     async def confirm(self, request: ConfirmationRequest) -> Decision:
         answer: concurrent.futures.Future[Decision] = concurrent.futures.Future()
         self.bridge.post(ConfirmationNeeded(request, answer))
+        return await asyncio.wrap_future(answer)
+
+    async def elicit(self, request: ElicitationRequest) -> ElicitationAnswer:
+        """An MCP server's form, put in front of the user (this makes the confirmer an
+        `Elicitor`: servers are not told the user declined without asking them)."""
+        answer: concurrent.futures.Future[ElicitationAnswer] = concurrent.futures.Future()
+        self.bridge.post(ElicitationNeeded(request, answer))
         return await asyncio.wrap_future(answer)
 
 

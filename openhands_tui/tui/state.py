@@ -39,6 +39,7 @@ from openhands_tui.sdk.facts.event import (
     StatusEvent,
     SystemPromptEvent,
     TextDeltaEvent,
+    ToolProgressEvent,
 )
 from openhands_tui.sdk.facts.subject import Delegation, Finish
 from openhands_tui.sdk.facts.tree import DelegationTree
@@ -251,6 +252,15 @@ class SessionView:
             entry.touch()
         elif (event.agent_id, event.tool_call_id) in self._finishing and event.outcome == "ok":
             self._add(Entry("assistant", event.agent_id, event.content, {"final": True}))
+        return {event.agent_id}
+
+    def _progress(self, event: ToolProgressEvent) -> set[str]:
+        """How far a running call has got (its server said): on the call's line until it ends."""
+        entry = self._tools.get((event.agent_id, event.tool_call_id))
+        if entry is None or "observation" in entry.data:
+            return set()
+        entry.data["progress"] = event.line()
+        entry.touch()
         return {event.agent_id}
 
     def _error(self, event: AgentErrorEvent) -> set[str]:
@@ -475,6 +485,7 @@ _HANDLERS: dict[type, Any] = {
     MCPServersEvent: SessionView._mcp_servers,
     HookRanEvent: SessionView._hook,
     JobEvent: SessionView._job,
+    ToolProgressEvent: SessionView._progress,
     CriticResultEvent: SessionView._critic,
     CheckpointEvent: SessionView._checkpoint,
     RewindEvent: SessionView._rewound,

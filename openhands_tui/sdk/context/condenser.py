@@ -242,7 +242,7 @@ def truncation_plan(
     if over <= 0:
         return None
     sizes = sorted(
-        ((len(m.get("content") or ""), i) for i, m in enumerate(messages) if m["role"] == "tool"), reverse=True
+        ((len(text_of(m.get("content"))), i) for i, m in enumerate(messages) if m["role"] == "tool"), reverse=True
     )
     chosen: list[int] = []
     for size, index in sizes:

@@ -19,6 +19,7 @@ from openhands_tui.sdk.facts.event_base import new_id as new_id  # re-exported: 
 from openhands_tui.sdk.facts.event_base import use_deterministic_ids as use_deterministic_ids
 from openhands_tui.sdk.facts.event_base import use_random_ids as use_random_ids
 from openhands_tui.sdk.facts.job_event import JobEvent as JobEvent  # re-exported: every event is here
+from openhands_tui.sdk.facts.progress_event import ToolProgressEvent as ToolProgressEvent  # re-exported
 from openhands_tui.sdk.facts.risk import Risk  # events carry it; most code imports it from here
 from openhands_tui.sdk.facts.session_event import (
     CheckpointEvent,
@@ -130,6 +131,9 @@ class ObservationEvent(EventBase):
     content: str
     outcome: Literal["ok", "error", "rejected", "interrupted"] = "ok"
     data: dict[str, Any] = Field(default_factory=dict)
+    images: list[AttachedImage] = Field(
+        default_factory=list, description="Images of the result the model is sent after the text, by stored hash."
+    )
 
     def to_llm_message(self) -> Message:
         from openhands_tui.sdk.llm.message import Message
@@ -379,6 +383,7 @@ Event = Annotated[
     | MicroagentsLoadedEvent
     | MicroagentTriggeredEvent
     | MCPServersEvent
+    | ToolProgressEvent
     | CondensationEvent
     | ResultsTruncatedEvent
     | HookRanEvent

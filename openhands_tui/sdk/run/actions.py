@@ -49,10 +49,11 @@ from openhands_tui.sdk.run.call_arguments import excerpt, parse_arguments
 from openhands_tui.sdk.run.escalation import execute
 from openhands_tui.sdk.run.hook_points import fire, hook_input, tool_view, updated_call
 from openhands_tui.sdk.run.messages import shorten
+from openhands_tui.sdk.run.result_images import keep_images, result_images
 from openhands_tui.sdk.run.runtime import Runtime
 from openhands_tui.sdk.security.analyzer import Assessment
 from openhands_tui.sdk.tool import Action, Observation, RiskyAction, ToolDefinition
-from openhands_tui.sdk.tool.definition import CURRENT_TOOL_CALL_ID
+from openhands_tui.sdk.tool.definition import CURRENT_AGENT_ID, CURRENT_TOOL_CALL_ID
 
 INTERRUPTED_TEXT = (
     "This action was interrupted before it finished (the session stopped) and was not run "
@@ -354,8 +355,12 @@ async def _execute(actor: Actor, runtime: Runtime, prepared: PreparedCall) -> Ob
     event, tool, action = prepared.event, prepared.tool, prepared.action
     assert event is not None and tool is not None and action is not None
     CURRENT_TOOL_CALL_ID.set(event.tool_call_id)
+    CURRENT_AGENT_ID.set(actor.agent_id)
     try:
-        return await execute(actor, runtime, tool, action, event)
+        observation = await execute(actor, runtime, tool, action, event)
+        if not result_images(observation):
+            return observation
+        return keep_images(observation, runtime.attachments, _takes_images(actor), event.tool_name)
     except (asyncio.CancelledError, StorageError):
         raise  # an interrupt, or a session that cannot be written: the run stops (run/loop.py)
     except Exception as exc:  # a tool bug is the model's problem to route around, not a crash
@@ -386,7 +391,14 @@ def _observe(actor: Actor, action: ActionEvent, observation: Observation, outcom
         content=shorten(observation.text, MAX_RESULT_CHARS),
         outcome=outcome,
         data=observation.data(),
+        images=observation.images,
     )
+
+
+def _takes_images(actor: Actor) -> bool | None:
+    """Whether the acting agent's model takes images (None: unknown, they are sent)."""
+    llm = getattr(getattr(actor, "agent", None), "llm", None)
+    return llm.takes_images() if llm is not None else None
 
 
 # -- resume ---------------------------------------------------------------------------------

@@ -38,6 +38,7 @@ from openhands_tui.sdk.run.confirmation import ApproveAll, ConfirmationMode, Con
 from openhands_tui.sdk.run.delegation import ChildRuns
 from openhands_tui.sdk.run.hook_points import fire, hook_input
 from openhands_tui.sdk.run.loop import INTERRUPTED, run_agent
+from openhands_tui.sdk.run.mcp_host import SessionMCPHost
 from openhands_tui.sdk.run.mcp_turn import mcp_turn
 from openhands_tui.sdk.run.midsession import MidSessionCalls
 from openhands_tui.sdk.run.outcome import Finished, RunOutcome, StoppedByHook
@@ -172,6 +173,8 @@ class Conversation(SDKCalls, MidSessionCalls):
             checkpoints=Checkpoints(parts.checkpoints, self.bus.publish) if parts.checkpoints is not None else None,
             attachments=AttachmentStore(parts.log.directory / FOLDER if parts.log is not None else None),
         )
+        if self.runtime.mcp is not None:  # what servers ask of the session: progress, the user, the model
+            self.runtime.mcp.serve(SessionMCPHost(self.runtime))
         self._hooks = parts.hooks or LoadedHooks()
         for source in self._hooks.sources:
             self.runtime.hooks.add(source)

@@ -117,6 +117,10 @@ def shorten(text: str, keep: int) -> str:
     return f"{text[:head]}\n{note}\n{text[-tail:]}"
 
 
+#: The text before the images tools returned (they follow the results that name them).
+TOOL_IMAGES_HEADER = "The images returned by the tool calls above, in order:"
+
+
 def user_content(event: MessageEvent) -> str:
     return "\n\n".join([event.content, *event.context]) if event.context else event.content
 
@@ -149,6 +153,8 @@ class MessageBuilder:
         #: The assistant message of the response being built: its later tool calls (recorded
         #: after earlier ones ran) join it, ahead of the results already added after it.
         self._assistant: dict[str, Any] | None = None
+        #: Where the user message carrying the current response's tool images is (None: none yet).
+        self._images_message: int | None = None
 
     def add(self, event: Event) -> None:
         if event.agent_id != self.agent_id:
@@ -170,7 +176,7 @@ class MessageBuilder:
         elif isinstance(event, ActionEvent):
             self._add_tool_call(event)
         elif isinstance(event, ObservationEvent):
-            self._add_tool_result(event.tool_call_id, event.content)
+            self._add_tool_result(event.tool_call_id, event.content, event.images)
         elif isinstance(event, AgentErrorEvent) and event.tool_call_id:
             self._add_tool_result(event.tool_call_id, event.error)
         elif isinstance(event, ResultsTruncatedEvent):
@@ -202,5 +208,26 @@ class MessageBuilder:
             }
         )
 
-    def _add_tool_result(self, tool_call_id: str, content: str) -> None:
-        self.messages.append({"role": "tool", "tool_call_id": tool_call_id, "content": content})
+    def _add_tool_result(self, tool_call_id: str, content: str, images: list[AttachedImage] | None = None) -> None:
+        """A tool's result as text; its images (a screenshot an MCP server returned) go in a user
+        message after the response's results, because providers take images only from users
+        (OpenAI's tool messages are text, and litellm drops image parts there). All the results
+        of one response stay together: a result recorded after the images goes in ahead of them."""
+        result = {"role": "tool", "tool_call_id": tool_call_id, "content": content}
+        carrier = self._images_message if self._images_message == len(self.messages) - 1 else None
+        if carrier is None:
+            self.messages.append(result)
+        else:
+            self.messages.insert(carrier, result)
+            self._images_message = carrier + 1
+        if not images:
+            return
+        if self._images_message != len(self.messages) - 1:
+            self.messages.append({"role": "user", "content": [text_part(TOOL_IMAGES_HEADER)]})
+            self._images_message = len(self.messages) - 1
+        parts = self.messages[-1]["content"]
+        for image in images:
+            data = self.images(image) if self.images is not None else None
+            parts.append(
+                image_part(image.media_type, data) if data is not None else text_part(missing_image_note(image))
+            )

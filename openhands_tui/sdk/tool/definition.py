@@ -23,6 +23,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from openhands_tui.sdk.facts.attachment import AttachedImage
 from openhands_tui.sdk.facts.event import Risk
 from openhands_tui.sdk.facts.subject import OtherSubject, Subject
 from openhands_tui.sdk.llm.message import ImageContent, TextContent, content_text
@@ -64,6 +65,9 @@ class Observation(Model):
     #: offer the user to run it again with what it lacked (`ToolDefinition.run_granted`).
     sandbox_denial: SandboxDenial | None = None
     content: str | list[TextContent | ImageContent] = Field(default="", exclude=True, repr=False)
+    #: Images of the result kept for the model (set by the engine from `content`'s images, once
+    #: stored in the session's attachments: `sdk/run/result_images.py`).
+    images: list[AttachedImage] = Field(default_factory=list, exclude=True, repr=False)
 
     @model_validator(mode="after")
     def _settle_text(self) -> Observation:
@@ -86,7 +90,7 @@ class Observation(Model):
 
     def data(self) -> dict[str, Any]:
         """Structured details for the event log (everything except the text itself)."""
-        return self.model_dump(exclude={"text", "is_error", "content"}, mode="json")
+        return self.model_dump(exclude={"text", "is_error", "content", "images"}, mode="json")
 
 
 class ToolAnnotations(StrictModel):
@@ -116,6 +120,9 @@ class ToolExecutor(ABC, Generic[ActionT, ObservationT]):
 
 #: The id of the tool call being run, for tools that report it (e.g. delegation events).
 CURRENT_TOOL_CALL_ID: ContextVar[str] = ContextVar("current_tool_call_id", default="")
+#: The agent whose tool is running (set with CURRENT_TOOL_CALL_ID): who an MCP server's
+#: progress, questions and model requests during the call belong to.
+CURRENT_AGENT_ID: ContextVar[str] = ContextVar("current_agent_id", default="root")
 
 _SDK_INIT = {"name", "description", "action_type", "observation_type", "executor", "annotations", "meta"}
 

@@ -159,6 +159,7 @@ class ToolEntry(FoldEntry):
                 self.entry.data.get("observation"),
                 self.entry.data.get("error"),
                 self.entry.data.get("decision"),
+                self.entry.data.get("progress"),
             )
         )
 
@@ -167,14 +168,18 @@ class ToolEntry(FoldEntry):
 
 
 def _tool_title(
-    action: ActionEvent, observation: ObservationEvent | None, error: str | None, decision: str | None
+    action: ActionEvent,
+    observation: ObservationEvent | None,
+    error: str | None,
+    decision: str | None,
+    progress: str | None = None,
 ) -> str:
     risk = f" [{action.risk}]" if action.risk and action.risk != "LOW" else ""
     if error is not None:
         state = "✗ invalid call"
     elif observation is None:
         state = {"waiting for you": "? waiting for you", "not answered": "■ not answered"}.get(
-            decision or "", "⟳ running"
+            decision or "", f"⟳ {progress}" if progress else "⟳ running"
         )
     elif observation.outcome == "rejected":
         state = f"⊘ {decision or 'rejected'}"
