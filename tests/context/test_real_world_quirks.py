@@ -299,6 +299,8 @@ def test_copilot_path_instructions_and_claude_memory_files(workspace: Path) -> N
     write(instructions / "kotlin.instructions.md", '---\napplyTo: "**/*.test.kt,**/*.spec.kt"\n---\nUse Kotest.\n')
     write(instructions / "docs.instructions.md", '---\ndescription: Docs style\napplyTo: "docs/**"\n---\nShort.\n')
     write(instructions / "notes.md", "not an instructions file\n")
+    write(instructions / "react.instructions.md", "# React component conventions\nHooks only.\n")
+    write(instructions / "api.instructions.md", "---\ndescription: REST API design\n---\nUse nouns.\n")
     write(workspace / ".claude/CLAUDE.md", "Memory: prefer uv.\n")
     write(workspace / "CLAUDE.local.md", "Local: my sandbox URL is http://localhost:3000.\n")
     loaded = load(workspace)
@@ -309,6 +311,10 @@ def test_copilot_path_instructions_and_claude_memory_files(workspace: Path) -> N
     assert "- copilot:kotlin: (for files matching **/*.test.kt, **/*.spec.kt)" in block
     assert "- copilot:docs: Docs style (for files matching docs/**)" in block
     assert "Use Kotest." not in block and "Short." not in block and "not an instructions" not in block
+    # without applyTo: offered by what it says it is, never always on (VS Code applies it when attached)
+    assert "- copilot:react: React component conventions" in block
+    assert "- copilot:api: REST API design" in block
+    assert "Hooks only." not in block and "Use nouns." not in block
 
 
 def test_skill_folders_shared_by_symlink_load_once_without_noise(workspace: Path) -> None:

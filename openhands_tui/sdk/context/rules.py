@@ -51,7 +51,10 @@ def cursor_rules(root: Path, origin: str, warnings: list[str]) -> list[Skill]:
 
 def copilot_instructions(root: Path, origin: str, warnings: list[str]) -> list[Skill]:
     """GitHub Copilot's path-specific instructions (`.github/instructions/*.instructions.md`):
-    `applyTo: "**"` is always on, other patterns are listed for the files they name."""
+    `applyTo: "**"` is always on, other patterns are listed for the files they name, and a file
+    without `applyTo` is offered (listed with its description, else its first line), not always
+    on: VS Code applies such a file only when it is attached, and one real repository's set was
+    ~22K tokens that every request would otherwise carry."""
     directory = root / COPILOT_INSTRUCTIONS_DIR
     skills = []
     for path in rule_files(directory, root, (".instructions.md",), warnings):
@@ -123,13 +126,16 @@ def _rule(
     metadata: dict[str, Any] = (parse_header(header)[0] or {}) if header is not None else {}
     globs = _globs(metadata.get(globs_key))
     trigger = str(metadata.get("trigger", "")).strip().lower()
-    always = _true(metadata.get("alwaysApply", metadata.get("always_apply"))) or header is None
+    copilot = globs_key == "applyTo"
+    always = _true(metadata.get("alwaysApply", metadata.get("always_apply"))) or (header is None and not copilot)
     always = always or trigger == "always_on" or (always_without_globs and not globs)
     if trigger == "manual":
         metadata, globs = {}, []  # named in a message, whatever else it says
-    if always or (globs_key == "applyTo" and set(globs) & {"**", "**/*", "*"}):
+    if always or (copilot and set(globs) & {"**", "**/*", "*"}):
         return loaded  # always on, as an instruction file (no frontmatter: the tool applies it too)
     description = _text(metadata.get("description"))
+    if copilot and not globs and not description:  # VS Code applies it only when attached: offered
+        description = _heading(loaded.content) or f"GitHub Copilot instructions {path.name}"
     update: dict[str, Any] = {"type": "knowledge", "triggers": [], "agent_skill": True}
     if globs:
         description = f"{description} (for files matching {', '.join(globs)})".strip()
@@ -138,6 +144,15 @@ def _rule(
     else:  # a manual rule: it applies when a message names it
         update.update(agent_skill=False, triggers=[f"@{path.name.split('.')[0]}", name])
     return Skill.model_validate({**loaded.model_dump(exclude={"trigger"}), **update})
+
+
+def _heading(content: str) -> str:
+    """A file's first line of words (its title, `#` marks off), one line, at most 120 characters."""
+    for line in content.splitlines():
+        words = " ".join(line.strip().lstrip("#").split())
+        if words:
+            return words[:120]
+    return ""
 
 
 def loaded_text(path: Path) -> str:
