@@ -37,6 +37,7 @@ from pathlib import Path
 from pydantic import Field
 
 from openhands_tui.sdk.context.agent_context import always_on_parts
+from openhands_tui.sdk.context.command_owners import clashes
 from openhands_tui.sdk.context.commands import project_commands, user_commands
 from openhands_tui.sdk.context.files import (
     MAX_CONTENT_CHARS,
@@ -211,6 +212,7 @@ def load_microagents(
     if include_builtin:
         for skill in load_directory(BUNDLED_DIR, "builtin", result.warnings, skills_dir=False):
             collector.offer(skill)
+    result.warnings += clashes(result.skills)  # `/deploy` from two plugins: said, not silently one
     budget_warning = check_budget(result.skills, budget)
     if budget_warning:
         result.warnings.append(budget_warning)

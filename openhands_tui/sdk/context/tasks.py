@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from openhands_tui.sdk.context.arguments import PLAIN
+from openhands_tui.sdk.context.command_owners import command_owners
 from openhands_tui.sdk.context.loader import LoadedMicroagents
 from openhands_tui.sdk.context.skill import COMMAND_NAME, Skill
 from openhands_tui.sdk.errors import OpenHandsTUIError
@@ -54,9 +55,9 @@ def find_task_command(text: str, microagents: LoadedMicroagents) -> TaskCommand 
         return None
     name, rest = match.group(1), match.group(2) or ""
     command = f"/{name}".lower()
-    for skill in microagents.tasks():
-        if skill.name == name or command in (c.lower() for c in skill.commands()):
-            return TaskCommand(skill, rest)
+    owners = command_owners(name, microagents.tasks())  # one named so first: sdk/context/command_owners.py
+    if owners:
+        return TaskCommand(owners[0], rest)
     if slash_knowledge(command, microagents.skills):
         return None  # `/codereview`: a knowledge trigger, fired by the message itself
     if Path(f"/{name}").exists() or _MCP_PROMPT.match(text.strip()):

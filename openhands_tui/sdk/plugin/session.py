@@ -1,7 +1,7 @@
 """The plugins one session uses: its strategy plugin (if `--strategy` named a folder) and every
 installed plugin that is switched on — and what each brings to the session: skills and
-commands, agents, hooks, MCP servers. Two plugins of one name, or two that both define a bare
-`/command`, are said once; nothing wins silently."""
+commands, agents, hooks, MCP servers. Two plugins of one name are said once; two that both
+define a bare `/command` are said by the microagent loader (sdk/context/command_owners.py)."""
 
 from __future__ import annotations
 
@@ -80,19 +80,4 @@ def session_plugins(strategy_plugin: PluginFolder | None = None, workspace: Path
             chosen.warnings.append(f"plugin {folder.name} from {entry.path}: a plugin of that name is already used")
             continue
         chosen.folders.append(folder)
-    _say_shared_commands(chosen)
     return chosen
-
-
-def _say_shared_commands(chosen: SessionPlugins) -> None:
-    """`/deploy` defined by two plugins runs the first's: said, with the names that pick one."""
-    owners: dict[str, list[str]] = {}
-    for folder in chosen.folders:
-        for file in sorted((folder.root / "commands").glob("*.md")):
-            owners.setdefault(file.stem, []).append(folder.name)
-    for command, plugins in owners.items():
-        if len(plugins) > 1:
-            each = ", ".join(f"/{plugin}:{command}" for plugin in plugins)
-            chosen.warnings.append(
-                f"plugins {', '.join(plugins)} all define /{command}: it runs {plugins[0]}'s; use {each}"
-            )
