@@ -62,7 +62,7 @@ def strategy_names(options: ServeOptions) -> dict[str, str]:
 
 def build_server(options: ServeOptions) -> MCPServer:
     names = strategy_names(options)
-    default = options.launch.strategy or "solo"
+    default = next(iter(options.strategies), "solo")  # the first named at start, by its name
     server: MCPServer = MCPServer(
         "openhands-tui",
         version=__version__,
@@ -82,8 +82,9 @@ def build_server(options: ServeOptions) -> MCPServer:
         annotations=annotations,
     )
     async def run_task(task: str, ctx: Context[Any, Any], strategy: str = "") -> dict[str, Any]:
-        spec = _chosen(names, strategy, default)
-        return await _run(replace(options.launch, strategy=spec, task=None), task, ctx)
+        name = strategy.strip() or default
+        answer = await _run(replace(options.launch, strategy=_chosen(names, name), task=None), task, ctx)
+        return {**answer, "strategy": name}
 
     @server.tool(
         description="Continue a session run_task started (its session_id) with a new message.",
@@ -96,8 +97,8 @@ def build_server(options: ServeOptions) -> MCPServer:
     return server
 
 
-def _chosen(names: dict[str, str], strategy: str, default: str) -> str | None:
-    name = strategy.strip() or default
+def _chosen(names: dict[str, str], name: str) -> str | None:
+    """The spec of strategy `name`, if it is offered (None: the built-in solo)."""
     if name not in names:
         raise ToolError(f"strategy: {name[:80]!r} is not offered here (have: {', '.join(names)})")
     spec = names[name]

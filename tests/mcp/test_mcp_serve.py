@@ -110,6 +110,17 @@ async def test_without_elicitation_nothing_risky_runs_unasked(serve, workspace: 
     assert "cannot ask its user" in _tool_result(model, 1)
 
 
+async def test_the_first_strategy_named_at_start_is_the_default(serve, workspace: Path) -> None:
+    model = serve([Script(turns=[Turn.finish("done")])])
+    async with _client(model, workspace, "--strategy", "careful=solo") as client:
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+        assert "careful" in (tools["run_task"].description or "") and "(default careful)" in (
+            tools["run_task"].description or ""
+        )
+        answer = _answer(await client.call_tool("run_task", {"task": "hello"}))
+    assert answer["strategy"] == "careful" and answer["status"] == "finished"
+
+
 async def test_a_client_picks_only_an_offered_strategy_never_a_file(serve, workspace: Path) -> None:
     (workspace / "evil.py").write_text("raise SystemExit('ran')\n")
     model = serve([Script(turns=[Turn.finish("done")])])
