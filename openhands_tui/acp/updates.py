@@ -28,7 +28,7 @@ from acp.helpers import (
 )
 from acp.schema import AvailableCommand, ToolCallLocation, ToolCallStatus
 
-from openhands_tui.sdk.context.offered_commands import offered_commands
+from openhands_tui.sdk.facts.offered_commands import offered_commands
 from openhands_tui.sdk.facts.event import (
     ActionEvent,
     AgentErrorEvent,
@@ -132,7 +132,7 @@ class UpdateTranslator:
 
     def commands(self, event: MicroagentsLoadedEvent | MCPServersEvent | None = None) -> list[Any]:
         """The session's `/` commands as `available_commands_update`, when they changed (the
-        same list the app offers: sdk/context/offered_commands.py)."""
+        same list the app offers: sdk/facts/offered_commands.py)."""
         if isinstance(event, MicroagentsLoadedEvent):
             self.microagents = list(event.microagents)
         elif isinstance(event, MCPServersEvent):

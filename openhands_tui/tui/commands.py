@@ -11,7 +11,7 @@ from typing import Any, Protocol
 from textual.app import SystemCommand
 from textual.screen import Screen
 
-from openhands_tui.sdk.context.offered_commands import commands_of, offered_commands
+from openhands_tui.sdk.facts.offered_commands import commands_of, offered_commands
 from openhands_tui.sdk.facts.event import MCPServerStatus
 from openhands_tui.sdk.run.confirmation import ConfirmationMode
 from openhands_tui.tui.session_control import SessionControl
