@@ -25,6 +25,7 @@ from openhands_tui.sdk.facts.event import (
     ActionEvent,
     AgentErrorEvent,
     CheckpointEvent,
+    ChildChangesEvent,
     CondensationEvent,
     ConfirmationResolvedEvent,
     CriticResultEvent,
@@ -153,7 +154,7 @@ class TranscriptPrinter:
             return None if event.outcome == "ran" and not event.said else f"{who}  {_shown(hook_line(event))}"
         if isinstance(event, CriticResultEvent):
             return f"{who}  {_shown(critic_line(event))}"
-        if isinstance(event, JobEvent):
+        if isinstance(event, JobEvent | ChildChangesEvent):
             return f"{who}  {_shown(event.line())}"
         if isinstance(event, ResultsTruncatedEvent):
             return f"{who}  ⇊ shortened {len(event.positions)} tool result(s) to fit the context window"

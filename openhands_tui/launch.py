@@ -30,6 +30,7 @@ from openhands_tui.sdk.llm.client import LLM
 from openhands_tui.sdk.mcp_config import microagent_servers, session_servers
 from openhands_tui.sdk.plugin import PluginError, read_plugin, session_plugins
 from openhands_tui.sdk.plugin.installed import installed_plugins
+from openhands_tui.sdk.run.child_workspace import sweep_copies
 from openhands_tui.sdk.run.confirmation import ConfirmationPolicy, Confirmer
 from openhands_tui.sdk.run.conversation import Conversation, ConversationParts
 from openhands_tui.sdk.run.runtime import Limits
@@ -210,6 +211,7 @@ def _launch(
     options: LaunchOptions, confirmer: Confirmer, subscribers: list[Any] | None, opened: list[SessionLog]
 ) -> Launched:
     store = SessionStore(options.state_dir)
+    sweep_copies(store.root.parent)  # children's working copies a crashed tui left (sdk/timeline/child_copy.py)
     #: The files this session trusts outside the sandbox (its strategy and what that imports,
     #: what instruction files import...): found here, handed to the conversation's runtime.
     trusted = TrustedFiles()

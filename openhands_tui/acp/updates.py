@@ -28,7 +28,6 @@ from acp.helpers import (
 )
 from acp.schema import AvailableCommand, ToolCallLocation, ToolCallStatus
 
-from openhands_tui.sdk.facts.offered_commands import offered_commands
 from openhands_tui.sdk.facts.event import (
     ActionEvent,
     AgentErrorEvent,
@@ -45,6 +44,7 @@ from openhands_tui.sdk.facts.event import (
     PolicyChangedEvent,
     TextDeltaEvent,
 )
+from openhands_tui.sdk.facts.offered_commands import offered_commands
 from openhands_tui.sdk.facts.subject import (
     Delegation,
     FileChange,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -70,6 +70,12 @@ class Agent(StrictModel):
         default=False,
         description="Held to plan mode: it only reads (file views, commands in a read-only sandbox), and so "
         "do the agents it delegates to. Enforced by the engine, whatever its tools.",
+    )
+
+    isolation: Literal["shared", "worktree"] = Field(
+        default="shared",
+        description="As a delegated child: 'worktree' works in its own copy of the workspace, its changes "
+        "merged back when it ends (conflicts reported, never lost); 'shared' works in the workspace itself.",
     )
 
     mcp_config: dict[str, Any] = Field(

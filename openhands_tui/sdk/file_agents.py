@@ -57,6 +57,7 @@ class FileAgentPlan:
             agent_context=AgentContext(system_message_suffix=spec.instructions or None),
             max_iterations=spec.max_iterations,
             mcp_tools=None if spec.grants is None and not spec.mcp else list(spec.mcp),
+            isolation="worktree" if spec.isolation == "worktree" else "shared",
         )
 
     def target(self) -> DelegateTarget:

@@ -11,8 +11,8 @@ from typing import Any, Protocol
 from textual.app import SystemCommand
 from textual.screen import Screen
 
-from openhands_tui.sdk.facts.offered_commands import commands_of, offered_commands
 from openhands_tui.sdk.facts.event import MCPServerStatus
+from openhands_tui.sdk.facts.offered_commands import commands_of, offered_commands
 from openhands_tui.sdk.run.confirmation import ConfirmationMode
 from openhands_tui.tui.session_control import SessionControl
 from openhands_tui.tui.state import SessionView

@@ -15,6 +15,7 @@ from openhands_tui.sdk.facts.event import (
     ActionEvent,
     AgentErrorEvent,
     CheckpointEvent,
+    ChildChangesEvent,
     CondensationEvent,
     ConfirmationRequestEvent,
     ConfirmationResolvedEvent,
@@ -402,6 +403,15 @@ class SessionView:
         )
         return {event.agent_id}
 
+    def _child_changes(self, event: ChildChangesEvent) -> set[str]:
+        """What a child that worked in its own copy brought back: a line in its parent's
+        transcript (a warning when something conflicted), and in its own."""
+        level: Literal["info", "warning"] = "warning" if event.conflicts or event.problem else "info"
+        shown = {event.agent_id, event.parent_agent_id or "root"}
+        for agent_id in shown:
+            self._add(Entry("notice", agent_id, event.line(), {"child_changes": event}, level=level))
+        return shown
+
     def _job(self, event: JobEvent) -> set[str]:
         """A background job started or ended: a line in its agent's transcript, the jobs count."""
         self.jobs[(event.agent_id, event.job_id)] = event
@@ -485,6 +495,7 @@ _HANDLERS: dict[type, Any] = {
     MCPServersEvent: SessionView._mcp_servers,
     HookRanEvent: SessionView._hook,
     JobEvent: SessionView._job,
+    ChildChangesEvent: SessionView._child_changes,
     ToolProgressEvent: SessionView._progress,
     CriticResultEvent: SessionView._critic,
     CheckpointEvent: SessionView._checkpoint,

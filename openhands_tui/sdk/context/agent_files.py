@@ -73,6 +73,8 @@ class FileAgent(Model):
     model: str | None = None
     temperature: float | None = None
     max_iterations: int | None = None
+    #: `isolation: worktree` in its frontmatter: it works in its own copy of the workspace.
+    isolation: str = "shared"
     #: Offered to agents that delegate (opencode's `mode: primary` is for --agent only).
     delegable: bool = True
     problems: list[str] = Field(default_factory=list)
@@ -230,8 +232,20 @@ def read_agent_file(
         temperature=_number(metadata.get("temperature"), float, "temperature", problems),
         max_iterations=_number(next((metadata[k] for k in _TURNS if k in metadata), None), int, "max turns", problems),
         delegable=delegable,
+        isolation=_isolation(metadata.get("isolation"), problems),
         problems=problems,
     )
+
+
+def _isolation(value: Any, problems: list[str]) -> str:
+    """`worktree`: its own working copy; anything else but nothing is one problem line."""
+    if value is None:
+        return "shared"
+    text = _text(value).lower()
+    if text in ("worktree", "shared"):
+        return text
+    problems.append(f"`isolation: {text[:40]}` is not known (use worktree): it works in the workspace")
+    return "shared"
 
 
 def read_tools(fmt: AgentFormat, metadata: dict[str, Any], problems: list[str]) -> tuple[list[str] | None, list[str]]:

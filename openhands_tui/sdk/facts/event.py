@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import Field, TypeAdapter
 
 from openhands_tui.sdk.facts.attachment import AttachedFile, AttachedImage
+from openhands_tui.sdk.facts.child_changes_event import ChildChangesEvent as ChildChangesEvent  # re-exported
 from openhands_tui.sdk.facts.event_base import EventBase, Status
 from openhands_tui.sdk.facts.event_base import new_id as new_id  # re-exported: events' home, for callers
 from openhands_tui.sdk.facts.event_base import use_deterministic_ids as use_deterministic_ids
@@ -384,6 +385,7 @@ Event = Annotated[
     | MicroagentTriggeredEvent
     | MCPServersEvent
     | ToolProgressEvent
+    | ChildChangesEvent
     | CondensationEvent
     | ResultsTruncatedEvent
     | HookRanEvent

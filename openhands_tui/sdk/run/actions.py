@@ -23,6 +23,7 @@ import asyncio
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
@@ -154,12 +155,14 @@ def _explain_validation(tool: ToolDefinition[Any], exc: ValidationError) -> str:
 # -- rate and record ----------------------------------------------------------------------
 
 
-def assess_risk(runtime: Runtime, subject: Subject, model_risk: Risk | None) -> tuple[Risk, list[str], list[str]]:
+def assess_risk(
+    runtime: Runtime, subject: Subject, model_risk: Risk | None, workspace: Path | None = None
+) -> tuple[Risk, list[str], list[str]]:
     """Effective risk = max(rules, the model's own estimate), with the reasons for it and the ids
     of the rules behind them. An action the rules cannot rate (an analyzer bug on odd input) is
     rated HIGH, so it is asked about."""
     try:
-        assessment = runtime.analyzer.assess(subject, runtime.workspace)
+        assessment = runtime.analyzer.assess(subject, workspace or runtime.workspace)
     except Exception as exc:
         reason = f"the rules could not rate this action ({type(exc).__name__}: {exc})"
         assessment = Assessment(risk=Risk.HIGH, reasons=[reason], rules=["rules:failed"])
@@ -178,7 +181,9 @@ def _record_action(
     call, tool, action = prepared.call, prepared.tool, prepared.action
     subject = prepared.subject()
     model_risk = action.security_risk if isinstance(action, RiskyAction) else None
-    risk, reasons, rules = assess_risk(runtime, subject, model_risk) if subject is not None else (None, [], [])
+    risk, reasons, rules = (
+        assess_risk(runtime, subject, model_risk, actor.workspace) if subject is not None else (None, [], [])
+    )
     prepared.event = actor.record(
         ActionEvent,
         tool_call_id=call.id,

@@ -3,6 +3,7 @@ set its status. `AgentRun` is one; tests can supply their own."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from openhands_tui.sdk.facts.event import EventBase, Status
@@ -14,6 +15,8 @@ class Actor(Protocol):
     """The narrow view of an agent that carrying out its calls needs."""
 
     agent_id: str
+    #: Where this agent works: the session's workspace, or a child's own copy of it.
+    workspace: Path
 
     @property
     def read_only(self) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import fnmatch
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 from openhands_tui.sdk.agent import Agent
@@ -76,6 +77,10 @@ class AgentRun:
         self.agent_id = agent_id
         self.parent_id = parent_id
         self.depth = depth
+        #: Where it works: the session's workspace, or its own working copy (a child with
+        #: `isolation="worktree"`: sdk/timeline/child_copy.py). Its tools, its jail, the rating
+        #: of its actions and what it is told about the workspace all use this.
+        self.workspace: Path = runtime.workspace
         #: Builds the port this agent's tools start children through (the engine's ChildRuns).
         self._spawner = spawner
         #: The last thing the agent said: a failed child's partial result.
@@ -136,7 +141,7 @@ class AgentRun:
             self.runtime.bus.redactor.add(self.agent.llm.api_key.get_secret_value(), "API key")
         spawner = self._spawner(self) if self._spawner is not None else None
         ctx = ToolContext(
-            self.runtime.workspace,
+            self.workspace,
             self.agent_id,
             own,
             spawner,
@@ -255,7 +260,7 @@ class AgentRun:
         context) and a note per thing left out (said to the user, after the message)."""
         context: list[str] = []
         fired: list[tuple[Skill, str | None]] = []
-        workspace = self.runtime.workspace
+        workspace = self.workspace
         if self.user_messages == 0:
             context.append(workspace_block(workspace, self.skills))
             fired += [(skill, None) for skill in always_on(self.skills)]

@@ -14,11 +14,13 @@ import asyncio
 import time
 
 from openhands_tui.sdk.agent import Agent
-from openhands_tui.sdk.facts.event import DelegationClosedEvent, DelegationOpenedEvent, Status
+from openhands_tui.sdk.facts.event import AgentErrorEvent, DelegationClosedEvent, DelegationOpenedEvent, Status
 from openhands_tui.sdk.run.agent_run import AgentRun
+from openhands_tui.sdk.run.child_workspace import bring_back, open_copy, told_to_parent
 from openhands_tui.sdk.run.loop import run_agent
 from openhands_tui.sdk.run.prefix_share import PrefixShare
 from openhands_tui.sdk.run.runtime import Runtime
+from openhands_tui.sdk.timeline.child_copy import ChildCopy
 from openhands_tui.sdk.tool.context import AgentBuilder, ChildResult, ChildStatus
 from openhands_tui.sdk.tool.definition import CURRENT_TOOL_CALL_ID
 
@@ -58,10 +60,13 @@ class ChildRuns:
         if isinstance(child, ChildResult):
             self._close(child, started)
             return child
+        copy = await self._own_copy(child)
         try:
             await child.open()
         except Exception as exc:  # e.g. the child names a tool nobody registered
             await child.close()
+            if copy is not None:
+                copy.remove()
             result = ChildResult(child_id, name, "failed", reason=f"could not start it: {exc}")
             self._close(result, started)
             return result
@@ -72,12 +77,29 @@ class ChildRuns:
             text = outcome.result if status == "finished" else child.last_text
             result = ChildResult(child_id, name, status, result=text, reason=outcome.detail)
         except asyncio.CancelledError:
+            if copy is not None:  # interrupted: its changes are kept, not merged
+                await asyncio.shield(bring_back(self.runtime, copy, child_id, name, self.parent.agent_id, merge=False))
             self._close(ChildResult(child_id, name, "interrupted", child.last_text, "interrupted"), started)
             raise
         finally:
             await child.close()
+        if copy is not None:
+            changes = await bring_back(self.runtime, copy, child_id, name, self.parent.agent_id)
+            result.changes = told_to_parent(changes)
         self._close(result, started)
         return result
+
+    async def _own_copy(self, child: AgentRun) -> ChildCopy | None:
+        """The child's own working copy when its agent asks for one; else (or when none can
+        be made, said in the parent's transcript) it works in the workspace itself."""
+        if child.agent.isolation != "worktree":
+            return None
+        made = await open_copy(self.runtime, child.agent_id)
+        if isinstance(made, str):
+            self.runtime.bus.publish(AgentErrorEvent(agent_id=self.parent.agent_id, error=f"{child.agent_id}: {made}"))
+            return None
+        child.workspace = made.folder
+        return made
 
     def _build(self, child_id: str, name: str, build: AgentBuilder) -> AgentRun | ChildResult:
         try:

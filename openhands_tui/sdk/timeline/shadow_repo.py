@@ -86,10 +86,13 @@ def shadow_repository(state_root: Path, workspace: Path) -> Path:
 class ShadowRepo:
     """A workspace's checkpoints, taken and restored through `index` (one per session)."""
 
-    def __init__(self, repository: Path, workspace: Path, index: Path) -> None:
+    def __init__(self, repository: Path, workspace: Path, index: Path, *, share_index: bool = True) -> None:
         self.repository = repository
         self.workspace = workspace.resolve()
         self.index = index
+        #: Whether its index becomes the head start of the workspace's next session (not for a
+        #: child's working copy: its files are another folder's).
+        self.share_index = share_index
 
     # -- taking
 
@@ -118,6 +121,8 @@ class ShadowRepo:
                 shutil.copy2(self.repository / SHARED_INDEX, self.index)
 
     def _share_index(self) -> None:
+        if not self.share_index:
+            return
         shared = self.repository / SHARED_INDEX
         spare = shared.with_name(f"{SHARED_INDEX}.{os.getpid()}")
         with contextlib.suppress(OSError):  # only a head start for the next session: never an error
@@ -186,6 +191,42 @@ class ShadowRepo:
         except CheckpointError as exc:
             problem = str(exc)
         return Restored(before=before, changed=changed, problem=problem)
+
+    # -- reading trees (a child's working copy compares two of them: sdk/timeline/child_copy.py)
+
+    def changes(self, before: str, after: str) -> list[tuple[str, str]]:
+        """(status A/M/D/T, path) of each file that differs between two trees."""
+        listed = self._git("diff-tree", "-r", "-z", "--no-renames", "--name-status", before, after)
+        fields = [f for f in listed.split(b"\0") if f]
+        return [(fields[i].decode()[:1], os.fsdecode(fields[i + 1])) for i in range(0, len(fields) - 1, 2)]
+
+    def entry(self, tree: str, path: str) -> tuple[str, bytes] | None:
+        """(git mode, content) of `path` in `tree`; None when the tree has no such file."""
+        listed = self._git("ls-tree", "-z", tree, "--", path)
+        if not listed:
+            return None
+        mode, _kind, rest = listed.split(b" ", 2)
+        blob = rest.split(b"\t", 1)[0].decode()
+        return mode.decode(), self._git("cat-file", "blob", blob)
+
+    def patch(self, before: str, after: str, paths: list[str] | None = None) -> bytes:
+        """What changed between two trees as a git patch, every file as text (our attributes mark
+        every path binary, for exact bytes; a person reads this one), of `paths` only when given."""
+        return self._git("diff", "--text", "--no-renames", before, after, "--", *(paths or []))
+
+    def merge_text(self, ours: bytes, base: bytes, theirs: bytes, scratch: Path) -> tuple[bytes, bool]:
+        """A three-way merge of one file's texts: (merged bytes, clean). Unclean bytes hold
+        conflict markers; `scratch` is a private folder for the three inputs."""
+        paths = []
+        for name, data in (("ours", ours), ("base", base), ("theirs", theirs)):
+            path = scratch / name
+            path.write_bytes(data)
+            paths.append(str(path))
+        command = ["git", "merge-file", "-p", "-L", "yours", "-L", "base", "-L", "child", *paths]
+        done = subprocess.run(command, capture_output=True, env=_environment(), timeout=TIMEOUT, check=False)
+        if done.returncode < 0 or done.returncode > 127:
+            raise CheckpointError(f"git merge-file failed: {done.stderr.decode('utf-8', 'replace').strip()[:200]}")
+        return done.stdout, done.returncode == 0
 
     # -- git
 

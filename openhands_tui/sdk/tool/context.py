@@ -36,8 +36,13 @@ class ChildResult:
     status: ChildStatus
     result: str = ""
     reason: str = ""
+    #: What became of its changes when it worked in its own copy ("" otherwise).
+    changes: str = ""
 
     def text(self) -> str:
+        return self._text() + self.changes
+
+    def _text(self) -> str:
         if self.status == "finished":
             return f"{self.agent_name} ({self.agent_id}) finished. Its report:\n\n{self.result}"
         if self.status == "rejected":
