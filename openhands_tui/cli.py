@@ -160,6 +160,14 @@ def main_command(
             "read-only, or off (unconfined). Default from [sandbox] in the config file."
         ),
     ] = None,
+    executor: Annotated[
+        str | None,
+        typer.Option(
+            metavar="local|agent-server:URL",
+            help="Where agents' commands and edits run: here (default), or a running OpenHands agent-server "
+            "(--workspace is then a folder on the server; key from TUI_AGENT_SERVER_KEY or SESSION_API_KEY).",
+        ),
+    ] = None,
     trust_project: Annotated[
         bool,
         typer.Option(
@@ -274,6 +282,7 @@ def main_command(
             recover=recover,
             checkpoints=not no_checkpoints,
             images=image or [],
+            executor=executor,
         )
         if image and not headless:
             raise fail("--image goes with --headless (in the app, type or drop the image's path into the prompt)")

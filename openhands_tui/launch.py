@@ -22,6 +22,7 @@ from openhands_tui.sdk.agent import Agent
 from openhands_tui.sdk.context.loader import load_microagents
 from openhands_tui.sdk.context.tasks import find_task_command, parse_inputs
 from openhands_tui.sdk.errors import OpenHandsTUIError, SessionError, SettingsError, StrategyError
+from openhands_tui.sdk.executor import ExecutorSpec, parse_executor
 from openhands_tui.sdk.facts.event import Event
 from openhands_tui.sdk.facts.store import LoadResult, SessionLog, SessionMeta, SessionStore, new_session_id
 from openhands_tui.sdk.files.read import open_regular_for_append
@@ -190,6 +191,22 @@ def _workspace(options: LaunchOptions, meta: SessionMeta | None, read_only: bool
     return raw.resolve()
 
 
+def _server_workspace(options: LaunchOptions, meta: SessionMeta | None, executor: ExecutorSpec) -> Path:
+    """The workspace on the agent-server: `--workspace` (or a resumed session's), an absolute path
+    there; the server is asked once that it answers and takes the key."""
+    from openhands_tui.tools.agent_server.client import check_reachable
+
+    raw = str(options.workspace) if options.workspace is not None else (meta.workspace if meta else "")
+    if not raw:
+        raise SettingsError("--executor agent-server:URL needs --workspace DIR, a folder on the server")
+    if not raw.startswith("/"):
+        raise SettingsError(f"--workspace {raw}: give the folder's absolute path on the agent-server")
+    problem = check_reachable(executor)
+    if problem:
+        raise SettingsError(f"--executor: {problem}")
+    return Path(raw)
+
+
 def _title(task: str | None, redactor: Redactor) -> str:
     lines = (task or "").strip().splitlines()
     return redactor.redact(one_line(lines[0])[:100]) if lines else ""
@@ -252,7 +269,11 @@ def _launch(
     )
     agent = strategy.build_agent(llm, params)
     sandbox = sandbox_policy(options.sandbox)
-    workspace = _workspace(options, meta, read_only=sandbox.mode == "read-only")
+    executor = parse_executor(options.executor)
+    if executor.remote:
+        workspace = _server_workspace(options, meta, executor)
+    else:
+        workspace = _workspace(options, meta, read_only=sandbox.mode == "read-only")
     plugins = session_plugins(strategy.plugin, workspace)  # the strategy's own, then those the user installed
     if options.agent and options.strategy:
         raise SettingsError("--agent runs an agent file as the root agent: leave out --strategy")
@@ -274,7 +295,9 @@ def _launch(
     redactor = Redactor.from_environment(extra=[("API key", llm.api_key.get_secret_value() if llm.api_key else None)])
     for value, label in dotenv_secrets(workspace).items():
         redactor.add(value, label)
-    sandbox_text = describe_sandbox(sandbox)
+    if executor.key:
+        redactor.add(executor.key, "agent-server key")
+    sandbox_text = f"the agent-server's ({executor.url})" if executor.remote else describe_sandbox(sandbox)
     permissions, trust_request = PermissionSet.load(workspace, trust_project=options.trust_project)
     programs = session_programs()  # the user's own programs.toml tightens the built-in table
     sandbox.readable += [p for p in permissions.readable() if p not in sandbox.readable]  # "always" answers
@@ -314,7 +337,7 @@ def _launch(
         opened.append(log)
         log.lock()
     _note_earlier_strategies(store, workspace, trusted)
-    keep_checkpoints = options.checkpoints and not home_or_above(workspace)
+    keep_checkpoints = options.checkpoints and not home_or_above(workspace) and not executor.remote
     if options.checkpoints and not keep_checkpoints:  # every file under HOME, before every turn: no
         warnings.append(
             f"no checkpoints of {workspace} (too wide to snapshot): a rewind restores the conversation only"
@@ -340,6 +363,7 @@ def _launch(
         hooks=hooks,
         agents=from_files.targets,
         checkpoints=session_checkpoints(store, log, workspace) if keep_checkpoints else None,
+        executor=executor,
     )
     conversation = Conversation(agent, workspace=workspace, parts=parts)
     log.save_meta(sandbox=sandbox.mode)

@@ -47,6 +47,8 @@ class LaunchOptions:
     agent: str | None = None
     #: With `resume`: continue in a new session, a copy of that one's history (`--fork`), up to
     #: before turn `fork_at` (None: all of it).
+    #: Where agents' commands and edits run: None or "local", or "agent-server:URL" (sdk/executor.py).
+    executor: str | None = None
     fork: bool = False
     fork_at: int | None = None
     #: With `resume`: a log damaged before its last line is kept up to the damage (`--recover`).

@@ -72,6 +72,12 @@ class Agent(StrictModel):
         "do the agents it delegates to. Enforced by the engine, whatever its tools.",
     )
 
+    executor: str | None = Field(
+        default=None,
+        description="Where its commands and file edits run: 'local', or 'agent-server:URL' (an OpenHands "
+        "agent-server; its key from TUI_AGENT_SERVER_KEY or SESSION_API_KEY); None: the session's (--executor).",
+    )
+
     isolation: Literal["shared", "worktree"] = Field(
         default="shared",
         description="As a delegated child: 'worktree' works in its own copy of the workspace, its changes "

@@ -26,6 +26,7 @@ from openhands_tui.sdk.context.agent_context import (
 from openhands_tui.sdk.context.attachments import Attached
 from openhands_tui.sdk.context.condenser import ContextGauge
 from openhands_tui.sdk.context.skill import Skill
+from openhands_tui.sdk.executor import ExecutorSpec, parse_executor
 from openhands_tui.sdk.facts.event import (
     ActionEvent,
     AgentErrorEvent,
@@ -153,6 +154,7 @@ class AgentRun:
             read_only=lambda: self.read_only,
             report=self.runtime.bus.from_any_thread(),
             services=self.runtime.services,
+            executor=self.executor,
         )
         self._own_hooks()
         tools = resolve_tools(self.agent.tools, ctx)
@@ -176,6 +178,16 @@ class AgentRun:
                 content=self.agent.build_system_prompt(),
                 tools=self.schemas,
             )
+
+    @property
+    def executor(self) -> ExecutorSpec:
+        """Where its commands and edits run: its Agent's `executor`, else the session's."""
+        if self.agent.executor is None:
+            return self.runtime.executor
+        spec = parse_executor(self.agent.executor, flag=f"{self.agent.name}'s Agent(executor=...)")
+        if spec.remote and spec.url == self.runtime.executor.url:
+            return self.runtime.executor
+        return spec
 
     def _own_hooks(self) -> None:
         """Hooks the strategy gave this agent in code: the root's serve the whole session, a

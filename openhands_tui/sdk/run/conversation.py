@@ -17,6 +17,7 @@ from openhands_tui.sdk.context.attachments import Given, attach
 from openhands_tui.sdk.context.loader import LoadedMicroagents, load_microagents
 from openhands_tui.sdk.context.tasks import find_task_command
 from openhands_tui.sdk.errors import SessionError, StorageError
+from openhands_tui.sdk.executor import LOCAL, ExecutorSpec
 from openhands_tui.sdk.facts.event import (
     DelegationClosedEvent,
     DelegationOpenedEvent,
@@ -100,6 +101,8 @@ class ConversationParts:
     trusted: TrustedFiles | None = None
     #: How commands are confined (None: SandboxPolicy(), workspace-write).
     sandbox: SandboxPolicy | None = None
+    #: Where agents' commands and file edits run unless an Agent says otherwise (sdk/executor.py).
+    executor: ExecutorSpec = LOCAL
     #: The sandbox mode a resumed session last ran with (None: unknown).
     earlier_sandbox: str | None = None
 
@@ -172,6 +175,7 @@ class Conversation(SDKCalls, MidSessionCalls):
             trusted=trusted,
             checkpoints=Checkpoints(parts.checkpoints, self.bus.publish) if parts.checkpoints is not None else None,
             attachments=AttachmentStore(parts.log.directory / FOLDER if parts.log is not None else None),
+            executor=parts.executor,
         )
         if self.runtime.mcp is not None:  # what servers ask of the session: progress, the user, the model
             self.runtime.mcp.serve(SessionMCPHost(self.runtime))

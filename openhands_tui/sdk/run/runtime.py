@@ -11,6 +11,7 @@ from pathlib import Path
 
 from openhands_tui.sdk.context.attachment_store import AttachmentStore
 from openhands_tui.sdk.context.loader import LoadedMicroagents
+from openhands_tui.sdk.executor import LOCAL, ExecutorSpec
 from openhands_tui.sdk.facts.event import MCPServersEvent
 from openhands_tui.sdk.facts.tree import DelegationTree
 from openhands_tui.sdk.hooks.engine import HookEngine
@@ -95,6 +96,8 @@ class Runtime:
     #: The images users' messages carried (the session's `attachments/` folder; memory when the
     #: session is not stored): every agent's messages read them from here.
     attachments: AttachmentStore = field(default_factory=AttachmentStore)
+    #: Where agents' commands and file edits run unless an Agent says otherwise (sdk/executor.py).
+    executor: ExecutorSpec = LOCAL
 
     #: Sub-agents with hooks of their own (the session's plus theirs), by agent id.
     agent_hooks: dict[str, HookEngine] = field(default_factory=dict)

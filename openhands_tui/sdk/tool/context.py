@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from openhands_tui.sdk.executor import LOCAL, ExecutorSpec
 from openhands_tui.sdk.facts.event import Event
 from openhands_tui.sdk.sandbox import EditorWrites, SandboxPolicy
 from openhands_tui.sdk.security.trusted import TrustedFiles
@@ -140,6 +141,8 @@ class ToolContext:
     report: Callable[[Event], None] | None = None
     #: Shared by every agent of the session (a language server per language).
     services: SessionServices = field(default_factory=SessionServices)
+    #: Where its commands and file edits run (sdk/executor.py): here, or an agent-server.
+    executor: ExecutorSpec = LOCAL
 
 
 @dataclass

@@ -8,55 +8,18 @@ import asyncio
 import os
 from typing import Any
 
-from pydantic import Field
-
 from openhands_tui.jail.bubblewrap import find_bubblewrap
 from openhands_tui.jail.jail import Jail
 from openhands_tui.sdk.facts.subject import ShellCommand
 from openhands_tui.sdk.sandbox import SandboxGrant
 from openhands_tui.sdk.security.secrets import shell_environment
-from openhands_tui.sdk.tool import Observation, RiskyAction, ToolContext, ToolDefinition
+from openhands_tui.sdk.tool import Observation, ToolContext, ToolDefinition
+from openhands_tui.tools.terminal.actions import DEFAULT_TIMEOUT as DEFAULT_TIMEOUT
+from openhands_tui.tools.terminal.actions import MAX_TIMEOUT as MAX_TIMEOUT
+from openhands_tui.tools.terminal.actions import TerminalAction as TerminalAction
+from openhands_tui.tools.terminal.actions import TerminalObservation as TerminalObservation
 from openhands_tui.tools.terminal.jobs_tool import JobsTool, job_reporter, start_in_background
 from openhands_tui.tools.terminal.session import BashSession, CommandResult
-
-DEFAULT_TIMEOUT = 120.0
-MAX_TIMEOUT = 1800.0
-
-
-class TerminalAction(RiskyAction):
-    command: str = Field(
-        description=(
-            "The bash command to run. The session persists between calls (cd, exported variables). "
-            "Stdin is closed, so use non-interactive flags (e.g. `-y`, `--no-pager`). Chain steps "
-            "with && when a later step needs an earlier one to succeed."
-        )
-    )
-    timeout: float | None = Field(
-        default=None,
-        description=(
-            f"Seconds before the command and everything it started are killed "
-            f"(default {DEFAULT_TIMEOUT:g}, at most {MAX_TIMEOUT:g}). Raise it for long builds or test runs."
-        ),
-    )
-    background: bool = Field(
-        default=False,
-        description=(
-            "Start the command as a background job and return at once with its job id and first "
-            "output (a dev server, a watcher). It runs in the same sandbox and sees the same network "
-            "(a server it starts answers later commands on localhost); it has no timeout. Use the "
-            "`jobs` tool to list jobs, read their new output and stop them. Jobs end with the session."
-        ),
-    )
-
-
-class TerminalObservation(Observation):
-    #: What the command printed, without the exit-code line (the SDK's `output`).
-    output: str = ""
-    command: str
-    exit_code: int | None
-    cwd: str
-    timed_out: bool = False
-    omitted_bytes: int = 0
 
 
 class TerminalTool(ToolDefinition[TerminalAction]):
@@ -108,6 +71,8 @@ class TerminalTool(ToolDefinition[TerminalAction]):
         unknown = sorted(set(params) - {"max_output_bytes"})
         if unknown:
             raise ValueError(f"TerminalTool takes max_output_bytes, not {unknown[0]!r}")
+        if conv_state.context.executor.remote and executor is None:
+            return create_terminal(params, conv_state.context)
         terminal = cls(conv_state.context, int(params.get("max_output_bytes", 30_000)), executor=executor)
         if executor is not None:  # as in the SDK, one tool: the shell is the custom tool's too
             return [terminal]
@@ -213,5 +178,9 @@ class TerminalTool(ToolDefinition[TerminalAction]):
 
 def create_terminal(params: dict[str, Any], ctx: ToolContext) -> list[ToolDefinition[Any]]:
     """The terminal and the `jobs` tool that manages the background jobs of its shell."""
+    if ctx.executor.remote:  # the agent's commands run on its agent-server (sdk/executor.py)
+        from openhands_tui.tools.terminal.remote import RemoteTerminalTool
+
+        return [RemoteTerminalTool(ctx)]
     terminal = TerminalTool(ctx, max_output_bytes=int(params.get("max_output_bytes", 30_000)))
     return [terminal, JobsTool(terminal.session)]

@@ -1,0 +1,62 @@
+"""Where an agent's commands and file edits run: its executor.
+
+- `local`: this machine, in the session's jail (or unconfined with `--sandbox off`) — the default;
+- `agent-server:URL`: a running OpenHands agent-server (`openhands-agent-server` on PyPI, what
+  OpenHands' Docker, Kubernetes and hosted runtimes start per sandbox). Its shell and files are
+  the server's; the workspace is a folder on the server.
+
+Chosen for the session (`--executor`) and per agent (`Agent(executor=...)`: the coder remote, the
+reviewer local). The terminal and the file editor build on it (`tools/agent_server/` for the server);
+the rules rate their actions as they do locally, against the agent's workspace, and approvals are
+asked the same way. The server's key comes from the environment — `TUI_AGENT_SERVER_KEY`, else
+the server's own `SESSION_API_KEY` — never from the command line, and the launcher adds it to the
+session's redactor so no event or log holds it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+from urllib.parse import urlsplit
+
+from openhands_tui.sdk.errors import SettingsError
+
+#: Where the key is read from, in order.
+KEY_VARIABLES = ("TUI_AGENT_SERVER_KEY", "SESSION_API_KEY")
+AGENT_SERVER = "agent-server:"
+
+
+@dataclass(frozen=True)
+class ExecutorSpec:
+    kind: Literal["local", "agent-server"] = "local"
+    url: str = ""
+    key: str = field(default="", repr=False)
+
+    @property
+    def remote(self) -> bool:
+        return self.kind == "agent-server"
+
+    def describe(self) -> str:
+        return f"agent-server at {self.url}" if self.remote else "local"
+
+
+LOCAL = ExecutorSpec()
+
+
+def parse_executor(text: str | None, environ: Mapping[str, str] = os.environ, flag: str = "--executor") -> ExecutorSpec:
+    """`local` or `agent-server:URL` (http or https); SettingsError names the flag and the cause."""
+    if text is None or text.strip() in ("", "local"):
+        return LOCAL
+    value = text.strip()
+    if not value.startswith(AGENT_SERVER):
+        raise SettingsError(f"{flag} {value[:80]!r}: use local or agent-server:URL")
+    url = value[len(AGENT_SERVER) :].rstrip("/")
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise SettingsError(f"{flag} {value[:80]!r}: the server's address must be an http(s) URL")
+    if parts.username or parts.password:
+        raise SettingsError(f"{flag}: put no key in the URL; set TUI_AGENT_SERVER_KEY (or SESSION_API_KEY) instead")
+    key = next((environ[name] for name in KEY_VARIABLES if environ.get(name)), "")
+    return ExecutorSpec(kind="agent-server", url=url, key=key)

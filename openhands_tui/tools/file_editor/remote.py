@@ -1,0 +1,169 @@
+"""The `file_editor` on an OpenHands agent-server (an agent whose executor is one: sdk/executor.py):
+the local editor's schema, subject and summary, so edits are rated and approved as local ones
+are; files are read and written through the server's API (`tools/agent_server/client.py`),
+folders listed and created files removed by its shell. The undo history is kept in memory for
+the session; diagnostics after edits are not offered there.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import shlex
+from pathlib import Path
+
+from openhands_tui.sdk.tool import Observation, ToolContext
+from openhands_tui.tools.agent_server.client import RemoteError, server_client
+from openhands_tui.tools.agent_server.shell import RemoteShell
+from openhands_tui.tools.file_editor.editor import _diff, _occurrences, _snippet
+from openhands_tui.tools.file_editor.face import FileEditorAction, FileEditorFace, FileEditorObservation, FileViewAction
+
+#: Longest view given back.
+MAX_VIEW_CHARS = 30_000
+
+
+class RemoteFileEditorTool(FileEditorFace):
+    """The file editor on the server's files (the local one's schema, subject and summary)."""
+
+    name = "file_editor"
+
+    def __init__(self, ctx: ToolContext, *, read_only: bool = False) -> None:
+        # not the parent's __init__: that opens the local editor, with its undo folder on this machine
+        if read_only:
+            self.action_type = FileViewAction
+            self.description = "View text files (with line numbers) and list folders on the agent's server."
+        self.client = server_client(ctx)
+        self.shell = RemoteShell(self.client, str(ctx.workspace))
+        self.workspace = str(ctx.workspace)
+        #: Earlier contents for `undo_edit`, per path (None: the edit created the file).
+        self.history: dict[str, list[bytes | None]] = {}
+        self._rated: dict[int, str] = {}
+
+    def _real(self, path: str) -> str | None:
+        return self.resolve(path)
+
+    def resolve(self, path: str) -> str:
+        return posixpath.normpath(posixpath.join(self.workspace, path))
+
+    async def run(self, action: FileEditorAction) -> Observation:
+        target = self.resolve(action.path)
+        try:
+            text, diff = await self._carry_out(action, target)
+        except (RemoteError, ValueError) as exc:
+            return FileEditorObservation(text=str(exc), is_error=True, command=action.command, path=target)
+        return FileEditorObservation(text=text, command=action.command, path=target, diff=diff)
+
+    async def _carry_out(self, action: FileEditorAction, target: str) -> tuple[str, str]:
+        command = action.command
+        if command == "view":
+            return await self._view(target, getattr(action, "view_range", None)), ""
+        current = await self.client.read(target)
+        if command == "create":
+            if current is not None:
+                raise ValueError(f"{target} already exists; `create` never overwrites. Use `str_replace` to change it.")
+            new = action.file_text
+            if new is None:
+                raise ValueError("`create` needs `file_text`, the full content of the new file.")
+            await self._write(target, None, new)
+            lines = new.count("\n") + (0 if new.endswith("\n") or not new else 1)
+            return f"Created {target} ({lines} lines).", _diff(Path(target), "", new)
+        if current is None:
+            raise ValueError(f"{target} does not exist (or is not a file).")
+        content = current.decode("utf-8", errors="replace")
+        if command == "str_replace":
+            return await self._replace(target, current, content, action.old_str, action.new_str or "")
+        if command == "insert":
+            return await self._insert(target, current, content, action.insert_line, action.new_str)
+        return await self._undo(target, content)
+
+    async def _view(self, target: str, view_range: list[int] | None) -> str:
+        data = await self._read_or_list(target)
+        if isinstance(data, str):
+            return data
+        lines = data.decode("utf-8", errors="replace").split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        start, end = (view_range or [1, -1]) + [-1] * (2 - len(view_range or [1, -1]))
+        end = len(lines) if end == -1 else min(end, len(lines))
+        shown = "\n".join(f"{n:6}\t{lines[n - 1]}" for n in range(max(1, start), end + 1))
+        if len(shown) > MAX_VIEW_CHARS:
+            shown = shown[:MAX_VIEW_CHARS] + "\n[... cut; use view_range to see more ...]"
+        return f"{target} ({len(lines)} lines)\n{shown or '(empty file)'}"
+
+    async def _read_or_list(self, target: str) -> bytes | str:
+        try:
+            data = await self.client.read(target)
+        except RemoteError:  # a folder: the server will not send it, so list it
+            data = None
+        if data is not None:
+            return data
+        folder = shlex.quote(target)
+        listed = await self.shell.run(
+            f"if [ -d {folder} ]; then find {folder} -maxdepth 2 -not -path '*/.*' | sort | head -500;"
+            " else echo 'no such file or folder'; exit 1; fi",
+            30,
+        )
+        if listed.exit_code != 0:
+            raise ValueError(f"{target}: no such file or folder")
+        return f"Files and folders up to 2 levels deep in {target}:\n{listed.output}"
+
+    async def _replace(self, target: str, current: bytes, content: str, old: str | None, new: str) -> tuple[str, str]:
+        if not old:
+            raise ValueError("`str_replace` needs a non-empty `old_str` copied exactly from the file.")
+        count, lines = _occurrences(content, old)
+        if count == 0:
+            raise ValueError(
+                f"No replacement made: `old_str` does not appear in {target}; `view` it to copy it exactly."
+            )
+        if count > 1:
+            raise ValueError(
+                f"No replacement made: `old_str` appears {count} times in {target} (lines "
+                f"{', '.join(map(str, lines))}). Include more lines so it matches once."
+            )
+        first = content.find(old)
+        updated = content[:first] + new + content[first + len(old) :]
+        await self._write(target, current, updated)
+        snippet = _snippet(updated, content.count("\n", 0, first) + 1, new.count("\n") + 1)
+        return (
+            f"Edited {target}. The changed region now reads:\n{snippet}\nCheck it is what you meant.",
+            _diff(Path(target), content, updated),
+        )
+
+    async def _insert(
+        self, target: str, current: bytes, content: str, line: int | None, new: str | None
+    ) -> tuple[str, str]:
+        if line is None or new is None:
+            raise ValueError("`insert` needs `insert_line` (0 = top of file) and `new_str`.")
+        lines = content.split("\n")
+        trailing = content.endswith("\n")
+        if trailing:
+            lines.pop()
+        if not 0 <= line <= len(lines):
+            raise ValueError(f"`insert_line` {line} is outside the file (0-{len(lines)}).")
+        added = new.split("\n")
+        updated = "\n".join(lines[:line] + added + lines[line:]) + ("\n" if trailing or not content else "")
+        await self._write(target, current, updated)
+        return (
+            f"Inserted {len(added)} line(s) after line {line} of {target}:\n{_snippet(updated, line + 1, len(added))}",
+            _diff(Path(target), content, updated),
+        )
+
+    async def _undo(self, target: str, content: str) -> tuple[str, str]:
+        earlier = self.history.get(target)
+        if not earlier:
+            raise ValueError(f"There is no edit of {target} to undo.")
+        previous = earlier.pop()
+        if previous is None:
+            ran = await self.shell.run(f"rm -f -- {shlex.quote(target)}", 30)
+            if ran.exit_code != 0:
+                raise ValueError(f"{target}: could not remove it ({ran.output.strip()[:200]})")
+            return f"Undid the creation of {target}; the file is removed.", _diff(Path(target), content, "")
+        await self.client.write(target, previous)
+        restored = previous.decode("utf-8", errors="replace")
+        return f"Restored {target} to its version before the last edit.", _diff(Path(target), content, restored)
+
+    async def _write(self, target: str, before: bytes | None, text: str) -> None:
+        await self.client.write(target, text.encode("utf-8", errors="surrogateescape"))
+        self.history.setdefault(target, []).append(before)
+
+    async def close(self) -> None:
+        await self.shell.close()

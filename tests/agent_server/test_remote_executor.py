@@ -1,0 +1,98 @@
+"""`--executor agent-server:URL` against a real OpenHands agent-server from PyPI (on a loopback
+port of our choosing): the agent's files are made on the server's side and none here, its shell
+keeps `cd` and exported variables between commands, the rules rate and refuse as locally, and the
+server's key, taken from the environment, is in no event or log."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from openhands_tui.testing import Script, ScriptedToolCall, Turn
+from tests.agent_server_fixture import AgentServer, running_server
+from tests.conftest import model_args, run_tui
+
+pytestmark = pytest.mark.subprocess
+
+
+@pytest.fixture(scope="module")
+def agent_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AgentServer]:
+    with running_server(tmp_path_factory.mktemp("agent-server")) as server:
+        if isinstance(server, str):
+            pytest.skip(server)
+        yield server
+
+
+def _call(name: str, **arguments: object) -> Turn:
+    return Turn(tool_calls=[ScriptedToolCall(name=name, arguments=arguments)])
+
+
+def _run(agent_server: AgentServer, model, remote: Path, here: Path, *extra: str, key: str | None = None):
+    env = {"SESSION_API_KEY": agent_server.key if key is None else key}
+    return run_tui(
+        "--headless", "--task", "build it", *model_args(model),
+        "--executor", f"agent-server:{agent_server.url}", "--workspace", str(remote), *extra,
+        cwd=here, env=env, fresh=True,
+    )  # fmt: skip
+
+
+def test_files_are_made_on_the_servers_side_and_the_shell_keeps_its_state(
+    agent_server: AgentServer, serve, tmp_path: Path
+) -> None:
+    remote, here = tmp_path / "on-the-server", tmp_path / "here"
+    remote.mkdir()
+    here.mkdir()
+    model = serve(
+        [
+            Script(
+                turns=[
+                    _call("file_editor", command="create", path="notes/hello.txt", file_text="one\ntwo\n"),
+                    _call("file_editor", command="str_replace", path="notes/hello.txt", old_str="two", new_str="TWO"),
+                    _call("terminal", command="cd notes && export GREETING=hi"),
+                    _call("terminal", command='echo "$GREETING from $(pwd)"; cat hello.txt'),
+                    Turn.finish("done remotely"),
+                ]
+            )
+        ]
+    )
+    finished = _run(agent_server, model, remote, here)
+    assert finished.returncode == 0, finished.stderr
+    assert (remote / "notes" / "hello.txt").read_text() == "one\nTWO\n"
+    assert os.listdir(here) == []  # nothing made on this side
+    said = [m for m in model.requests[4].messages if m["role"] == "tool"][-1]["content"]
+    assert f"hi from {remote}/notes" in said and "TWO" in said
+    state = Path(os.environ["XDG_STATE_HOME"]) / "openhands-tui"
+    for path in state.rglob("*"):
+        if path.is_file():
+            assert agent_server.key.encode() not in path.read_bytes(), path
+
+
+def test_the_rules_rate_a_remote_command_as_a_local_one(agent_server: AgentServer, serve, tmp_path: Path) -> None:
+    remote, here = tmp_path / "srv", tmp_path / "here"
+    (remote / "build").mkdir(parents=True)
+    here.mkdir()
+    model = serve([Script(turns=[_call("terminal", command="rm -rf build"), Turn.finish("stopped")])])
+    finished = _run(agent_server, model, remote, here)
+    assert finished.returncode == 0, finished.stderr
+    assert (remote / "build").is_dir()  # HIGH, and no one to ask headless: refused
+    assert "Rejected" in [m for m in model.requests[1].messages if m["role"] == "tool"][-1]["content"]
+
+
+def test_a_wrong_key_or_a_relative_workspace_is_one_line_and_exit_2(
+    agent_server: AgentServer, serve, tmp_path: Path
+) -> None:
+    model = serve([Script(turns=[Turn.finish()])])
+    (tmp_path / "srv").mkdir()
+    wrong = _run(agent_server, model, tmp_path / "srv", tmp_path, key="not-the-key")
+    assert wrong.returncode == 2 and "refused the key" in wrong.stderr
+    assert wrong.stderr.strip().count("\n") == 0 and "not-the-key" not in wrong.stderr
+    relative = run_tui(
+        "--headless", "--task", "x", *model_args(model),
+        "--executor", f"agent-server:{agent_server.url}", "--workspace", "relative/dir",
+        cwd=tmp_path, fresh=True,
+    )  # fmt: skip
+    assert relative.returncode == 2 and "absolute path on the agent-server" in relative.stderr
+    assert model.requests == []
