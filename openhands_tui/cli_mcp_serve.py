@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from openhands_tui.cli_usage import SandboxChoice, fail
+from openhands_tui.cli_usage import ApiKeyFlag, BaseUrlFlag, ModelFlag, ParamFlags, SandboxFlag, fail
 from openhands_tui.sdk.run.confirmation_mode import ConfirmationMode
 
 
@@ -21,19 +21,15 @@ def serve_command(
             help="A strategy clients may choose (repeatable; the first is the default; shipped ones always are).",
         ),
     ] = None,
-    param: Annotated[
-        list[str] | None, typer.Option("--param", "-p", metavar="NAME=VALUE", help="Strategy parameter (repeatable).")
-    ] = None,
-    model: Annotated[str | None, typer.Option(metavar="MODEL", help="litellm model name (env LLM_MODEL).")] = None,
-    base_url: Annotated[str | None, typer.Option(metavar="URL", help="Base URL (env LLM_BASE_URL).")] = None,
-    api_key: Annotated[str | None, typer.Option(metavar="KEY", help="API key (env LLM_API_KEY).")] = None,
+    param: ParamFlags = None,
+    model: ModelFlag = None,
+    base_url: BaseUrlFlag = None,
+    api_key: ApiKeyFlag = None,
     confirm: Annotated[
         ConfirmationMode,
         typer.Option(help="When to ask: always, risky (HIGH risk), never. Asked through the client (elicitation)."),
     ] = ConfirmationMode.RISKY,
-    sandbox: Annotated[
-        SandboxChoice | None, typer.Option(help="Confine commands: workspace-write (default), read-only, off.")
-    ] = None,
+    sandbox: SandboxFlag = None,
     workspace: Annotated[
         Path | None, typer.Option(metavar="DIR", help="The project tasks run in (default: the current directory).")
     ] = None,

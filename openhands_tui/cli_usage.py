@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -104,3 +104,16 @@ def usage_line(exc: UsageError) -> str:
     if not isinstance(exc, BadParameter):  # an unknown option or command, a stray argument
         message += f" (see tui {command + ' ' if command else ''}--help)"
     return f"{command}: {message}" if command else message
+
+
+# -- the model flags the front ends for other programs share (`tui acp`, `tui mcp serve`) -------
+
+ParamFlags = Annotated[
+    list[str] | None, typer.Option("--param", "-p", metavar="NAME=VALUE", help="Strategy parameter (repeatable).")
+]
+ModelFlag = Annotated[str | None, typer.Option(metavar="MODEL", help="litellm model name (env LLM_MODEL).")]
+BaseUrlFlag = Annotated[str | None, typer.Option(metavar="URL", help="Base URL (env LLM_BASE_URL).")]
+ApiKeyFlag = Annotated[str | None, typer.Option(metavar="KEY", help="API key (env LLM_API_KEY).")]
+SandboxFlag = Annotated[
+    SandboxChoice | None, typer.Option(help="Confine commands: workspace-write (default), read-only, off.")
+]

@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import Field
 
 from openhands_tui.sdk.facts.event import (
+    ChildChangesEvent,
     CriticResultEvent,
     DelegationClosedEvent,
     DelegationOpenedEvent,
@@ -72,6 +73,10 @@ class TreeNode(Model):
     #: The last score its critic gave (None: not judged), and the refinement rounds it was sent back.
     critic_score: float | None = None
     critic_rounds: int = 0
+    #: What it brought back from its own working copy (sdk/timeline/child_copy.py): files merged
+    #: into the workspace, files that conflicted (None: it worked in the workspace itself).
+    merged_files: int | None = None
+    conflicted_files: int = 0
     started: str | None = None
     last_seen: str | None = None
     ended: str | None = None
@@ -144,6 +149,8 @@ class DelegationTree:
             node.model = event.model
         elif isinstance(event, CriticResultEvent) and event.score is not None:
             node.critic_score, node.critic_rounds = event.score, max(node.critic_rounds, event.round)
+        elif isinstance(event, ChildChangesEvent):
+            node.merged_files, node.conflicted_files = len(event.merged), len(event.conflicts)
 
     def _node(self, agent_id: str, name: str, parent_id: str | None) -> TreeNode:
         node = self.nodes.get(agent_id)

@@ -107,9 +107,14 @@ class ChildCopy:
         """Bring the child's changes into `workspace`; what merged, what conflicted, where the
         whole change is kept. One merge at a time in this process: siblings end together."""
         with _ONE_AT_A_TIME:
-            return self._merge_back(workspace, name)
+            return self._collect(name, merge_into=workspace)
 
-    def _merge_back(self, workspace: Path, name: str) -> MergeReport:
+    def keep_only(self, name: str) -> MergeReport:
+        """An interrupted child's changes, kept as its patch and not merged (every changed file
+        is listed as a conflict: nothing of it is in the workspace)."""
+        return self._collect(name, merge_into=None)
+
+    def _collect(self, name: str, merge_into: Path | None) -> MergeReport:
         after = self.repo.snapshot()
         if after.problem:
             return MergeReport(problem=f"its changes could not be read ({after.problem}); they are in {self.folder}")
@@ -117,25 +122,14 @@ class ChildCopy:
         if not changes:
             return MergeReport()
         report = MergeReport()
-        patch = self.repo.patch(self.base.tree, after.tree)
-        report.patch, report.diff = self._keep(patch, name)
+        report.patch, report.diff = self._keep(self.repo.patch(self.base.tree, after.tree), name)
+        if merge_into is None:
+            report.conflicts = [path for _status, path in changes]
+            return report
         with tempfile.TemporaryDirectory(dir=self.root) as scratch:
             for _status, path in changes:
-                taken = self._bring(workspace, path, after.tree, Path(scratch))
+                taken = self._bring(merge_into, path, after.tree, Path(scratch))
                 (report.merged if taken else report.conflicts).append(path)
-        return report
-
-    def keep_only(self, name: str) -> MergeReport:
-        """An interrupted child's changes, kept as its patch and not merged (every changed file
-        is listed as a conflict: nothing of it is in the workspace)."""
-        after = self.repo.snapshot()
-        if after.problem:
-            return MergeReport(problem=f"its changes could not be read ({after.problem}); they are in {self.folder}")
-        changes = self.repo.changes(self.base.tree, after.tree)
-        if not changes:
-            return MergeReport()
-        report = MergeReport(conflicts=[path for _status, path in changes])
-        report.patch, report.diff = self._keep(self.repo.patch(self.base.tree, after.tree), name)
         return report
 
     def _keep(self, patch: bytes, name: str) -> tuple[str, str]:

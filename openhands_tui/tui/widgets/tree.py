@@ -126,6 +126,10 @@ class AgentTree(Tree[str]):
             grade = "success" if node.critic_score >= 0.6 else "warning" if node.critic_score >= 0.4 else "error"
             rounds = f" ↻{node.critic_rounds}" if node.critic_rounds else ""
             label.append(f" {stars(node.critic_score)}{rounds}", style=getattr(self.app.current_theme, grade, "") or "")
+        if node.merged_files is not None:  # what came back from its own working copy
+            label.append(f" ⑂{node.merged_files}", style="dim")
+            if node.conflicted_files:
+                label.append(f" ✗{node.conflicted_files}", style=getattr(self.app.current_theme, "warning", "") or "")
         tokens, cost = tree.subtree_tokens(agent_id), tree.subtree_cost(agent_id)
         money = f" ${cost:.3f}" if cost else ""
         label.append(f"  {compact(tokens)} tok{cache_text(*tree.subtree_cache(agent_id))}{money}", style="dim")
