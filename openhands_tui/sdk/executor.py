@@ -3,7 +3,8 @@
 - `local`: this machine, in the session's jail (or unconfined with `--sandbox off`) — the default;
 - `agent-server:URL`: a running OpenHands agent-server (`openhands-agent-server` on PyPI, what
   OpenHands' Docker, Kubernetes and hosted runtimes start per sandbox). Its shell and files are
-  the server's; the workspace is a folder on the server.
+  the server's; the workspace is a folder on the server: the session's (`--workspace`), or for
+  one agent the spec's own (`agent-server:http://host:8000?workspace=/srv/app`).
 
 Chosen for the session (`--executor`) and per agent (`Agent(executor=...)`: the coder remote, the
 reviewer local). The terminal and the file editor build on it (`tools/agent_server/` for the server);
@@ -19,7 +20,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit, urlunsplit
 
 from openhands_tui.sdk.errors import SettingsError
 
@@ -33,6 +34,9 @@ class ExecutorSpec:
     kind: Literal["local", "agent-server"] = "local"
     url: str = ""
     key: str = field(default="", repr=False)
+    #: The agent's workspace on the server, when the spec names one (`?workspace=/srv/app`);
+    #: "" for the session's.
+    workspace: str = ""
 
     @property
     def remote(self) -> bool:
@@ -52,11 +56,16 @@ def parse_executor(text: str | None, environ: Mapping[str, str] = os.environ, fl
     value = text.strip()
     if not value.startswith(AGENT_SERVER):
         raise SettingsError(f"{flag} {value[:80]!r}: use local or agent-server:URL")
-    url = value[len(AGENT_SERVER) :].rstrip("/")
+    url = value[len(AGENT_SERVER) :]
     parts = urlsplit(url)
+    asked = parse_qs(parts.query)
+    workspace = (asked.get("workspace") or [""])[0]
+    if workspace and not workspace.startswith("/"):
+        raise SettingsError(f"{flag} {value[:80]!r}: workspace= must be an absolute path on the server")
+    url = urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/"), "", ""))
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise SettingsError(f"{flag} {value[:80]!r}: the server's address must be an http(s) URL")
     if parts.username or parts.password:
         raise SettingsError(f"{flag}: put no key in the URL; set TUI_AGENT_SERVER_KEY (or SESSION_API_KEY) instead")
     key = next((environ[name] for name in KEY_VARIABLES if environ.get(name)), "")
-    return ExecutorSpec(kind="agent-server", url=url, key=key)
+    return ExecutorSpec(kind="agent-server", url=url, key=key, workspace=workspace)

@@ -96,3 +96,56 @@ def test_a_wrong_key_or_a_relative_workspace_is_one_line_and_exit_2(
     )  # fmt: skip
     assert relative.returncode == 2 and "absolute path on the agent-server" in relative.stderr
     assert model.requests == []
+
+
+async def test_one_agent_remote_its_parent_local(
+    agent_server: AgentServer, serve, workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from openhands_tui.sdk import Agent, AgentContext
+    from openhands_tui.sdk.tool import Tool
+    from openhands_tui.tools.delegate import register_agent
+    from tests.conftest import llm_for
+    from tests.sdk.helpers import run
+
+    monkeypatch.setenv("SESSION_API_KEY", agent_server.key)
+    remote = tmp_path / "coder-on-the-server"
+    remote.mkdir()
+
+    def coder(llm):
+        return Agent(
+            llm=llm,
+            name="coder",
+            tools=[Tool(name="FileEditorTool"), Tool(name="TerminalTool")],
+            agent_context=AgentContext(system_message_suffix="ROLE:coder"),
+            executor=f"agent-server:{agent_server.url}?workspace={remote}",
+        )
+
+    register_agent("coder", coder, "writes code on the server")
+    model = serve(
+        [
+            Script(
+                name="root",
+                match="ROLE:root",
+                turns=[
+                    _call("file_editor", command="create", path="review.md", file_text="local\n"),
+                    Turn.call("delegate", agent="coder", task="write it"),
+                    Turn.finish("done"),
+                ],
+            ),
+            Script(
+                name="coder",
+                match="ROLE:coder",
+                turns=[_call("file_editor", command="create", path="code.py", file_text="x = 1\n"), Turn.finish("ok")],
+            ),
+        ]
+    )
+    root = Agent(
+        llm=llm_for(model),
+        name="root",
+        tools=[Tool(name="FileEditorTool"), Tool(name="DelegateTool")],
+        agent_context=AgentContext(system_message_suffix="ROLE:root"),
+    )
+    result = await run(root, workspace, "review and code")
+    assert result.outcome.status.value == "finished", result.outcome
+    assert (workspace / "review.md").read_text() == "local\n" and not (workspace / "code.py").exists()
+    assert (remote / "code.py").read_text() == "x = 1\n" and not (remote / "review.md").exists()

@@ -82,6 +82,8 @@ class AgentRun:
         #: `isolation="worktree"`: sdk/timeline/child_copy.py). Its tools, its jail, the rating
         #: of its actions and what it is told about the workspace all use this.
         self.workspace: Path = runtime.workspace
+        if self.executor.workspace:  # an agent on a server of its own works in that server's folder
+            self.workspace = Path(self.executor.workspace)
         #: Builds the port this agent's tools start children through (the engine's ChildRuns).
         self._spawner = spawner
         #: The last thing the agent said: a failed child's partial result.
@@ -185,7 +187,7 @@ class AgentRun:
         if self.agent.executor is None:
             return self.runtime.executor
         spec = parse_executor(self.agent.executor, flag=f"{self.agent.name}'s Agent(executor=...)")
-        if spec.remote and spec.url == self.runtime.executor.url:
+        if spec.remote and spec.url == self.runtime.executor.url and not spec.workspace:
             return self.runtime.executor
         return spec
 
