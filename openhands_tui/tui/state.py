@@ -7,8 +7,6 @@ what the live one did: the same events give the same transcripts and the same tr
 
 from __future__ import annotations
 
-import itertools
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from openhands_tui.sdk.facts.event import (
@@ -44,57 +42,18 @@ from openhands_tui.sdk.facts.event import (
 )
 from openhands_tui.sdk.facts.subject import Delegation, Finish
 from openhands_tui.sdk.facts.tree import DelegationTree
-from openhands_tui.sdk.terminal_text import safe_copy, strip_controls
-from openhands_tui.timeline_lines import (
-    UNDO_HINT,
-    checkpoint_problem_line,
-    checkpoint_skipped_line,
-    fork_line,
-    rewind_line,
-)
-from openhands_tui.verdict_lines import critic_line, hook_line
+from openhands_tui.sdk.terminal_text import strip_controls
+from openhands_tui.tui.entry import Entry as Entry  # re-exported: widgets import it from here
+from openhands_tui.tui.entry import EntryKind as EntryKind
+from openhands_tui.tui.entry import shown
+from openhands_tui.tui.notice_lines import NoticeLines
+from openhands_tui.tui.usage import Usage
 
 #: After the text of an answer whose stream failed (the model is asked again).
 CUT_OFF_MARK = " … [cut off: the model is asked again]"
-EntryKind = Literal["user", "assistant", "thinking", "tool", "delegation", "microagent", "condensation", "notice"]
-_ids = itertools.count(1)
 
 
-@dataclass
-class Entry:
-    """One block of an agent's transcript. `version` goes up whenever it changes."""
-
-    kind: EntryKind
-    agent_id: str
-    text: str = ""
-    data: dict[str, Any] = field(default_factory=dict)
-    level: Literal["info", "warning", "error"] = "info"
-    streaming: bool = False
-    version: int = 0
-    key: int = field(default_factory=lambda: next(_ids))
-
-    def touch(self) -> None:
-        self.version += 1
-
-
-@dataclass
-class Usage:
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    cost: float = 0.0
-    last_prompt_tokens: int = 0
-    cache_read_tokens: int = 0
-    cache_write_tokens: int = 0
-
-    @property
-    def cache_hit(self) -> float | None:
-        """Share of input tokens read from the provider's prompt cache (None before any)."""
-        if not self.prompt_tokens or not (self.cache_read_tokens or self.cache_write_tokens):
-            return None
-        return self.cache_read_tokens / self.prompt_tokens
-
-
-class SessionView:
+class SessionView(NoticeLines):
     """Transcripts per agent, the delegation tree, pending questions, usage and status."""
 
     def __init__(self) -> None:
@@ -160,7 +119,7 @@ class SessionView:
         """Fold one event in; returns the ids of agents whose transcript changed. Text a model, a
         command or a file produced never reaches the screen with its escape sequences."""
         self.events_seen += 1
-        event = _shown(event)
+        event = shown(event)
         self.tree.apply(event)
         handler = _HANDLERS.get(type(event))
         if handler is None:
@@ -387,42 +346,6 @@ class SessionView:
         self._add(Entry("condensation", event.agent_id, event.summary, {"event": event}))
         return {event.agent_id}
 
-    def _hook(self, event: HookRanEvent) -> set[str]:
-        """Which hook said what: a line in the agent's transcript (a hook that ran and said nothing
-        stays in the log only)."""
-        if event.outcome == "ran" and not event.said:
-            return set()
-        level: Literal["info", "warning"] = "warning" if event.outcome in _HOOK_WARNINGS else "info"
-        self._add(Entry("notice", event.agent_id, hook_line(event), {"hook": event}, level=level))
-        return {event.agent_id}
-
-    def _critic(self, event: CriticResultEvent) -> set[str]:
-        failed = event.score is None or event.refine
-        self._add(
-            Entry("notice", event.agent_id, critic_line(event), {"critic": event}, "warning" if failed else "info")
-        )
-        return {event.agent_id}
-
-    def _child_changes(self, event: ChildChangesEvent) -> set[str]:
-        """What a child that worked in its own copy brought back: a line in its parent's
-        transcript (a warning when something conflicted), and in its own."""
-        level: Literal["info", "warning"] = "warning" if event.conflicts or event.problem else "info"
-        shown = {event.agent_id, event.parent_agent_id or "root"}
-        for agent_id in shown:
-            self._add(Entry("notice", agent_id, event.line(), {"child_changes": event}, level=level))
-        return shown
-
-    def _job(self, event: JobEvent) -> set[str]:
-        """A background job started or ended: a line in its agent's transcript, the jobs count."""
-        self.jobs[(event.agent_id, event.job_id)] = event
-        level: Literal["info", "warning"] = "warning" if event.exit_code not in (None, 0) else "info"
-        self._add(Entry("notice", event.agent_id, event.line(), {"job": event}, level=level))
-        return {event.agent_id}
-
-    @property
-    def running_jobs(self) -> list[JobEvent]:
-        return [job for job in self.jobs.values() if job.state == "running"]
-
     def _policy(self, event: PolicyChangedEvent) -> set[str]:
         self.policy = event
         if not event.plan:
@@ -440,37 +363,6 @@ class SessionView:
     def _mcp_servers(self, event: MCPServersEvent) -> set[str]:
         self.mcp_servers = list(event.servers)
         return set()
-
-    # -- the session's own timeline: checkpoints, rewinds, forks (`timeline_lines.py`) -----
-
-    def _checkpoint(self, event: CheckpointEvent) -> set[str]:
-        """A turn's checkpoint that could not be taken (a warning, once a session: every turn
-        would say it again) or that left files out (said when the files left out change)."""
-        problem_said, skipped_said = self._checkpoints_said
-        if event.purpose != "turn":
-            return set()
-        if event.problem and not problem_said:
-            self._checkpoints_said = (True, skipped_said)
-            self._add(Entry("notice", event.agent_id, checkpoint_problem_line(event), level="warning"))
-        elif event.skipped and not event.problem and event.skipped != skipped_said:
-            self._checkpoints_said = (problem_said, list(event.skipped))
-            self._add(Entry("notice", event.agent_id, checkpoint_skipped_line(event)))
-        else:
-            return set()
-        return {event.agent_id}
-
-    def _rewound(self, event: RewindEvent) -> set[str]:
-        """What a rewind (or an undo) did; only the last one says how to take it back."""
-        if self._undoable is not None:
-            self._undoable.text = self._undoable.text.removesuffix(UNDO_HINT)
-            self._undoable.touch()
-        level: Literal["info", "warning"] = "warning" if event.problem else "info"
-        self._undoable = self._add(Entry("notice", event.agent_id, rewind_line(event, undoable=True), level=level))
-        return {event.agent_id}
-
-    def _forked(self, event: SessionForkedEvent) -> set[str]:
-        self._add(Entry("notice", event.agent_id, fork_line(event)))
-        return {event.agent_id}
 
 
 _HANDLERS: dict[type, Any] = {
@@ -502,18 +394,3 @@ _HANDLERS: dict[type, Any] = {
     RewindEvent: SessionView._rewound,
     SessionForkedEvent: SessionView._forked,
 }
-#: Hook outcomes said as warnings: something was refused, or the hook did not work.
-_HOOK_WARNINGS = frozenset({"denied", "blocked", "asked", "failed", "timed out", "skipped", "stopped the run"})
-
-
-def _shown(event: Event) -> Event:
-    """The event as the screen may show it: escape sequences and control characters removed
-    (an OSC 52 sequence in a command's output would otherwise write the user's clipboard)."""
-    if isinstance(event, TextDeltaEvent):
-        clean = strip_controls(event.delta)
-        return event if clean == event.delta else event.model_copy(update={"delta": clean})
-    data = event.model_dump(mode="python")
-    clean_data = safe_copy(data)
-    if clean_data == data:
-        return event
-    return type(event).model_validate(clean_data)
