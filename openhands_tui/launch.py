@@ -7,9 +7,7 @@ Every problem a user can cause here raises an OpenHandsTUIError with a one-line 
 from __future__ import annotations
 
 import logging
-import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,11 +16,12 @@ from openhands_tui.demo import DEMO_MODEL, resume_hint
 from openhands_tui.jail.bubblewrap import find_bubblewrap
 from openhands_tui.launch_agents import session_agents
 from openhands_tui.launch_options import BUILTIN_SOLO, LaunchOptions
+from openhands_tui.launch_workspace import home_or_above, local_workspace, server_workspace
 from openhands_tui.sdk.agent import Agent
 from openhands_tui.sdk.context.loader import load_microagents
 from openhands_tui.sdk.context.tasks import find_task_command, parse_inputs
 from openhands_tui.sdk.errors import OpenHandsTUIError, SessionError, SettingsError, StrategyError
-from openhands_tui.sdk.executor import ExecutorSpec, parse_executor
+from openhands_tui.sdk.executor import parse_executor
 from openhands_tui.sdk.facts.event import Event
 from openhands_tui.sdk.facts.store import LoadResult, SessionLog, SessionMeta, SessionStore, new_session_id
 from openhands_tui.sdk.files.read import open_regular_for_append
@@ -147,66 +146,6 @@ def _strategy_names(shipped: Path) -> str:
     return ", ".join(p.stem for p in sorted(shipped.glob("*.py")))
 
 
-def home_or_above(folder: Path) -> str:
-    """What `folder` is if it is too wide to be a workspace: "your home directory", "/", "a
-    folder that holds your home directory"; "" if it is not."""
-    try:
-        real, home = folder.resolve(), Path(os.path.expanduser("~")).resolve()
-    except (OSError, RuntimeError):
-        return ""
-    if real == home:
-        return "your home directory"
-    if real == Path("/"):
-        return "/"
-    return "a folder that holds your home directory" if real in home.parents else ""
-
-
-def _workspace(options: LaunchOptions, meta: SessionMeta | None, read_only: bool) -> Path:
-    if options.workspace is not None:
-        raw, label = options.workspace, "--workspace"
-    elif meta is not None:
-        raw, label = Path(meta.workspace), "the session's workspace"
-    else:
-        try:
-            raw, label = Path.cwd(), "the current directory"
-        except OSError:  # deleted under the shell that started tui
-            raise SettingsError("the current directory no longer exists; pass --workspace DIR") from None
-    if not raw.is_dir():
-        raise SettingsError(f"{label} {raw}: not a directory")
-    too_wide = home_or_above(raw)
-    if too_wide and not options.workspace_is_home:
-        raise SettingsError(
-            f"{label} {raw} is {too_wide}: commands the agent runs could change every project and your shell's "
-            "start-up files; cd into a project, or pass --workspace-is-home if you mean it"
-        )
-    if not read_only:
-        try:  # found now, not halfway through a task
-            with tempfile.TemporaryFile(dir=raw):
-                pass
-        except OSError as exc:
-            raise SettingsError(
-                f"{label} {raw}: cannot write there ({exc.strerror or exc}); use --sandbox read-only "
-                "to work on it without changing it"
-            ) from None
-    return raw.resolve()
-
-
-def _server_workspace(options: LaunchOptions, meta: SessionMeta | None, executor: ExecutorSpec) -> Path:
-    """The workspace on the agent-server: `--workspace` (or a resumed session's), an absolute path
-    there; the server is asked once that it answers and takes the key."""
-    from openhands_tui.tools.agent_server.client import check_reachable
-
-    raw = str(options.workspace) if options.workspace is not None else (meta.workspace if meta else "")
-    if not raw:
-        raise SettingsError("--executor agent-server:URL needs --workspace DIR, a folder on the server")
-    if not raw.startswith("/"):
-        raise SettingsError(f"--workspace {raw}: give the folder's absolute path on the agent-server")
-    problem = check_reachable(executor)
-    if problem:
-        raise SettingsError(f"--executor: {problem}")
-    return Path(raw)
-
-
 def _title(task: str | None, redactor: Redactor) -> str:
     lines = (task or "").strip().splitlines()
     return redactor.redact(one_line(lines[0])[:100]) if lines else ""
@@ -271,9 +210,9 @@ def _launch(
     sandbox = sandbox_policy(options.sandbox)
     executor = parse_executor(options.executor)
     if executor.remote:
-        workspace = _server_workspace(options, meta, executor)
+        workspace = server_workspace(options, meta, executor)
     else:
-        workspace = _workspace(options, meta, read_only=sandbox.mode == "read-only")
+        workspace = local_workspace(options, meta, read_only=sandbox.mode == "read-only")
     plugins = session_plugins(strategy.plugin, workspace)  # the strategy's own, then those the user installed
     if options.agent and options.strategy:
         raise SettingsError("--agent runs an agent file as the root agent: leave out --strategy")

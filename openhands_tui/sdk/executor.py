@@ -69,3 +69,14 @@ def parse_executor(text: str | None, environ: Mapping[str, str] = os.environ, fl
         raise SettingsError(f"{flag}: put no key in the URL; set TUI_AGENT_SERVER_KEY (or SESSION_API_KEY) instead")
     key = next((environ[name] for name in KEY_VARIABLES if environ.get(name)), "")
     return ExecutorSpec(kind="agent-server", url=url, key=key, workspace=workspace)
+
+
+def agent_executor(text: str | None, session: ExecutorSpec, flag: str) -> ExecutorSpec:
+    """An agent's executor: its own `executor` text, else the session's; the session's spec (with
+    its key) when the agent names the same server without a workspace of its own."""
+    if text is None:
+        return session
+    spec = parse_executor(text, flag=flag)
+    if spec.remote and spec.url == session.url and not spec.workspace:
+        return session
+    return spec

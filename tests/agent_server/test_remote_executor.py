@@ -148,4 +148,6 @@ async def test_one_agent_remote_its_parent_local(
     result = await run(root, workspace, "review and code")
     assert result.outcome.status.value == "finished", result.outcome
     assert (workspace / "review.md").read_text() == "local\n" and not (workspace / "code.py").exists()
+    said = [e.content for e in result.kinds("observation") if e.agent_id != "root"]
+    assert (remote / "code.py").exists(), said
     assert (remote / "code.py").read_text() == "x = 1\n" and not (remote / "review.md").exists()

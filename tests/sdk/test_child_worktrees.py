@@ -17,14 +17,14 @@ from tests.conftest import llm_for, model_args, run_tui
 from tests.sdk.helpers import run
 
 
-def _isolated(name: str) -> None:
+def _isolated(name: str, isolation: str = "worktree") -> None:
     def factory(llm):
         return Agent(
             llm=llm,
             name=name,
             tools=[Tool(name="FileEditorTool"), Tool(name="TerminalTool")],
             agent_context=AgentContext(system_message_suffix=f"ROLE:{name}"),
-            isolation="worktree",
+            isolation=isolation,
         )
 
     register_agent(name, factory, f"the {name}")
@@ -173,3 +173,36 @@ def test_a_new_tui_removes_the_copies_a_killed_one_left(serve, workspace: Path) 
     finished = run_tui("--headless", "--task", "hi", *model_args(model), cwd=workspace)
     assert finished.returncode == 0, finished.stderr
     assert not stale.exists()
+
+
+async def test_a_folder_turned_into_a_symlink_meanwhile_is_a_conflict_not_a_write_outside(
+    serve, workspace: Path, tmp_path: Path
+) -> None:
+    (workspace / "src").mkdir()
+    (workspace / "src" / "app.py").write_text("x = 1\n")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    _isolated("slow")
+    _isolated("swapper", isolation="shared")  # it works in the workspace itself
+    swap = f"rm -rf src && ln -s {outside} src"
+    server = serve(
+        [
+            Script(name="root", match="ROLE:root", turns=[_parallel("slow", "swapper"), Turn.finish("done")]),
+            Script(
+                name="slow",
+                match="ROLE:slow",
+                turns=[Turn(tool_calls=[_edit("src/app.py", "x = 1", "x = 2")]), _finish("edited", delay=1.5)],
+            ),
+            Script(
+                name="swapper",
+                match="ROLE:swapper",
+                turns=[Turn(tool_calls=[ScriptedToolCall(name="terminal", arguments={"command": swap})]), _finish("s")],
+            ),
+        ]
+    )
+    result = await run(_root(server), workspace, "race")
+
+    assert (workspace / "src").is_symlink()  # the swapper changed the workspace while slow worked
+    assert list(outside.iterdir()) == []  # the slow child's edit was not written through it
+    slow = next(e for e in result.kinds("child_changes") if e.agent_name == "slow")
+    assert slow.conflicts == ["src/app.py"] and "x = 2" in Path(slow.patch).read_text()

@@ -26,7 +26,7 @@ from openhands_tui.sdk.context.agent_context import (
 from openhands_tui.sdk.context.attachments import Attached
 from openhands_tui.sdk.context.condenser import ContextGauge
 from openhands_tui.sdk.context.skill import Skill
-from openhands_tui.sdk.executor import ExecutorSpec, parse_executor
+from openhands_tui.sdk.executor import agent_executor
 from openhands_tui.sdk.facts.event import (
     ActionEvent,
     AgentErrorEvent,
@@ -81,6 +81,8 @@ class AgentRun:
         #: Where it works: the session's workspace, or its own working copy (a child with
         #: `isolation="worktree"`: sdk/timeline/child_copy.py). Its tools, its jail, the rating
         #: of its actions and what it is told about the workspace all use this.
+        #: Where its commands and edits run: its Agent's `executor`, else the session's.
+        self.executor = agent_executor(agent.executor, runtime.executor, f"{agent.name}'s Agent(executor=...)")
         self.workspace: Path = runtime.workspace
         if self.executor.workspace:  # an agent on a server of its own works in that server's folder
             self.workspace = Path(self.executor.workspace)
@@ -180,16 +182,6 @@ class AgentRun:
                 content=self.agent.build_system_prompt(),
                 tools=self.schemas,
             )
-
-    @property
-    def executor(self) -> ExecutorSpec:
-        """Where its commands and edits run: its Agent's `executor`, else the session's."""
-        if self.agent.executor is None:
-            return self.runtime.executor
-        spec = parse_executor(self.agent.executor, flag=f"{self.agent.name}'s Agent(executor=...)")
-        if spec.remote and spec.url == self.runtime.executor.url and not spec.workspace:
-            return self.runtime.executor
-        return spec
 
     def _own_hooks(self) -> None:
         """Hooks the strategy gave this agent in code: the root's serve the whole session, a

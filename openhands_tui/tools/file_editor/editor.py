@@ -37,7 +37,7 @@ MAX_DIFF_CHARS = 50_000
 #: Largest `file_text` a `create` accepts (bigger: write it in parts, or generate it).
 MAX_CREATE_CHARS = 1_000_000
 
-__all__ = ["EditResult", "EditorError", "FileEditor"]
+__all__ = ["EditResult", "EditorError", "FileEditor", "insert_lines", "replace_once"]
 
 
 @dataclass
@@ -146,20 +146,7 @@ class FileEditor:
         file = TextFile.read(target, real=real)
         content, old = file.text, old_str.replace("\r\n", "\n") if file.crlf else old_str
         new = (new_str or "").replace("\r\n", "\n") if file.crlf else (new_str or "")
-        first = content.find(old)
-        if first < 0:
-            raise EditorError(
-                f"No replacement made: `old_str` does not appear in {target}. It must match exactly, "
-                "including whitespace and indentation; `view` the file to copy it."
-            )
-        if content.find(old, first + 1) >= 0:
-            count, lines = _occurrences(content, old)
-            named = ", ".join(map(str, lines)) + (f", … ({count - len(lines):,} more)" if count > len(lines) else "")
-            raise EditorError(
-                f"No replacement made: `old_str` appears {count:,} times in {target} (lines {named}). "
-                "Include more surrounding lines so it matches exactly once."
-            )
-        updated = content[:first] + new + content[first + len(old) :]
+        updated, first = replace_once(content, old, new, target)
         start_line = content.count("\n", 0, first) + 1
         self._write(target, file, updated, real)
         snippet = _snippet(updated, start_line, new.count("\n") + 1)
@@ -175,19 +162,11 @@ class FileEditor:
             raise EditorError("`insert` needs `insert_line` (0 = top of file) and `new_str`.")
         file = TextFile.read(target, real=real)
         content = file.text
-        lines = content.split("\n")
-        trailing_newline = content.endswith("\n")
-        if trailing_newline:
-            lines.pop()
-        if not 0 <= insert_line <= len(lines):
-            raise EditorError(f"`insert_line` {insert_line} is outside the file (0-{len(lines)}).")
-        new_lines = new_str.replace("\r\n", "\n").split("\n")
-        updated_lines = lines[:insert_line] + new_lines + lines[insert_line:]
-        updated = "\n".join(updated_lines) + ("\n" if trailing_newline or not content else "")
+        updated, added = insert_lines(content, insert_line, new_str)
         self._write(target, file, updated, real)
-        snippet = _snippet(updated, insert_line + 1, len(new_lines))
+        snippet = _snippet(updated, insert_line + 1, added)
         return EditResult(
-            f"Inserted {len(new_lines)} line(s) after line {insert_line} of {target}:\n{snippet}",
+            f"Inserted {added} line(s) after line {insert_line} of {target}:\n{snippet}",
             str(target),
             _diff(target, content, updated),
         )
@@ -241,6 +220,40 @@ def _readable(target: Path, real: str | None) -> str:
             return handle.read(MAX_EDIT_BYTES).decode("utf-8", errors="replace")
     except OSError:
         return ""
+
+
+def replace_once(content: str, old: str, new: str, target: object) -> tuple[str, int]:
+    """`content` with its one occurrence of `old` replaced, and where it was; EditorError when
+    `old` is missing or appears more than once (naming the lines), for the editor here and the
+    agent-server's alike."""
+    first = content.find(old)
+    if first < 0:
+        raise EditorError(
+            f"No replacement made: `old_str` does not appear in {target}. It must match exactly, "
+            "including whitespace and indentation; `view` the file to copy it."
+        )
+    if content.find(old, first + 1) >= 0:
+        count, lines = _occurrences(content, old)
+        named = ", ".join(map(str, lines)) + (f", … ({count - len(lines):,} more)" if count > len(lines) else "")
+        raise EditorError(
+            f"No replacement made: `old_str` appears {count:,} times in {target} (lines {named}). "
+            "Include more surrounding lines so it matches exactly once."
+        )
+    return content[:first] + new + content[first + len(old) :], first
+
+
+def insert_lines(content: str, insert_line: int, new_str: str) -> tuple[str, int]:
+    """`content` with `new_str`'s lines after line `insert_line` (0: at the top), and how many
+    lines went in; EditorError for a line outside the file."""
+    lines = content.split("\n")
+    trailing_newline = content.endswith("\n")
+    if trailing_newline:
+        lines.pop()
+    if not 0 <= insert_line <= len(lines):
+        raise EditorError(f"`insert_line` {insert_line} is outside the file (0-{len(lines)}).")
+    new_lines = new_str.replace("\r\n", "\n").split("\n")
+    updated = "\n".join(lines[:insert_line] + new_lines + lines[insert_line:])
+    return updated + ("\n" if trailing_newline or not content else ""), len(new_lines)
 
 
 def _occurrences(content: str, needle: str) -> tuple[int, list[int]]:

@@ -14,7 +14,7 @@ from pathlib import Path
 from openhands_tui.sdk.tool import Observation, ToolContext
 from openhands_tui.tools.agent_server.client import RemoteError, server_client
 from openhands_tui.tools.agent_server.shell import RemoteShell
-from openhands_tui.tools.file_editor.editor import _diff, _occurrences, _snippet
+from openhands_tui.tools.file_editor.editor import EditorError, _diff, _snippet, insert_lines, replace_once
 from openhands_tui.tools.file_editor.face import FileEditorAction, FileEditorFace, FileEditorObservation, FileViewAction
 
 #: Longest view given back.
@@ -48,7 +48,7 @@ class RemoteFileEditorTool(FileEditorFace):
         target = self.resolve(action.path)
         try:
             text, diff = await self._carry_out(action, target)
-        except (RemoteError, ValueError) as exc:
+        except (RemoteError, EditorError, ValueError) as exc:
             return FileEditorObservation(text=str(exc), is_error=True, command=action.command, path=target)
         return FileEditorObservation(text=text, command=action.command, path=target, diff=diff)
 
@@ -109,18 +109,7 @@ class RemoteFileEditorTool(FileEditorFace):
     async def _replace(self, target: str, current: bytes, content: str, old: str | None, new: str) -> tuple[str, str]:
         if not old:
             raise ValueError("`str_replace` needs a non-empty `old_str` copied exactly from the file.")
-        count, lines = _occurrences(content, old)
-        if count == 0:
-            raise ValueError(
-                f"No replacement made: `old_str` does not appear in {target}; `view` it to copy it exactly."
-            )
-        if count > 1:
-            raise ValueError(
-                f"No replacement made: `old_str` appears {count} times in {target} (lines "
-                f"{', '.join(map(str, lines))}). Include more lines so it matches once."
-            )
-        first = content.find(old)
-        updated = content[:first] + new + content[first + len(old) :]
+        updated, first = replace_once(content, old, new, target)
         await self._write(target, current, updated)
         snippet = _snippet(updated, content.count("\n", 0, first) + 1, new.count("\n") + 1)
         return (
@@ -133,17 +122,10 @@ class RemoteFileEditorTool(FileEditorFace):
     ) -> tuple[str, str]:
         if line is None or new is None:
             raise ValueError("`insert` needs `insert_line` (0 = top of file) and `new_str`.")
-        lines = content.split("\n")
-        trailing = content.endswith("\n")
-        if trailing:
-            lines.pop()
-        if not 0 <= line <= len(lines):
-            raise ValueError(f"`insert_line` {line} is outside the file (0-{len(lines)}).")
-        added = new.split("\n")
-        updated = "\n".join(lines[:line] + added + lines[line:]) + ("\n" if trailing or not content else "")
+        updated, added = insert_lines(content, line, new)
         await self._write(target, current, updated)
         return (
-            f"Inserted {len(added)} line(s) after line {line} of {target}:\n{_snippet(updated, line + 1, len(added))}",
+            f"Inserted {added} line(s) after line {line} of {target}:\n{_snippet(updated, line + 1, added)}",
             _diff(Path(target), content, updated),
         )
 
