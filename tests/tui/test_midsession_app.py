@@ -142,7 +142,9 @@ async def test_a_resumed_session_goes_on_with_the_model_switched_to(serve, works
 
 
 async def test_model_switches_the_sub_agent_shown_in_the_transcript(serve, workspace: Path) -> None:
-    coder = [Turn(delay=3.0, tool_calls=Turn.call("think", thought="hm").tool_calls), Turn.finish("coded")]
+    # the switch must land while the coder waits for its first answer: a window of 10 s (3 s was
+    # missed once at load 4-5, two suites on two cores, when the app took that long to take Enter)
+    coder = [Turn(delay=10.0, tool_calls=Turn.call("think", thought="hm").tool_calls), Turn.finish("coded")]
     server = serve(
         [
             Script(
@@ -156,7 +158,7 @@ async def test_model_switches_the_sub_agent_shown_in_the_transcript(serve, works
     app = live_app(server, workspace, strategy=str(THREE_LEVELS), task="go")
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.press(*"/model openai/scripted-b")  # typed ahead: only Enter waits for the coder
-        await wait_until(pilot, lambda: bool(server.requests_for("coder")))  # its first answer takes 3 s
+        await wait_until(pilot, lambda: bool(server.requests_for("coder")))  # its first answer takes 10 s
         app.show_agent("coder-1")  # picked in the tree
         await pilot.press("enter")
         await wait_until(pilot, lambda: status(app).startswith("openai/scripted-b "))
