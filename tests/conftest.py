@@ -127,20 +127,22 @@ def forker() -> Iterator[WarmLauncher]:
         launcher.ended(pid)
 
 
-def still_running_after(marker: str, seconds: float = 5.0) -> list[int]:
+def still_running_after(marker: str, seconds: float = 5.0, cwd: Path | None = None) -> list[int]:
     """The processes `live_processes(marker)` finds once `seconds` have passed without them all
     ending. A jailed server ends a moment after it is stopped, not at once: the kernel kills the
     rest of a PID namespace after its first process has died, and on a loaded machine that
     moment was long enough for a check made at once to find the server still there."""
     deadline = time.monotonic() + seconds
-    while (found := live_processes(marker)) and time.monotonic() < deadline:
+    while (found := live_processes(marker, cwd)) and time.monotonic() < deadline:
         time.sleep(0.05)
     return found
 
 
-def live_processes(marker: str) -> list[int]:
+def live_processes(marker: str, cwd: Path | None = None) -> list[int]:
     """Host pids of running (not zombie) processes whose command line holds `marker`: a
-    command's own pid means nothing outside the sandbox's PID namespace."""
+    command's own pid means nothing outside the sandbox's PID namespace. With `cwd`, only those
+    working there: a program every test starts alike (a language server) is then this test's,
+    not one another test runs at the same moment in another worker or another suite."""
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -148,6 +150,8 @@ def live_processes(marker: str) -> list[int]:
         try:
             cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
             state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+            if cwd is not None and os.readlink(entry / "cwd") != str(cwd):
+                continue
         except OSError:
             continue
         if marker in cmdline and state != "Z" and int(entry.name) != os.getpid():
