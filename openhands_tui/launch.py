@@ -208,7 +208,7 @@ def _launch(
     )
     agent = strategy.build_agent(llm, params)
     sandbox = sandbox_policy(options.sandbox)
-    executor = parse_executor(options.executor)
+    executor = parse_executor(options.executor if options.executor is not None else (meta.executor if meta else None))
     if executor.remote:
         workspace = server_workspace(options, meta, executor)
     else:
@@ -305,7 +305,7 @@ def _launch(
         executor=executor,
     )
     conversation = Conversation(agent, workspace=workspace, parts=parts)
-    log.save_meta(sandbox=sandbox.mode)
+    log.save_meta(sandbox=sandbox.mode, executor=executor.stored())
     return Launched(
         conversation,
         log,

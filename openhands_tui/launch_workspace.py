@@ -64,7 +64,7 @@ def local_workspace(options: LaunchOptions, meta: SessionMeta | None, read_only:
 def server_workspace(options: LaunchOptions, meta: SessionMeta | None, executor: ExecutorSpec) -> Path:
     """The workspace on the agent-server: `--workspace` (or a resumed session's), an absolute path
     there; the server is asked once that it answers and takes the key."""
-    from openhands_tui.tools.agent_server.client import check_reachable
+    from openhands_tui.executors.agent_server.client import check_reachable
 
     raw = str(options.workspace) if options.workspace is not None else (meta.workspace if meta else "")
     if not raw:

@@ -7,7 +7,7 @@
   one agent the spec's own (`agent-server:http://host:8000?workspace=/srv/app`).
 
 Chosen for the session (`--executor`) and per agent (`Agent(executor=...)`: the coder remote, the
-reviewer local). The terminal and the file editor build on it (`tools/agent_server/` for the server);
+reviewer local). The terminal and the file editor build on it (`executors/`, the one place that picks);
 the rules rate their actions as they do locally, against the agent's workspace, and approvals are
 asked the same way. The server's key comes from the environment — `TUI_AGENT_SERVER_KEY`, else
 the server's own `SESSION_API_KEY` — never from the command line, and the launcher adds it to the
@@ -20,7 +20,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
-from urllib.parse import parse_qs, urlsplit, urlunsplit
+from urllib.parse import parse_qs, quote, urlsplit, urlunsplit
 
 from openhands_tui.sdk.errors import SettingsError
 
@@ -44,6 +44,14 @@ class ExecutorSpec:
 
     def describe(self) -> str:
         return f"agent-server at {self.url}" if self.remote else "local"
+
+    def stored(self) -> str | None:
+        """What a session's metadata keeps, so `--resume` runs where the session ran: None for
+        local, else the spec as `--executor` takes it — without the key, which stays in the
+        environment."""
+        if not self.remote:
+            return None
+        return AGENT_SERVER + self.url + (f"?workspace={quote(self.workspace, safe='/')}" if self.workspace else "")
 
 
 LOCAL = ExecutorSpec()

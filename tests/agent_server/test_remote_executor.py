@@ -6,24 +6,15 @@ server's key, taken from the environment, is in no event or log."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
-from tests.agent_server_fixture import AgentServer, running_server
+from tests.agent_server_fixture import AgentServer
 from tests.conftest import model_args, run_tui
 
 pytestmark = pytest.mark.subprocess
-
-
-@pytest.fixture(scope="module")
-def agent_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AgentServer]:
-    with running_server(tmp_path_factory.mktemp("agent-server")) as server:
-        if isinstance(server, str):
-            pytest.skip(server)
-        yield server
 
 
 def _call(name: str, **arguments: object) -> Turn:
@@ -68,6 +59,38 @@ def test_files_are_made_on_the_servers_side_and_the_shell_keeps_its_state(
     for path in state.rglob("*"):
         if path.is_file():
             assert agent_server.key.encode() not in path.read_bytes(), path
+
+
+def test_a_resumed_session_goes_back_to_its_server_without_keeping_the_key(
+    agent_server: AgentServer, serve, tmp_path: Path
+) -> None:
+    from openhands_tui.sdk.facts.store import SessionStore
+
+    remote, here = tmp_path / "srv", tmp_path / "here"
+    remote.mkdir()
+    here.mkdir()
+    turns = [
+        _call("file_editor", command="create", path="a.txt", file_text="a\n"),
+        Turn.finish("first done"),
+        _call("file_editor", command="create", path="b.txt", file_text="b\n"),
+        Turn.finish("done again"),
+    ]
+    model = serve([Script(turns=turns)])  # each request takes the next turn, across both runs
+    env = {"SESSION_API_KEY": agent_server.key}
+    first = run_tui(
+        "--headless", "--task", "first", *model_args(model),
+        "--executor", f"agent-server:{agent_server.url}", "--workspace", str(remote),
+        cwd=here, env=env, fresh=True,
+    )  # fmt: skip
+    assert first.returncode == 0, first.stderr
+    state = Path(os.environ["XDG_STATE_HOME"]) / "openhands-tui"
+    ((meta, _when),) = SessionStore(state).recent()
+    assert meta.executor == f"agent-server:{agent_server.url}"
+    again = run_tui(
+        "--headless", "--task", "again", *model_args(model), "--resume", meta.id, cwd=here, env=env, fresh=True
+    )
+    assert again.returncode == 0, again.stderr
+    assert sorted(os.listdir(remote)) == ["a.txt", "b.txt"] and os.listdir(here) == []
 
 
 def test_the_rules_rate_a_remote_command_as_a_local_one(agent_server: AgentServer, serve, tmp_path: Path) -> None:

@@ -5,7 +5,7 @@ a real agent-server on the loopback address (`tests/agent_server_fixture.py` sta
 
     python tests/bench/bench_executor.py [--commands 40] [--rounds 3]
 
-The remote terminal's persistent shell is emulated (`tools/agent_server/shell.py`): one HTTP
+The remote terminal's persistent shell is emulated (`executors/agent_server/shell.py`): one HTTP
 request a command, carrying the restore and save of `cd` and exported variables.
 """
 

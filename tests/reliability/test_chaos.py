@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from openhands_tui.executors.local.files import MAX_UNDO_DEPTH
 from openhands_tui.sdk import Agent, Conversation, ConversationParts
 from openhands_tui.sdk.sandbox import SandboxPolicy
 from openhands_tui.sdk.tool import ToolContext
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
 from openhands_tui.tools.file_editor import FileEditorAction, FileEditorTool
-from openhands_tui.tools.file_editor.files import MAX_UNDO_DEPTH
 from openhands_tui.tools.preset.default import get_default_tools
 from tests.conftest import llm_for
 from tests.sdk.helpers import run

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from openhands_tui.tools.terminal.session import BashSession
+from openhands_tui.executors.local.shell import BashSession
 
 
 @pytest.mark.parametrize("hostile", ["exec >/dev/null 2>&1", "exec 1>&-", "exec 19>&- >/dev/null", "exec </dev/null"])

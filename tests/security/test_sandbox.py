@@ -269,7 +269,7 @@ async def test_variables_that_run_code_later_go_back_to_what_the_shell_started_w
     """`export NODE_OPTIONS='--require ./x.js'` made every later `node`, `npm test` included,
     run the agent's file; LD_LIBRARY_PATH, PERL5OPT, JAVA_TOOL_OPTIONS, GIT_CONFIG_KEY_n... the
     same. After each command they are as the shell started: unset, or the user's own value."""
-    from openhands_tui.tools.terminal.session import BashSession
+    from openhands_tui.executors.local.shell import BashSession
 
     environment = {**os.environ, "LD_LIBRARY_PATH": "/opt/vendor/lib", "GIT_TRACE": "0"}
     environment.pop("NODE_OPTIONS", None)

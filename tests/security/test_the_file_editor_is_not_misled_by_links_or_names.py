@@ -38,7 +38,7 @@ def test_an_editor_write_lands_in_the_directory_it_was_rated_in_or_nowhere(tmp_p
     """`docs` was a plain folder when `docs/notes.md` was rated MEDIUM; a process the agent left
     running makes `docs` a link to `.git/hooks` before the editor (which runs unconfined)
     writes. The write must fail, not plant the hook; an undo of a creation must not delete there."""
-    from openhands_tui.tools.file_editor.files import remove_pinned, write_atomically
+    from openhands_tui.executors.local.files import remove_pinned, write_atomically
 
     workspace = tmp_path / "ws"
     (workspace / "docs").mkdir(parents=True)

@@ -93,7 +93,8 @@ def test_the_contracts_would_catch_a_cycle(tmp_path: pathlib.Path) -> None:
     assert _broken(result, "No import cycles"), result.stdout
 
 
-SECURITY_INTERNALS = "Tools, the jail and the MCP client never import security internals"
+SECURITY_INTERNALS = "Tools, executors, the jail and the MCP client never import security internals"
+EXECUTORS = "Executors carry out what tools ask"
 MODEL_CLIENT = "The app never calls the model client"
 APP_EVENTS = "The app learns what the engine does from events"
 EXPORT = "An export reads a stored session and renders text"
@@ -103,12 +104,14 @@ EXPORT = "An export reads a stored session and renders text"
     ("module", "line", "contract"),
     [
         (
-            "tools/terminal/shell_reset.py",
+            "executors/local/shell_reset.py",
             "from openhands_tui.sdk.security.shell_state import RUNS_CODE_LATER",
             SECURITY_INTERNALS,
         ),
+        ("tools/terminal/tool.py", "from openhands_tui.sdk.security import commands", SECURITY_INTERNALS),
         ("jail/jail.py", "from openhands_tui.sdk.security import commands", SECURITY_INTERNALS),
         ("mcp/hub.py", "import openhands_tui.sdk.security.mcp_arguments", SECURITY_INTERNALS),
+        ("executors/local/files.py", "import openhands_tui.tools.file_editor.editor", EXECUTORS),
         ("tui/screens/settings.py", "from openhands_tui.sdk.llm.client import LLM", MODEL_CLIENT),
         ("tui/session_host.py", "from openhands_tui.sdk.llm.warmup import warm_up", MODEL_CLIENT),
         ("tui/app.py", "from openhands_tui.sdk.mcp_port import MCPToolSource", APP_EVENTS),
@@ -121,8 +124,9 @@ def test_the_contracts_would_catch_a_forbidden_import(
     tmp_path: pathlib.Path, module: str, line: str, contract: str
 ) -> None:
     """The layer contracts are not vacuous: a copy of the package with one such import fails.
-    The terminal, the jail and the MCP client see only sdk/security's public face (a module added
-    to sdk/security later is internal too, unless the contract names it public); the app never
+    The tools, the executors, the jail and the MCP client see only sdk/security's public face
+    (a module added to sdk/security later is internal too, unless the contract names it public;
+    an executor never reaches back into the tools that use it); the app never
     builds or warms the model client (the launcher hands it what it needs), nor reads the
     engine's shared state or tool ports (what the engine does reaches it as events); an export
     renders text without running or drawing anything."""
@@ -134,9 +138,7 @@ def test_the_public_face_of_security_names_modules_that_exist() -> None:
     """The contract's public modules are real ones (a renamed module must not leave a stale name,
     which import-linter, told not to mind unmatched names, would not report)."""
     config = tomllib.loads((REPO / "pyproject.toml").read_text())
-    contract = next(
-        c for c in config["tool"]["importlinter"]["contracts"] if c["name"].startswith("Tools, the jail and the MCP")
-    )
+    contract = next(c for c in config["tool"]["importlinter"]["contracts"] if c["name"].startswith(SECURITY_INTERNALS))
     security = REPO / "openhands_tui" / "sdk" / "security"
     public = [expression.split(" -> ")[1] for expression in contract["ignore_imports"]]
     assert public and all(name.startswith("openhands_tui.sdk.security.") for name in public)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from openhands_tui.executors.base import ExecutorError
 from openhands_tui.sdk.executor import ExecutorSpec
 from openhands_tui.sdk.limits import MAX_INPUT_BYTES
 from openhands_tui.sdk.tool import ToolContext
@@ -21,7 +22,7 @@ MAX_FILE_BYTES = 10 * 1024 * 1024
 SLACK_S = 15.0
 
 
-class RemoteError(Exception):
+class RemoteError(ExecutorError):
     """The server could not be reached or refused; the message says which, in one line."""
 
 

@@ -15,22 +15,15 @@ import base64
 import secrets
 import shlex
 import time
-from dataclasses import dataclass
 
-from openhands_tui.tools.agent_server.client import AgentServerClient
-
-
-@dataclass(frozen=True)
-class RemoteResult:
-    output: str
-    exit_code: int | None
-    cwd: str
-    timed_out: bool
+from openhands_tui.executors.agent_server.client import AgentServerClient
+from openhands_tui.executors.base import CommandResult, Shell
 
 
-class RemoteShell:
-    def __init__(self, client: AgentServerClient, workspace: str) -> None:
+class RemoteShell(Shell):
+    def __init__(self, client: AgentServerClient, workspace: str, max_output_bytes: int = 30_000) -> None:
         self.client = client
+        self.max_output_chars = max_output_bytes
         self.workspace = workspace
         self.cwd = workspace
         token = secrets.token_hex(8)
@@ -49,7 +42,7 @@ class RemoteShell:
             "exit $__tui_status\n"
         )
 
-    async def run(self, command: str, timeout: float) -> RemoteResult:
+    async def run(self, command: str, timeout: float) -> CommandResult:
         encoded = base64.b64encode(self.script(command).encode()).decode()
         started = time.monotonic()
         ran = await self.client.run(f"printf %s {encoded} | base64 -d | bash", None, timeout)
@@ -59,7 +52,8 @@ class RemoteShell:
             self.cwd = cwd
         output = stdout + (("\n" if stdout and not stdout.endswith("\n") else "") + ran.stderr if ran.stderr else "")
         timed_out = ran.exit_code < 0 and elapsed >= timeout - 1
-        return RemoteResult(output, None if timed_out else ran.exit_code, self.cwd, timed_out)
+        output, omitted = _bounded(output, self.max_output_chars)
+        return CommandResult(output, None if timed_out else ran.exit_code, self.cwd, timed_out, omitted)
 
     def _cut_marker(self, stdout: str) -> tuple[str, str]:
         at = stdout.rfind(self._marker)
@@ -73,3 +67,12 @@ class RemoteShell:
             await self.client.run(f"rm -f {shlex.quote(self._state)}", None, 10)
         except Exception:  # the server went away: its /tmp file is its own business
             return
+
+
+def _bounded(text: str, limit: int) -> tuple[str, int]:
+    """Its head and tail when longer than `limit` characters, and how many were left out."""
+    if len(text) <= limit:
+        return text, 0
+    half = limit // 2
+    omitted = len(text) - 2 * half
+    return f"{text[:half]}\n[... {omitted:,} characters omitted ...]\n{text[-half:]}", omitted

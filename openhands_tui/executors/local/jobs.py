@@ -31,9 +31,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from openhands_tui.tools.terminal.output import BoundedOutput, clean_output
-from openhands_tui.tools.terminal.processes import descendants as _descendants
-from openhands_tui.tools.terminal.shell_reset import shell_quote
+from openhands_tui.executors.local.output import BoundedOutput, clean_output
+from openhands_tui.executors.local.processes import descendants as _descendants
+from openhands_tui.executors.local.shell_reset import shell_quote
 
 #: Seconds between SIGTERM and SIGKILL when a job is stopped.
 GRACE_SECONDS = 3

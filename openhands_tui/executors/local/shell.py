@@ -25,18 +25,18 @@ import secrets
 import shutil
 import signal
 import tempfile
-from dataclasses import dataclass, field
 from pathlib import Path
 
+from openhands_tui.executors.base import CommandResult, Shell
+from openhands_tui.executors.local.jobs import Job, JobTable
+from openhands_tui.executors.local.output import BoundedOutput
+from openhands_tui.executors.local.processes import descendants as _descendants
+from openhands_tui.executors.local.shell_reset import NON_INTERACTIVE, reset_script
+from openhands_tui.executors.local.shell_reset import shell_quote as _quote
 from openhands_tui.jail import evidence
 from openhands_tui.jail.jail import Jail
 from openhands_tui.jail.shell_binary import bash_binary
 from openhands_tui.sdk.sandbox import SandboxGrant
-from openhands_tui.tools.terminal.jobs import Job, JobTable
-from openhands_tui.tools.terminal.output import BoundedOutput
-from openhands_tui.tools.terminal.processes import descendants as _descendants
-from openhands_tui.tools.terminal.shell_reset import NON_INTERACTIVE, reset_script
-from openhands_tui.tools.terminal.shell_reset import shell_quote as _quote
 
 _READ_SIZE = 65536
 #: A copy of the shell's output pipe, made when it starts: a command that redirects the shell's
@@ -46,24 +46,7 @@ _SAVED_OUTPUT = 19
 _RESTORE_OUTPUT = f"exec 1>&{_SAVED_OUTPUT} 2>&{_SAVED_OUTPUT} || exit 125  # closed too: restart"
 
 
-@dataclass
-class CommandResult:
-    output: str
-    exit_code: int | None
-    cwd: str
-    timed_out: bool = False
-    omitted_bytes: int = 0
-    shell_restarted: bool = False
-    #: Protected paths (instructions, hooks, CI...) the command created or replaced, now undone.
-    undone: list[str] = field(default_factory=list)
-    #: A process still inside the jail after the command (the shell), for the jail's own word
-    #: on what it stopped; None without a jail or once the shell is gone.
-    jail_pid: int | None = None
-    #: Outbound attempts the jail's network namespace saw fail during the command.
-    failed_outbound: int = 0
-
-
-class BashSession:
+class BashSession(Shell):
     def __init__(
         self,
         workspace: Path,

@@ -1,6 +1,6 @@
 """What the agent's shell is reset to after every command, and the non-interactive settings it
 runs with: state planted by one command must not fire on an innocent-looking later one, and
-no pager or editor may wait for a keyboard (see session.py)."""
+no pager or editor may wait for a keyboard (see shell.py)."""
 
 from __future__ import annotations
 

@@ -39,6 +39,9 @@ class SessionMeta(Model):
     workspace: str = "."
     #: The sandbox mode of the last run (read-only, workspace-write, off).
     sandbox: str | None = None
+    #: Where its agents ran when not here (`agent-server:URL`, never the key): a resume goes
+    #: back there unless `--executor` says otherwise.
+    executor: str | None = None
     title: str = ""
     status: str = "idle"
     #: The agent file run as the root agent (`--agent NAME`), None: the strategy's.

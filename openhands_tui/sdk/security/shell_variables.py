@@ -3,7 +3,7 @@
 Setting one does nothing visible at once and acts on a later, innocent-looking command
 (`PS4` under `set -x`, `BASH_ENV`, `LD_PRELOAD`, git's config and pager variables, `NODE_OPTIONS`).
 The risk rules rate setting any of them HIGH (`shell_state.py`), and the terminal puts every one
-back as the shell started with it after each command (`tools/terminal/shell_reset.py`), the
+back as the shell started with it after each command (`executors/local/shell_reset.py`), the
 second line for a setting the rules did not see. Both read this table, so they cannot drift
 apart; it is part of the security package's public face (the terminal imports no rule module).
 """

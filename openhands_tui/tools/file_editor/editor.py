@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from openhands_tui.tools.file_editor.files import (
+from openhands_tui.executors.local.files import (
     MAX_EDIT_BYTES,
     EditorError,
     TextFile,

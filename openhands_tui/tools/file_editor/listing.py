@@ -9,7 +9,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from openhands_tui.tools.file_editor.files import EditorError
+from openhands_tui.executors.local.files import EditorError
 
 MAX_LISTING = 400
 #: Entries shown per directory inside a listing (the rest are counted).

@@ -1,19 +1,17 @@
-"""The `file_editor` on an OpenHands agent-server (an agent whose executor is one: sdk/executor.py):
-the local editor's schema, subject and summary, so edits are rated and approved as local ones
-are; files are read and written through the server's API (`tools/agent_server/client.py`),
-folders listed and created files removed by its shell. The undo history is kept in memory for
-the session; diagnostics after edits are not offered there.
+"""The `file_editor` over an executor's file operations (`executors/base.py`), for an agent
+whose files are not on this machine (an agent-server: sdk/executor.py). It has the local
+editor's schema, subject and summary, so edits are rated and approved as local ones are; files
+are read and written whole through the executor, folders listed and created files removed by
+it. The undo history is kept in memory for the session; diagnostics after edits are not
+offered there. (Local files have their own editor, `editor.py`, pinned against links raced in.)
 """
 
 from __future__ import annotations
 
-import posixpath
-import shlex
 from pathlib import Path
 
-from openhands_tui.sdk.tool import Observation, ToolContext
-from openhands_tui.tools.agent_server.client import RemoteError, server_client
-from openhands_tui.tools.agent_server.shell import RemoteShell
+from openhands_tui.executors import Executor, ExecutorError
+from openhands_tui.sdk.tool import Observation
 from openhands_tui.tools.file_editor.editor import EditorError, _diff, _snippet, insert_lines, replace_once
 from openhands_tui.tools.file_editor.face import FileEditorAction, FileEditorFace, FileEditorObservation, FileViewAction
 
@@ -21,19 +19,17 @@ from openhands_tui.tools.file_editor.face import FileEditorAction, FileEditorFac
 MAX_VIEW_CHARS = 30_000
 
 
-class RemoteFileEditorTool(FileEditorFace):
-    """The file editor on the server's files (the local one's schema, subject and summary)."""
+class ExecutorFileEditorTool(FileEditorFace):
+    """The file editor on an executor's files (the local one's schema, subject and summary)."""
 
     name = "file_editor"
 
-    def __init__(self, ctx: ToolContext, *, read_only: bool = False) -> None:
+    def __init__(self, executor: Executor, *, read_only: bool = False) -> None:
         # not the parent's __init__: that opens the local editor, with its undo folder on this machine
         if read_only:
             self.action_type = FileViewAction
-            self.description = "View text files (with line numbers) and list folders on the agent's server."
-        self.client = server_client(ctx)
-        self.shell = RemoteShell(self.client, str(ctx.workspace))
-        self.workspace = str(ctx.workspace)
+            self.description = f"View text files (with line numbers) and list folders ({executor.describe()})."
+        self.executor = executor
         #: Earlier contents for `undo_edit`, per path (None: the edit created the file).
         self.history: dict[str, list[bytes | None]] = {}
         self._rated: dict[int, str] = {}
@@ -42,13 +38,13 @@ class RemoteFileEditorTool(FileEditorFace):
         return self.resolve(path)
 
     def resolve(self, path: str) -> str:
-        return posixpath.normpath(posixpath.join(self.workspace, path))
+        return self.executor.resolve(path)
 
     async def run(self, action: FileEditorAction) -> Observation:
         target = self.resolve(action.path)
         try:
             text, diff = await self._carry_out(action, target)
-        except (RemoteError, EditorError, ValueError) as exc:
+        except (ExecutorError, EditorError, ValueError) as exc:
             return FileEditorObservation(text=str(exc), is_error=True, command=action.command, path=target)
         return FileEditorObservation(text=text, command=action.command, path=target, diff=diff)
 
@@ -56,7 +52,7 @@ class RemoteFileEditorTool(FileEditorFace):
         command = action.command
         if command == "view":
             return await self._view(target, getattr(action, "view_range", None)), ""
-        current = await self.client.read(target)
+        current = await self.executor.read(target)
         if command == "create":
             if current is not None:
                 raise ValueError(f"{target} already exists; `create` never overwrites. Use `str_replace` to change it.")
@@ -91,20 +87,17 @@ class RemoteFileEditorTool(FileEditorFace):
 
     async def _read_or_list(self, target: str) -> bytes | str:
         try:
-            data = await self.client.read(target)
-        except RemoteError:  # a folder: the server will not send it, so list it
+            data = await self.executor.read(target)
+        except ExecutorError:  # a folder: the server will not send it, so list it
             data = None
         if data is not None:
             return data
-        folder = shlex.quote(target)
-        listed = await self.shell.run(
-            f"if [ -d {folder} ]; then find {folder} -maxdepth 2 -not -path '*/.*' | sort | head -500;"
-            " else echo 'no such file or folder'; exit 1; fi",
-            30,
-        )
-        if listed.exit_code != 0:
+        found = await self.executor.stat(target)
+        if found is None or found.kind != "folder":
             raise ValueError(f"{target}: no such file or folder")
-        return f"Files and folders up to 2 levels deep in {target}:\n{listed.output}"
+        listed = await self.executor.list(target, depth=2)
+        shown = "\n".join(listed[:500]) + (f"\n[... {len(listed) - 500} more ...]" if len(listed) > 500 else "")
+        return f"Files and folders up to 2 levels deep in {target}:\n{target}\n{shown}"
 
     async def _replace(self, target: str, current: bytes, content: str, old: str | None, new: str) -> tuple[str, str]:
         if not old:
@@ -135,17 +128,12 @@ class RemoteFileEditorTool(FileEditorFace):
             raise ValueError(f"There is no edit of {target} to undo.")
         previous = earlier.pop()
         if previous is None:
-            ran = await self.shell.run(f"rm -f -- {shlex.quote(target)}", 30)
-            if ran.exit_code != 0:
-                raise ValueError(f"{target}: could not remove it ({ran.output.strip()[:200]})")
+            await self.executor.remove(target)
             return f"Undid the creation of {target}; the file is removed.", _diff(Path(target), content, "")
-        await self.client.write(target, previous)
+        await self.executor.write(target, previous)
         restored = previous.decode("utf-8", errors="replace")
         return f"Restored {target} to its version before the last edit.", _diff(Path(target), content, restored)
 
     async def _write(self, target: str, before: bytes | None, text: str) -> None:
-        await self.client.write(target, text.encode("utf-8", errors="surrogateescape"))
+        await self.executor.write(target, text.encode("utf-8", errors="surrogateescape"))
         self.history.setdefault(target, []).append(before)
-
-    async def close(self) -> None:
-        await self.shell.close()

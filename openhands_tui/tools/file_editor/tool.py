@@ -6,6 +6,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from openhands_tui.executors import executor_for
+from openhands_tui.executors.local import LocalExecutor
 from openhands_tui.sdk.detached import run_detached
 from openhands_tui.sdk.tool import Observation, ToolContext, ToolDefinition
 from openhands_tui.tools.file_editor.editor import EditorError, EditResult, FileEditor
@@ -120,8 +122,10 @@ def create_file_editor(params: dict[str, Any], ctx: ToolContext) -> list[FileEdi
     unknown = sorted(set(params) - {"read_only"})
     if unknown:
         raise ValueError(f"FileEditorTool takes only the param read_only, not {unknown[0]!r}")
-    if ctx.executor.remote:  # the agent's files are on its agent-server (sdk/executor.py)
-        from openhands_tui.tools.file_editor.remote import RemoteFileEditorTool
+    read_only = bool(params.get("read_only", False))
+    executor = executor_for(ctx)
+    if isinstance(executor, LocalExecutor):  # this machine's files: the editor pinned against raced-in links
+        return [FileEditorTool(ctx, read_only=read_only)]
+    from openhands_tui.tools.file_editor.over_executor import ExecutorFileEditorTool
 
-        return [RemoteFileEditorTool(ctx, read_only=bool(params.get("read_only", False)))]
-    return [FileEditorTool(ctx, read_only=bool(params.get("read_only", False)))]
+    return [ExecutorFileEditorTool(executor, read_only=read_only)]

@@ -1,5 +1,5 @@
+from openhands_tui.executors.local.shell import BashSession, CommandResult
 from openhands_tui.tools.terminal.executor import TerminalExecutor
-from openhands_tui.tools.terminal.session import BashSession, CommandResult
 from openhands_tui.tools.terminal.tool import (
     TerminalAction,
     TerminalObservation,

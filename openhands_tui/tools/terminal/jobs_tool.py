@@ -14,14 +14,14 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 
+from openhands_tui.executors.local.jobs import Job
 from openhands_tui.sdk.facts.event import Event
 from openhands_tui.sdk.facts.job_event import JobEvent
 from openhands_tui.sdk.facts.subject import OtherSubject
 from openhands_tui.sdk.tool import Action, Observation, ToolDefinition
-from openhands_tui.tools.terminal.jobs import Job
 
 if TYPE_CHECKING:
-    from openhands_tui.tools.terminal.session import BashSession
+    from openhands_tui.executors.local.shell import BashSession
 
 #: How long a background start waits for the first output (an immediate failure is seen).
 FIRST_OUTPUT_SECONDS = 1.0

@@ -1,25 +1,26 @@
-"""The `terminal` tool: run a shell command in the agent's persistent bash session, inside
-the session's sandbox (unless the user turned it off), with an environment that holds no
-secrets."""
+"""The `terminal` tool: run a shell command in the agent's persistent shell, opened by its
+executor (`executors/`): on this machine inside the session's sandbox (unless the user turned
+it off), with an environment that holds no secrets, or on its agent-server. The tool's name,
+arguments and subject are the same wherever it runs, so the rules rate it and approvals are
+asked the same way."""
 
 from __future__ import annotations
 
 import asyncio
-import os
 from typing import Any
 
-from openhands_tui.jail.bubblewrap import find_bubblewrap
+from openhands_tui.executors import Shell, executor_for
+from openhands_tui.executors.base import CommandResult
+from openhands_tui.executors.local.shell import BashSession
 from openhands_tui.jail.jail import Jail
 from openhands_tui.sdk.facts.subject import ShellCommand
 from openhands_tui.sdk.sandbox import SandboxGrant
-from openhands_tui.sdk.security.secrets import shell_environment
 from openhands_tui.sdk.tool import Observation, ToolContext, ToolDefinition
 from openhands_tui.tools.terminal.actions import DEFAULT_TIMEOUT as DEFAULT_TIMEOUT
 from openhands_tui.tools.terminal.actions import MAX_TIMEOUT as MAX_TIMEOUT
 from openhands_tui.tools.terminal.actions import TerminalAction as TerminalAction
 from openhands_tui.tools.terminal.actions import TerminalObservation as TerminalObservation
 from openhands_tui.tools.terminal.jobs_tool import JobsTool, job_reporter, start_in_background
-from openhands_tui.tools.terminal.session import BashSession, CommandResult
 
 
 class TerminalTool(ToolDefinition[TerminalAction]):
@@ -34,34 +35,19 @@ class TerminalTool(ToolDefinition[TerminalAction]):
         #: A TerminalExecutor whose shell this tool shares (the SDK's `create(..., executor=)`).
         self.shared = executor
         if executor is not None:
-            self.jail: Jail | None = executor.terminal.jail
-            self.session = executor.terminal.session
+            self.session: Shell = executor.terminal.session
+            self.jail: Jail | None = self.session.jail
             if self.jail is not None:  # the agent's commands run in that shell: it guards this session's files
                 self.jail.protected.trusted = ctx.trusted
                 self.jail.protected.editor_writes = ctx.editor_writes
                 self.jail.held_read_only = ctx.read_only
             return
-        policy = ctx.sandbox
-        environment = shell_environment(os.environ, keep=policy.keep_env)
-        environment.pop("LLM_API_KEY", None)  # the agent's shell has no business with our model's key
-        self.jail = None
-        if policy.enabled:
-            bwrap = find_bubblewrap()
-            if bwrap.path is None:
-                raise RuntimeError(f"the sandbox cannot run here: {bwrap.problem}; use --sandbox off to run without it")
-            self.jail = Jail(
-                policy,
-                ctx.workspace,
-                bwrap.path,
-                environ=environment,
-                trusted=ctx.trusted,
-                editor_writes=ctx.editor_writes,
-            )
-            self.jail.held_read_only = ctx.read_only  # plan mode: the workspace is read-only too
-        self.session = BashSession(
-            ctx.workspace, max_output_bytes=max_output_bytes, jail=self.jail, environment=environment
-        )
-        if ctx.report is not None:  # its jobs' starts and ends, for the app and the log
+        # the agent's executor (executors/): this machine, jailed or not, or an agent-server
+        self.session = executor_for(ctx).open_shell(max_output_bytes)
+        self.jail = self.session.jail
+        if self.session.jobs is None:
+            self.description = self.description + " Background jobs are not available here."
+        elif ctx.report is not None:  # its jobs' starts and ends, for the app and the log
             self.session.jobs.on_change = job_reporter(ctx.report, ctx.agent_id)
 
     @classmethod
@@ -71,12 +57,10 @@ class TerminalTool(ToolDefinition[TerminalAction]):
         unknown = sorted(set(params) - {"max_output_bytes"})
         if unknown:
             raise ValueError(f"TerminalTool takes max_output_bytes, not {unknown[0]!r}")
-        if conv_state.context.executor.remote and executor is None:
+        if executor is None:  # the terminal, and the `jobs` tool for its background jobs
             return create_terminal(params, conv_state.context)
-        terminal = cls(conv_state.context, int(params.get("max_output_bytes", 30_000)), executor=executor)
-        if executor is not None:  # as in the SDK, one tool: the shell is the custom tool's too
-            return [terminal]
-        return [terminal, JobsTool(terminal.session)]  # and the `jobs` tool for its background jobs
+        # as in the SDK, one tool: the shell is the custom tool's too
+        return [cls(conv_state.context, int(params.get("max_output_bytes", 30_000)), executor=executor)]
 
     @property
     def confines_read_only(self) -> bool:
@@ -110,14 +94,18 @@ class TerminalTool(ToolDefinition[TerminalAction]):
         if self.shared is not None:  # the shell lives on the executor's loop
             return await self.shared.submit(self.shared.terminal._run(action, grant))
         if action.background:
+            if self.session.jobs is None:
+                return Observation(text="Background jobs are not available where this agent runs.", is_error=True)
             if grant is not None:
                 return Observation(
                     text="A background job runs in the shell's own sandbox; this command needs a wider one. "
                     "Run it in the foreground instead.",
                     is_error=True,
                 )
+            assert isinstance(self.session, BashSession)
             return await start_in_background(self.session, command)
         if grant is not None:
+            assert isinstance(self.session, BashSession)  # a grant widens a jail, which only it has
             result = await self.session.run_granted(command, timeout, grant)
         else:
             result = await self.session.run(command, timeout)
@@ -177,10 +165,8 @@ class TerminalTool(ToolDefinition[TerminalAction]):
 
 
 def create_terminal(params: dict[str, Any], ctx: ToolContext) -> list[ToolDefinition[Any]]:
-    """The terminal and the `jobs` tool that manages the background jobs of its shell."""
-    if ctx.executor.remote:  # the agent's commands run on its agent-server (sdk/executor.py)
-        from openhands_tui.tools.terminal.remote import RemoteTerminalTool
-
-        return [RemoteTerminalTool(ctx)]
+    """The terminal and, where its shell has background jobs, the `jobs` tool that manages them."""
     terminal = TerminalTool(ctx, max_output_bytes=int(params.get("max_output_bytes", 30_000)))
+    if not isinstance(terminal.session, BashSession):
+        return [terminal]
     return [terminal, JobsTool(terminal.session)]
