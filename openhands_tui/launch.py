@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from openhands_tui.demo import DEMO_MODEL, resume_hint
+from openhands_tui.executors import workspace_changes
 from openhands_tui.jail.bubblewrap import find_bubblewrap
 from openhands_tui.launch_agents import session_agents
 from openhands_tui.launch_options import BUILTIN_SOLO, LaunchOptions
@@ -303,6 +304,7 @@ def _launch(
         agents=from_files.targets,
         checkpoints=session_checkpoints(store, log, workspace) if keep_checkpoints else None,
         executor=executor,
+        workspace_changes=workspace_changes,
     )
     conversation = Conversation(agent, workspace=workspace, parts=parts)
     log.save_meta(sandbox=sandbox.mode, executor=executor.stored())

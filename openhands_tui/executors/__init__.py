@@ -10,7 +10,7 @@ from __future__ import annotations
 from openhands_tui.executors.base import CommandResult, Executor, ExecutorError, FileInfo, Shell
 from openhands_tui.sdk.tool import ToolContext
 
-__all__ = ["CommandResult", "Executor", "ExecutorError", "FileInfo", "Shell", "executor_for"]
+__all__ = ["CommandResult", "Executor", "ExecutorError", "FileInfo", "Shell", "executor_for", "workspace_changes"]
 
 
 def executor_for(ctx: ToolContext) -> Executor:
@@ -22,3 +22,9 @@ def executor_for(ctx: ToolContext) -> Executor:
     from openhands_tui.executors.local import LocalExecutor
 
     return LocalExecutor(ctx)
+
+
+async def workspace_changes(ctx: ToolContext) -> str | None:
+    """The changes in the workspace of the agent `ctx` serves, read where it works (the port the
+    engine's critics read a remote agent's diff through: `ConversationParts.workspace_changes`)."""
+    return await executor_for(ctx).changes()

@@ -102,8 +102,8 @@ class Executor(ABC):
     async def make_folders(self, path: str) -> None: ...
 
     @abstractmethod
-    async def changes(self) -> str:
+    async def changes(self) -> str | None:
         """The workspace's changes against its git HEAD as one patch, files git does not track
-        yet (and does not ignore) as new files in it; "" when the workspace is not a git
-        repository. No program the repository's config names (a filter, an external diff, a
+        yet (and does not ignore) as new files in it ("": none); None when the workspace is not
+        a git repository. No program the repository's config names (a filter, an external diff, a
         text conversion, an fsmonitor) runs where it could reach more than the agent may."""

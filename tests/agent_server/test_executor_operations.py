@@ -75,7 +75,7 @@ async def test_the_shell_keeps_its_folder_and_exports_between_commands(executor:
 
 
 async def test_the_changes_come_back_as_one_patch_new_files_included(executor: Executor) -> None:
-    assert await executor.changes() == ""
+    assert await executor.changes() == ""  # a repository with nothing changed
     await executor.write("tracked.txt", b"new line\n")
     await executor.write("brand new.txt", b"x\n")
     diff = await executor.changes()
@@ -86,4 +86,4 @@ async def test_the_changes_come_back_as_one_patch_new_files_included(executor: E
 async def test_a_workspace_that_is_no_repository_has_no_changes_to_show(executor: Executor) -> None:
     subprocess.run(["rm", "-rf", f"{executor.workspace}/.git"], check=True)
     await executor.write("a.txt", b"a\n")
-    assert await executor.changes() == ""
+    assert await executor.changes() is None

@@ -174,3 +174,44 @@ async def test_one_agent_remote_its_parent_local(
     said = [e.content for e in result.kinds("observation") if e.agent_id != "root"]
     assert (remote / "code.py").exists(), said
     assert (remote / "code.py").read_text() == "x = 1\n" and not (remote / "review.md").exists()
+
+
+async def test_a_remote_agents_critic_judges_the_changes_on_its_server(
+    agent_server: AgentServer, serve, workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The session's workspace here is no repository; the agent's own, on the server, is: its
+    critic is given that diff, read through the agent-server, not this machine's."""
+    import subprocess
+
+    from openhands_tui.executors import workspace_changes
+    from openhands_tui.sdk import Agent
+    from openhands_tui.sdk.critic.base import CriticBase
+    from openhands_tui.sdk.critic.result import CriticResult
+    from openhands_tui.sdk.tool import Tool
+    from tests.conftest import llm_for
+    from tests.sdk.helpers import run
+
+    seen: list[str | None] = []
+
+    class Records(CriticBase):
+        def evaluate(self, events, git_patch=None):
+            seen.append(git_patch)
+            return CriticResult(score=1.0, message="seen")
+
+    monkeypatch.setenv("SESSION_API_KEY", agent_server.key)
+    remote = tmp_path / "repo-on-the-server"
+    subprocess.run(["git", "init", "-q", str(remote)], check=True)
+    model = serve(
+        [Script(turns=[_call("file_editor", command="create", path="made.txt", file_text="m\n"), Turn.finish("ok")])]
+    )
+    agent = Agent(
+        llm=llm_for(model),
+        tools=[Tool(name="FileEditorTool")],
+        critic=Records(),
+        executor=f"agent-server:{agent_server.url}?workspace={remote}",
+    )
+    result = await run(agent, workspace, "make it", workspace_changes=workspace_changes)
+    assert result.outcome.status.value == "finished", result.outcome
+    assert (remote / "made.txt").exists() and not (workspace / "made.txt").exists()
+    (patch,) = seen
+    assert patch is not None and "+++ b/made.txt" in patch and "+m" in patch

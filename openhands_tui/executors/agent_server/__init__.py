@@ -80,16 +80,18 @@ class AgentServerExecutor(Executor):
         if code != 0:
             raise RemoteError(f"{self.resolve(path)}: could not make it on the agent-server")
 
-    async def changes(self) -> str:
+    async def changes(self) -> str | None:
         # one request: the tracked changes, then each new file (up to MAX_NEW_FILES) as a patch
         # of its own; on the server, where the agent's commands run anyway, its filters may run
         git = f"{_GIT} -C {shlex.quote(self.workspace)}"
         script = (
-            f"{git} rev-parse --verify -q HEAD >/dev/null || exit 90\n"
-            f"{git} diff HEAD --no-ext-diff --no-textconv --no-color --relative -- . || exit 91\n"
+            f"{git} rev-parse --git-dir >/dev/null 2>&1 || exit 90\n"  # not a repository
+            # before the first commit, against the empty tree
+            f"base=$({git} rev-parse --verify -q HEAD || {git} hash-object -t tree /dev/null)\n"
+            f'{git} diff "$base" --no-ext-diff --no-textconv --no-color --relative -- . || exit 91\n'
             f"{git} ls-files --others --exclude-standard -z -- . | head -z -n {MAX_NEW_FILES}"
             f" | xargs -0 -r -n1 {git} diff --no-index --no-ext-diff --no-textconv --no-color -- /dev/null\n"
             "exit 0\n"
         )
         code, patch = await self._command(script)
-        return patch if code == 0 else ""
+        return patch if code == 0 else None

@@ -80,7 +80,7 @@ class LocalExecutor(Executor):
     async def make_folders(self, path: str) -> None:
         await run_detached(lambda: os.makedirs(self.resolve(path), exist_ok=True))
 
-    async def changes(self) -> str:
+    async def changes(self) -> str | None:
         return await run_detached(_changes, Path(self.workspace))
 
 
@@ -121,6 +121,6 @@ def _list(folder: str, depth: int) -> list[str]:
     return sorted(found)
 
 
-def _changes(workspace: Path) -> str:
+def _changes(workspace: Path) -> str | None:
     patch = workspace_patch(workspace)  # no program the repository's config names runs here, unconfined
-    return patch.text if patch.available else ""
+    return patch.text if patch.available else None

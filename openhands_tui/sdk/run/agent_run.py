@@ -160,6 +160,7 @@ class AgentRun:
             services=self.runtime.services,
             executor=self.executor,
         )
+        self.tool_context = ctx  # what its tools were given: where it works, for its critics too
         self._own_hooks()
         tools = resolve_tools(self.agent.tools, ctx)
         self.tools = {tool.name: tool for tool in tools}

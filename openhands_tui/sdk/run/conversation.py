@@ -56,7 +56,7 @@ from openhands_tui.sdk.terminal_text import one_line
 from openhands_tui.sdk.timeline.checkpointer import Checkpoints
 from openhands_tui.sdk.timeline.history import child_ids_taken
 from openhands_tui.sdk.timeline.shadow_repo import ShadowRepo
-from openhands_tui.sdk.tool.context import DelegateTarget
+from openhands_tui.sdk.tool.context import DelegateTarget, WorkspaceChanges
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -103,6 +103,10 @@ class ConversationParts:
     sandbox: SandboxPolicy | None = None
     #: Where agents' commands and file edits run unless an Agent says otherwise (sdk/executor.py).
     executor: ExecutorSpec = LOCAL
+    #: How the changes in a remote agent's workspace are read, where it works (the launcher gives
+    #: `executors.workspace_changes`): its critics judge that diff. None: critics read this
+    #: machine's workspace only.
+    workspace_changes: WorkspaceChanges | None = None
     #: The sandbox mode a resumed session last ran with (None: unknown).
     earlier_sandbox: str | None = None
 
@@ -176,6 +180,7 @@ class Conversation(SDKCalls, MidSessionCalls):
             checkpoints=Checkpoints(parts.checkpoints, self.bus.publish) if parts.checkpoints is not None else None,
             attachments=AttachmentStore(parts.log.directory / FOLDER if parts.log is not None else None),
             executor=parts.executor,
+            workspace_changes=parts.workspace_changes,
         )
         if self.runtime.mcp is not None:  # what servers ask of the session: progress, the user, the model
             self.runtime.mcp.serve(SessionMCPHost(self.runtime))

@@ -21,13 +21,14 @@ from typing import Any, Protocol
 from openhands_tui.sdk.agent import Agent
 from openhands_tui.sdk.critic.base import CriticBase, CriticContext
 from openhands_tui.sdk.critic.result import CriticResult
+from openhands_tui.sdk.executor import ExecutorSpec
 from openhands_tui.sdk.facts.event import CriticResultEvent, Event
-from openhands_tui.sdk.files.workspace_diff import workspace_patch
+from openhands_tui.sdk.files.workspace_diff import MAX_PATCH_CHARS, WorkspacePatch, workspace_patch
 from openhands_tui.sdk.llm.client import LLM
 from openhands_tui.sdk.run.actor import Actor
 from openhands_tui.sdk.run.hook_points import fire, hook_input
 from openhands_tui.sdk.run.runtime import Runtime
-from openhands_tui.sdk.tool import ChildSpawner
+from openhands_tui.sdk.tool import ChildSpawner, ToolContext
 
 #: What a follow-up message says it came from (MessageEvent.source).
 FROM_STOP_HOOK = "stop hook"
@@ -39,6 +40,10 @@ class Judged(Actor, Protocol):
 
     agent: Agent
     runtime: Runtime
+    #: Where it works, and on which executor (its critics judge the changes there).
+    workspace: Path
+    executor: ExecutorSpec
+    tool_context: ToolContext
     depth: int
     events: list[Event]
     #: Real user messages (and delegated tasks) so far: rounds are counted per one of these.
@@ -135,9 +140,30 @@ async def judge(run: Judged, critic: CriticBase, *, final: str, ending: bool, ro
     return judgement
 
 
+async def _patch(run: Judged) -> WorkspacePatch:
+    """The diff the agent's critics judge: of the session's workspace here, or of the agent's
+    own on its agent-server, read there (git here would find nothing, or another folder)."""
+    read_remote = run.runtime.workspace_changes
+    if not run.executor.remote:
+        return await asyncio.to_thread(workspace_patch, run.runtime.workspace)
+    if read_remote is None:
+        return WorkspacePatch(problem="the agent works on an agent-server, whose changes this session cannot read")
+    try:
+        text = await read_remote(run.tool_context)
+    except Exception as exc:  # the server went away: the critic is told why there is no diff
+        return WorkspacePatch(problem=f"the agent-server's changes could not be read ({str(exc)[:200]})")
+    if text is None:
+        return WorkspacePatch(
+            problem=f"{run.workspace} on the agent-server is not a git repository, so there is no diff to judge"
+        )
+    if len(text) > MAX_PATCH_CHARS:
+        text = text[:MAX_PATCH_CHARS] + f"\n[… patch cut at {MAX_PATCH_CHARS:,} of {len(text):,} characters]\n"
+    return WorkspacePatch(text=text)
+
+
 async def _context(run: Judged, final: str, ending: bool) -> CriticContext:
     workspace: Path = run.runtime.workspace
-    patch = await asyncio.to_thread(workspace_patch, workspace)
+    patch = await _patch(run)
     spawner = run.child_runs()
 
     async def reviewer(name: str, build: Callable[[LLM], Any] | None, task: str, llm: LLM) -> str:

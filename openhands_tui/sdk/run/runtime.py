@@ -26,7 +26,7 @@ from openhands_tui.sdk.security.permissions import PermissionSet
 from openhands_tui.sdk.security.session_trust import SessionTrust
 from openhands_tui.sdk.security.trusted import TrustedFiles
 from openhands_tui.sdk.timeline.checkpointer import Checkpoints
-from openhands_tui.sdk.tool.context import DelegateTarget, SessionServices
+from openhands_tui.sdk.tool.context import DelegateTarget, SessionServices, WorkspaceChanges
 
 
 @dataclass
@@ -98,6 +98,8 @@ class Runtime:
     attachments: AttachmentStore = field(default_factory=AttachmentStore)
     #: Where agents' commands and file edits run unless an Agent says otherwise (sdk/executor.py).
     executor: ExecutorSpec = LOCAL
+    #: Reads a remote agent's workspace changes where it works (ConversationParts.workspace_changes).
+    workspace_changes: WorkspaceChanges | None = None
 
     #: Sub-agents with hooks of their own (the session's plus theirs), by agent id.
     agent_hooks: dict[str, HookEngine] = field(default_factory=dict)

@@ -7,7 +7,7 @@ engine implements (`sdk/run/delegation.py`), so no tool reaches into the engine'
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
@@ -143,6 +143,11 @@ class ToolContext:
     services: SessionServices = field(default_factory=SessionServices)
     #: Where its commands and file edits run (sdk/executor.py): here, or an agent-server.
     executor: ExecutorSpec = LOCAL
+
+
+#: Reads the changes in an agent's workspace where it works, as a patch (None: not a git
+#: repository); given by the launcher (`executors.workspace_changes`), which the engine cannot import.
+WorkspaceChanges = Callable[[ToolContext], Awaitable["str | None"]]
 
 
 @dataclass
