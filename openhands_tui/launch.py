@@ -209,7 +209,10 @@ def _launch(
     )
     agent = strategy.build_agent(llm, params)
     sandbox = sandbox_policy(options.sandbox)
-    executor = parse_executor(options.executor if options.executor is not None else (meta.executor if meta else None))
+    if options.executor is None and meta is not None and meta.executor:  # where the session ran
+        executor = parse_executor(meta.executor, flag=f"--resume {meta.id}: the session's executor")
+    else:
+        executor = parse_executor(options.executor)
     if executor.remote:
         workspace = server_workspace(options, meta, executor)
     else:

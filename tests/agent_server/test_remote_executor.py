@@ -76,18 +76,21 @@ def test_a_resumed_session_goes_back_to_its_server_without_keeping_the_key(
         Turn.finish("done again"),
     ]
     model = serve([Script(turns=turns)])  # each request takes the next turn, across both runs
-    env = {"SESSION_API_KEY": agent_server.key}
-    first = run_tui(
-        "--headless", "--task", "first", *model_args(model),
-        "--executor", f"agent-server:{agent_server.url}", "--workspace", str(remote),
-        cwd=here, env=env, fresh=True,
-    )  # fmt: skip
+    first = _run(agent_server, model, remote, here)
     assert first.returncode == 0, first.stderr
     state = Path(os.environ["XDG_STATE_HOME"]) / "openhands-tui"
     ((meta, _when),) = SessionStore(state).recent()
     assert meta.executor == f"agent-server:{agent_server.url}"
     again = run_tui(
-        "--headless", "--task", "again", *model_args(model), "--resume", meta.id, cwd=here, env=env, fresh=True
+        "--headless",
+        "--task",
+        "again",
+        *model_args(model),
+        "--resume",
+        meta.id,
+        cwd=here,
+        env={"SESSION_API_KEY": agent_server.key},
+        fresh=True,
     )
     assert again.returncode == 0, again.stderr
     assert sorted(os.listdir(remote)) == ["a.txt", "b.txt"] and os.listdir(here) == []

@@ -132,6 +132,28 @@ def test_resume_last_continues_the_conversation(serve, workspace: Path, isolated
     assert sent[-1]["content"] == "continue"
 
 
+def test_a_session_whose_stored_executor_is_garbled_is_one_line_naming_it(
+    serve, workspace: Path, isolated_home: Path
+) -> None:
+    """A session remembers where its agents ran (an agent-server); a value that cannot be one,
+    edited in by hand or torn, is bad input named by the session, not a traceback or a local run."""
+    import json
+
+    server = serve([Script(turns=[Turn.finish("first"), Turn.finish("second")])])
+    first = run_tui("--headless", "--task", "one", "--workspace", str(workspace), *model_args(server, KEY))
+    assert first.returncode == 0, first.stderr
+    (meta_file,) = (isolated_home / "state").rglob("meta.json")
+    meta = json.loads(meta_file.read_text())
+    meta["executor"] = "ftp://nowhere"
+    for name in ("meta.json", "meta.backup.json"):  # the copy too, or the resume would take it
+        if (meta_file.parent / name).exists():
+            (meta_file.parent / name).write_text(json.dumps(meta))
+    again = run_tui("--resume", "last", "--headless", "--task", "continue", *model_args(server, KEY))
+    assert again.returncode == 2 and len(server.requests) == 1
+    (line,) = again.stderr.strip().splitlines()
+    assert f"--resume {meta['id']}: the session's executor 'ftp://nowhere'" in line
+
+
 def test_demo_runs_with_no_key(isolated_home: Path, tmp_path: Path) -> None:
     scratch = tmp_path / "tmp"
     scratch.mkdir()
