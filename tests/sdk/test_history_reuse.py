@@ -185,3 +185,22 @@ def test_the_builder_never_changes_a_message_it_has_added() -> None:
     calls = [m["tool_calls"] for m in builder.messages if m.get("tool_calls")]
     assert [[call["id"] for call in each] for each in calls] == [["c3", "c4"]]
     assert builder.messages[0] == {"role": "system", "content": "new sys"}
+
+
+def test_litellm_still_moves_a_tool_results_image_and_maps_developer_messages_in_a_history(serve) -> None:
+    server = serve([Script(turns=[Turn.finish("one"), Turn.finish("two")])])
+    llm = LLM(model="openai/scripted", api_key="k", base_url=server.base_url)
+    history = History([{"role": "user", "content": "go"}, *_step(0)])
+    asyncio.run(llm.complete(history, []))  # nothing for the transform to do: skipped
+    image = {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}}
+    history.extend(
+        [
+            {"role": "developer", "content": "be brief"},
+            {**_step(1)[0]},
+            {"role": "tool", "tool_call_id": "call_1", "content": [{"type": "text", "text": "shot"}, image]},
+        ]
+    )
+    asyncio.run(llm.complete(history, []))
+    sent = server.requests[1].body["messages"]
+    assert [m["role"] for m in sent] == ["user", "assistant", "tool", "system", "assistant", "tool", "user"]
+    assert image in sent[-1]["content"] and "image_url" not in json.dumps(sent[-2])
