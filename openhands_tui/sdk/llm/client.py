@@ -31,6 +31,7 @@ from openhands_tui.sdk.errors import (
     LLMUnsupportedParameterError,
 )
 from openhands_tui.sdk.llm.errors import classify_error
+from openhands_tui.sdk.llm.history import sending
 from openhands_tui.sdk.llm.litellm_import import load_litellm, set_litellm_environment
 from openhands_tui.sdk.llm.metrics import MeteredModel
 from openhands_tui.sdk.llm.provider import (
@@ -239,7 +240,9 @@ class LLM(MeteredModel):
         started = time.perf_counter()
         try:
             kwargs = self.request(messages, tools, cache_key)
-            raw = await litellm.acompletion(**kwargs)  # litellm's timeout: connecting, each read
+            # a History's messages: what litellm makes of each (its copy, the JSON) is made once
+            with sending(messages, _provider(self.model, self.base_url), (self.model, self.base_url)):
+                raw = await litellm.acompletion(**kwargs)  # litellm's timeout: connecting, each read
             if on_accepted is not None:
                 on_accepted()  # streaming: the provider has answered with its headers
             if self.stream:

@@ -22,6 +22,8 @@ import hashlib
 import json
 from typing import Any
 
+from openhands_tui.sdk.llm.history import memo_of
+
 #: Providers through which Claude models take Anthropic `cache_control` breakpoints.
 CLAUDE_CACHE_PROVIDERS = {"anthropic", "bedrock", "vertex_ai", "vertex_ai_beta", "openrouter"}
 #: Providers through which litellm sends Claude's thinking blocks back (as the API requires).
@@ -86,8 +88,10 @@ def _breakpoint_indices(messages: list[dict[str, Any]]) -> list[int]:
 
 
 def without_thinking(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The history without thinking blocks, for providers that do not take them back."""
-    if not any("thinking_blocks" in m for m in messages):
+    """The history without thinking blocks, for providers that do not take them back (a
+    History's messages are looked at once each)."""
+    memo = memo_of(messages)
+    if not (memo.any_thinking(messages) if memo is not None else any("thinking_blocks" in m for m in messages)):
         return messages
     return [{k: v for k, v in m.items() if k != "thinking_blocks"} if "thinking_blocks" in m else m for m in messages]
 

@@ -2,7 +2,9 @@
 
 Built incrementally: each event is folded in once, so a step costs O(new events), not
 O(history). The same fold runs live and on resume, so a resumed agent sends exactly the
-messages it would have sent had it never stopped.
+messages it would have sent had it never stopped. The messages are a `History`: a message in
+it is never changed in place (a changed one is a new dict in its place), so what a request
+computed for a message (its JSON, say) holds for the next request that sends it.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from openhands_tui.sdk.facts.event import (
     SystemPromptEvent,
 )
 from openhands_tui.sdk.llm.content import image_part, text_part
+from openhands_tui.sdk.llm.history import History
 
 #: Reads an attached image's stored bytes (None: they are gone).
 ImageReader = Callable[[AttachedImage], bytes | None]
@@ -148,7 +151,7 @@ class MessageBuilder:
         self.agent_id = agent_id
         #: Where a user message's images are read from (None: images are noted, not sent).
         self.images = images
-        self.messages: list[dict[str, Any]] = []
+        self.messages: History = History()
         self._response_id: str | None = None
         #: The assistant message of the response being built: its later tool calls (recorded
         #: after earlier ones ran) join it, ahead of the results already added after it.
@@ -190,23 +193,31 @@ class MessageBuilder:
             self._response_id, self._assistant = None, None
 
     def _add_tool_call(self, event: ActionEvent) -> None:
-        last = self._assistant
-        if last is None or self._response_id != event.response_id or event.response_id is None:
-            last = self._assistant = {"role": "assistant", "content": None}
-            self.messages.append(last)
-            self._response_id = event.response_id
         # Invalid JSON in history makes some providers reject the whole request; the error
         # result that follows tells the model what was wrong with its call.
         arguments = event.raw_arguments if event.valid and event.raw_arguments else "{}"
         if len(arguments) > MAX_ARGUMENTS_IN_HISTORY:
             arguments = compact_arguments(arguments)
-        last.setdefault("tool_calls", []).append(
-            {
-                "id": event.tool_call_id,
-                "type": "function",
-                "function": {"name": sendable_name(event.tool_name), "arguments": arguments},
-            }
-        )
+        call = {
+            "id": event.tool_call_id,
+            "type": "function",
+            "function": {"name": sendable_name(event.tool_name), "arguments": arguments},
+        }
+        last = self._assistant
+        if last is None or self._response_id != event.response_id or event.response_id is None:
+            self._assistant = {"role": "assistant", "content": None, "tool_calls": [call]}
+            self.messages.append(self._assistant)
+            self._response_id = event.response_id
+        else:  # the response's message with this call too: a new dict in its place
+            self._assistant = {**last, "tool_calls": [*last.get("tool_calls", ()), call]}
+            self._replace(last, self._assistant)
+
+    def _replace(self, old: dict[str, Any], new: dict[str, Any]) -> None:
+        """Put `new` where `old` is (looked for from the end, where the message being added to is)."""
+        for index in range(len(self.messages) - 1, -1, -1):
+            if self.messages[index] is old:
+                self.messages[index] = new
+                return
 
     def _add_tool_result(self, tool_call_id: str, content: str, images: list[AttachedImage] | None = None) -> None:
         """A tool's result as text; its images (a screenshot an MCP server returned) go in a user
@@ -225,9 +236,10 @@ class MessageBuilder:
         if self._images_message != len(self.messages) - 1:
             self.messages.append({"role": "user", "content": [text_part(TOOL_IMAGES_HEADER)]})
             self._images_message = len(self.messages) - 1
-        parts = self.messages[-1]["content"]
+        parts = list(self.messages[-1]["content"])
         for image in images:
             data = self.images(image) if self.images is not None else None
             parts.append(
                 image_part(image.media_type, data) if data is not None else text_part(missing_image_note(image))
             )
+        self.messages[-1] = {**self.messages[-1], "content": parts}
