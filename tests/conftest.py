@@ -138,6 +138,19 @@ def still_running_after(marker: str, seconds: float = 5.0) -> list[int]:
     return found
 
 
+def language_servers(workspace: Path) -> list[int]:
+    """basedpyright processes (its node) started for this test: their folder is the workspace.
+    Not every basedpyright on the machine: another run of the suite may have its own going."""
+    found = []
+    for pid in live_processes("basedpyright"):
+        try:
+            if os.readlink(f"/proc/{pid}/cwd") == str(workspace):
+                found.append(pid)
+        except OSError:
+            continue
+    return found
+
+
 def live_processes(marker: str) -> list[int]:
     """Host pids of running (not zombie) processes whose command line holds `marker`: a
     command's own pid means nothing outside the sandbox's PID namespace."""

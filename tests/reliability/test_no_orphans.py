@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from openhands_tui.testing import Script, ScriptedToolCall, Turn
-from tests.conftest import live_processes, model_args
+from tests.conftest import language_servers, live_processes, model_args
 from tests.launcher import WarmLauncher
 from tests.mcp.servers import slow_server
 
@@ -80,19 +80,7 @@ def test_a_language_server_dies_with_a_killed_tui(serve, workspace: Path, tmp_pa
     server = serve([Script(turns=turns)])
     args = ["--headless", "--task", "go", "--confirm", "never", "--workspace", str(workspace), *model_args(server)]
     pid = forker.start(args, tmp_path / "out.txt", tmp_path / "err.txt")
-    _wait_for(lambda: bool(live_processes(marker)) and bool(_language_servers(workspace)), timeout=60)
+    _wait_for(lambda: bool(live_processes(marker)) and bool(language_servers(workspace)), timeout=60)
     os.kill(pid, signal.SIGKILL)
     assert forker.ended(pid) == "signal 9"
-    _wait_for(lambda: not _language_servers(workspace) and not live_processes(marker), timeout=10)
-
-
-def _language_servers(workspace: Path) -> list[int]:
-    """basedpyright processes (its node) started for this test: their folder is the workspace."""
-    found = []
-    for pid in live_processes("basedpyright"):
-        try:
-            if os.readlink(f"/proc/{pid}/cwd") == str(workspace):
-                found.append(pid)
-        except OSError:
-            continue
-    return found
+    _wait_for(lambda: not language_servers(workspace) and not live_processes(marker), timeout=10)

@@ -14,7 +14,7 @@ from openhands_tui.lsp.servers import find_program
 from openhands_tui.sdk import Agent
 from openhands_tui.sdk.tool import Tool
 from openhands_tui.testing import Script, Turn
-from tests.conftest import live_processes, llm_for
+from tests.conftest import language_servers, llm_for
 from tests.sdk.helpers import run
 
 needs_pyright = pytest.mark.skipif(
@@ -50,7 +50,7 @@ async def test_a_type_error_an_edit_introduces_comes_back_with_the_edit_and_goes
     assert "basedpyright-langserver reports 1 error(s)" in broken and "2:" in broken
     assert 'Operator "+" not supported' in broken
     assert "reports" not in fixed
-    assert not live_processes("basedpyright")  # ended with the session
+    assert not language_servers(workspace)  # ended with the session
 
 
 async def test_a_missing_server_is_one_notice_and_the_edit_stands(serve, workspace: Path, isolated_home: Path) -> None:
