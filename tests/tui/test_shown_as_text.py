@@ -49,7 +49,7 @@ class _HostileProvider(BaseHTTPRequestHandler):
 
 async def test_a_providers_error_and_any_notice_show_without_escapes(workspace: Path) -> None:
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), _HostileProvider)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    threading.Thread(target=httpd.serve_forever, args=(0.05,), daemon=True).start()  # 0.05: a quick shutdown
     try:
 
         class Endpoint:
