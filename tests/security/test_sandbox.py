@@ -143,6 +143,26 @@ def test_an_activated_environments_prompt_label_is_not_taken_for_a_secret(monkey
     assert Redactor.from_environment().redact(shown) == shown
 
 
+def test_the_program_a_shell_last_ran_or_a_relative_path_is_not_taken_for_a_secret(
+    monkeypatch: pytest.MonkeyPatch, tmp_path
+) -> None:
+    """bash sets `_` to the program it runs as typed: `.venv-ci/bin/python -m pytest` made
+    `.venv-ci/bin/python` a "secret", cut out of every path that held it. A relative path that
+    exists is no more a secret than an absolute one; an unknown value of that length still is."""
+    from openhands_tui.sdk.security.secrets import Redactor
+
+    (tmp_path / ".venv-ci" / "bin").mkdir(parents=True)
+    (tmp_path / ".venv-ci" / "bin" / "python").touch()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("_", ".venv-ci/bin/python")
+    monkeypatch.setenv("BUILD_TOOL", "./.venv-ci/bin/python")
+    monkeypatch.setenv("DEPLOY_HOOK", "xq7Rt2pLm9Zw4vBn")
+    shown = "/work/repo/.venv-ci/bin/python ran ./.venv-ci/bin/python with xq7Rt2pLm9Zw4vBn"
+    assert Redactor.from_environment().redact(shown) == (
+        "/work/repo/.venv-ci/bin/python ran ./.venv-ci/bin/python with [redacted DEPLOY_HOOK]"
+    )
+
+
 async def test_the_parents_environment_and_secrets_stay_out_of_reach(
     workspace: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

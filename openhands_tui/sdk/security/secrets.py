@@ -47,7 +47,8 @@ def _plainly_harmless(value: str) -> bool:
     if text.lower() in ("true", "false", "yes", "no", "on", "off") or text.replace(".", "").isdigit():
         return True
     parts = [p for p in text.split(os.pathsep) if p]
-    return bool(parts) and all(p.startswith("/") and os.path.exists(p) for p in parts)
+    # a path that exists, here or relative to where tui started (`.venv/bin/python`)
+    return bool(parts) and all((p.startswith("/") or "/" in p) and os.path.exists(p) for p in parts)
 
 
 #: Names the agent's shell never inherits, even if the user's allowlist matches them by a glob:

@@ -25,6 +25,8 @@ SHELL_NAMES = frozenset(
         "TZ",
         "TMPDIR",
         "PWD",
+        "OLDPWD",
+        "_",  # the program the shell last ran, as typed (`.venv/bin/python`): bash sets it itself
         "SHLVL",
         "COLUMNS",
         "LINES",
