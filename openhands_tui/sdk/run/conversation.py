@@ -103,9 +103,7 @@ class ConversationParts:
     sandbox: SandboxPolicy | None = None
     #: Where agents' commands and file edits run unless an Agent says otherwise (sdk/executor.py).
     executor: ExecutorSpec = LOCAL
-    #: How the changes in a remote agent's workspace are read, where it works (the launcher gives
-    #: `executors.workspace_changes`): its critics judge that diff. None: critics read this
-    #: machine's workspace only.
+    #: Reads a remote agent's changes where it works, for its critics (`executors.workspace_changes`).
     workspace_changes: WorkspaceChanges | None = None
     #: The sandbox mode a resumed session last ran with (None: unknown).
     earlier_sandbox: str | None = None
